@@ -1,0 +1,35 @@
+// swift-tools-version: 6.0
+import PackageDescription
+
+let package = Package(
+    name: "SessionStore",
+    platforms: [.macOS(.v14)],
+    products: [
+        .library(name: "EventLog", targets: ["EventLog"]),
+        .executable(name: "sessionstore", targets: ["sessionstore"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
+    targets: [
+        .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
+        .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
+        .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
+        .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
+
+        .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd"]),
+
+        .executableTarget(
+            name: "sessionstore",
+            dependencies: [
+                "EventLog",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        // Appends in a loop and reports each acknowledged append; the crash-safety tests SIGKILL it.
+        .executableTarget(name: "EventLogCrashWriter", dependencies: ["EventLog"]),
+
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogCrashWriter"]),
+        .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog"]),
+    ]
+)

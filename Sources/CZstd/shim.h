@@ -1,0 +1,3 @@
+#pragma once
+#include <zstd.h>
+#include <zdict.h>

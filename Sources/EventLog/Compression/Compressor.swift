@@ -1,0 +1,78 @@
+internal import CZstd
+
+/// How a record's payload was compressed; the byte stored in the record header.
+enum Codec: UInt8 {
+    case stored = 0
+    case zstd = 1
+    case zstdDictionary = 2
+}
+
+/// One zstd compression context. Not thread-safe: each sealing thread owns one.
+final class Compressor {
+    static let level: Int32 = 1
+    /// Payloads up to this size use the dictionary; larger ones compress well enough alone.
+    static let dictionaryThreshold = 1024
+
+    private let context: OpaquePointer
+    private(set) var scratch: [UInt8] = []
+
+    init() {
+        context = ZSTD_createCCtx()
+        ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, Self.level)
+        ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 0)
+        // The dictionary id is in the record header; the frame need not repeat it.
+        ZSTD_CCtx_setParameter(context, ZSTD_c_dictIDFlag, 0)
+    }
+
+    deinit {
+        ZSTD_freeCCtx(context)
+    }
+
+    /// Compresses `input` into `scratch`; returns the codec used and the compressed byte count.
+    /// Returns `.stored` when compression would not make the payload smaller.
+    func compress(_ input: UnsafeRawBufferPointer, dictionary: CompressionDictionary?) -> (codec: Codec, count: Int) {
+        let useDictionary = dictionary != nil && input.count <= Self.dictionaryThreshold
+        let bound = ZSTD_compressBound(input.count)
+        if scratch.count < bound { scratch = [UInt8](repeating: 0, count: max(bound, 4096)) }
+        ZSTD_CCtx_refCDict(context, useDictionary ? dictionary!.compressionDictionary : nil)
+        let written = scratch.withUnsafeMutableBytes { out in
+            ZSTD_compress2(context, out.baseAddress, out.count, input.baseAddress, input.count)
+        }
+        guard ZSTD_isError(written) == 0, written < input.count else { return (.stored, input.count) }
+        return (useDictionary ? .zstdDictionary : .zstd, written)
+    }
+
+    /// Lends the bytes to encrypt: `stored` itself when given (the payload was not compressed),
+    /// else the first `count` bytes of the last compression.
+    func withCompressed<R>(_ stored: UnsafeRawBufferPointer?, count: Int, _ body: (UnsafeRawBufferPointer) -> R) -> R {
+        if let stored { return body(stored) }
+        return scratch.withUnsafeBytes { body(UnsafeRawBufferPointer(rebasing: $0[..<count])) }
+    }
+}
+
+/// One zstd decompression context. Not thread-safe: borrow one from a ``DecompressorPool``.
+final class Decompressor {
+    private let context: OpaquePointer
+
+    init() {
+        context = ZSTD_createDCtx()
+    }
+
+    deinit {
+        ZSTD_freeDCtx(context)
+    }
+
+    /// Decompresses a whole frame into `output`, which must be exactly the original size.
+    /// Returns false on damaged input or a size mismatch.
+    func decompress(_ input: UnsafeRawBufferPointer, dictionary: CompressionDictionary?,
+                    into output: UnsafeMutableRawBufferPointer) -> Bool {
+        let result: Int
+        if let dictionary {
+            result = ZSTD_decompress_usingDDict(context, output.baseAddress, output.count,
+                                                input.baseAddress, input.count, dictionary.decompressionDictionary)
+        } else {
+            result = ZSTD_decompressDCtx(context, output.baseAddress, output.count, input.baseAddress, input.count)
+        }
+        return ZSTD_isError(result) == 0 && result == output.count
+    }
+}

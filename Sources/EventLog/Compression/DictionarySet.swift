@@ -1,0 +1,71 @@
+import Foundation
+
+/// The compression dictionaries of a store, kept encrypted (they are trained on payloads) in the
+/// `dictionaries` database, and which one new records use.
+final class DictionarySet: @unchecked Sendable {
+    // @unchecked: `byID` and `current` are guarded by `lock`.
+    private let lock = NSLock()
+    private var byID: [UInt16: CompressionDictionary] = [:]
+    private var currentID: UInt16 = 0
+    private let metadataKey: SecureBytes
+    private let storeID: [UInt8]
+
+    init(metadataKey: SecureBytes, storeID: [UInt8]) {
+        self.metadataKey = metadataKey
+        self.storeID = storeID
+    }
+
+    /// `"dictionary" | store id | dictionary id u16`
+    private func additionalData(_ id: UInt16) -> [UInt8] {
+        Array("dictionary".utf8) + storeID + [UInt8](bigEndian: id)
+    }
+
+    var current: CompressionDictionary? {
+        lock.lock()
+        defer { lock.unlock() }
+        return byID[currentID]
+    }
+
+    func dictionary(_ id: UInt16) -> CompressionDictionary? {
+        lock.lock()
+        defer { lock.unlock() }
+        return byID[id]
+    }
+
+    /// Loads every stored dictionary and the current choice.
+    func load(in txn: LMDBTransaction) throws {
+        var loaded: [UInt16: CompressionDictionary] = [:]
+        try txn.withCursor(StoreLayout.dictionaries) { cursor in
+            var entry = try cursor.first()
+            while let (key, value) = entry {
+                guard key.count == 2 else { throw EventLogError(.storeUnusable, "a dictionary key is malformed") }
+                let id: UInt16 = key.loadBigEndian(at: 0)
+                guard let bytes = AEAD.openBox(value, additionalData: additionalData(id), key: metadataKey, { Array($0) })
+                else { throw EventLogError(.integrity, "compression dictionary \(id) does not authenticate") }
+                loaded[id] = try CompressionDictionary(id: id, bytes: bytes, level: Compressor.level)
+                entry = try cursor.next()
+            }
+        }
+        let current = try txn.get(StoreLayout.meta, StoreLayout.currentDictionaryKey).map { $0.loadBigEndian(at: 0, as: UInt16.self) } ?? 0
+        lock.lock()
+        byID = loaded
+        currentID = current
+        lock.unlock()
+    }
+
+    /// Stores a new dictionary and makes it the one new records use; returns its id.
+    func install(_ bytes: [UInt8], in txn: LMDBTransaction) throws -> UInt16 {
+        let highest = try txn.withCursor(StoreLayout.dictionaries) { try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt16.self) } } ?? 0
+        guard highest < UInt16.max else { throw EventLogError(.invalidArgument, "the store holds the most dictionaries it can") }
+        let id = highest + 1
+        let dictionary = try CompressionDictionary(id: id, bytes: bytes, level: Compressor.level)
+        let sealed = bytes.withUnsafeBytes { AEAD.sealBox($0, additionalData: additionalData(id), key: metadataKey) }
+        try txn.put(StoreLayout.dictionaries, [UInt8](bigEndian: id), sealed)
+        try txn.put(StoreLayout.meta, StoreLayout.currentDictionaryKey, [UInt8](bigEndian: id))
+        lock.lock()
+        byID[id] = dictionary
+        currentID = id
+        lock.unlock()
+        return id
+    }
+}

@@ -1,0 +1,64 @@
+import Foundation
+
+/// The store's data keys: created at random, kept wrapped (encrypted by the key-wrapping sub-key)
+/// in the `keys` database, and cached unwrapped in secure memory while the store is open.
+final class KeyRing: @unchecked Sendable {
+    // @unchecked: the cache is guarded by `lock`; everything else is immutable.
+    static let auditKeyID: UInt32 = 1
+    static let maximumCached = 4096
+
+    private let hierarchy: KeyHierarchy
+    private let storeID: [UInt8]
+    private let lock = NSLock()
+    private var cache: [UInt32: SecureBytes] = [:]
+
+    init(hierarchy: KeyHierarchy, storeID: [UInt8]) {
+        self.hierarchy = hierarchy
+        self.storeID = storeID
+    }
+
+    /// `"key" | store id | key id u32`: a wrapped key opens only in its own store and slot.
+    private func additionalData(_ id: UInt32) -> [UInt8] {
+        Array("key".utf8) + storeID + [UInt8](bigEndian: id)
+    }
+
+    /// Creates a fresh random data key under `id` and stores it wrapped.
+    func createKey(_ id: UInt32, in txn: LMDBTransaction) throws -> SecureBytes {
+        let key = SecureBytes.random(count: AEAD.keyBytes)
+        let wrapped = key.withUnsafeBytes { AEAD.sealBox($0, additionalData: additionalData(id), key: hierarchy.keyWrapping) }
+        try txn.put(StoreLayout.keys, [UInt8](bigEndian: id), wrapped)
+        remember(id, key)
+        return key
+    }
+
+    /// The data key `id`, or nil when it has been destroyed.
+    func key(_ id: UInt32, in txn: LMDBTransaction) throws -> SecureBytes? {
+        lock.lock()
+        let cached = cache[id]
+        lock.unlock()
+        if let cached { return cached }
+        guard let wrapped = try txn.get(StoreLayout.keys, [UInt8](bigEndian: id)) else { return nil }
+        guard let key = AEAD.openBox(wrapped, additionalData: additionalData(id), key: hierarchy.keyWrapping, {
+            SecureBytes(copying: $0)
+        }), key.count == AEAD.keyBytes else {
+            throw EventLogError(.integrity, "wrapped data key \(id) does not authenticate")
+        }
+        remember(id, key)
+        return key
+    }
+
+    /// Drops a key from the cache (after it was destroyed on disk, or a transaction that made it failed).
+    func forget(_ id: UInt32) {
+        lock.lock()
+        cache[id] = nil
+        lock.unlock()
+    }
+
+    private func remember(_ id: UInt32, _ key: SecureBytes) {
+        lock.lock()
+        defer { lock.unlock() }
+        // Each key costs a few guarded pages; bound the cache instead of holding every key ever used.
+        if cache.count >= Self.maximumCached { cache.removeAll(keepingCapacity: true) }
+        cache[id] = key
+    }
+}

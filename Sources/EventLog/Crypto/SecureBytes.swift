@@ -1,0 +1,44 @@
+internal import CSodium
+
+/// Secret bytes (a key) in `sodium_malloc`'d memory: guarded, locked out of swap where the system
+/// allows, and zeroed when released.
+final class SecureBytes: @unchecked Sendable {
+    // @unchecked: the bytes are written only while the initialiser runs and are read-only after.
+    let count: Int
+    private let pointer: UnsafeMutableRawPointer
+
+    /// Allocates `count` bytes and lets `fill` write them.
+    init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
+        Sodium.initialise()
+        guard let pointer = sodium_malloc(count) else {
+            preconditionFailure("sodium_malloc(\(count)) failed: out of memory")
+        }
+        self.pointer = pointer
+        self.count = count
+        do {
+            try fill(UnsafeMutableRawBufferPointer(start: pointer, count: count))
+        } catch {
+            sodium_free(pointer)
+            throw error
+        }
+        sodium_mprotect_readonly(pointer)
+    }
+
+    convenience init(copying bytes: UnsafeRawBufferPointer) {
+        self.init(count: bytes.count) { $0.copyMemory(from: bytes) }
+    }
+
+    static func random(count: Int) -> SecureBytes {
+        SecureBytes(count: count) { Sodium.randomBytes($0) }
+    }
+
+    deinit {
+        sodium_free(pointer)  // zeroes before freeing
+    }
+
+    func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {
+        try body(UnsafeRawBufferPointer(start: pointer, count: count))
+    }
+
+    var baseAddress: UnsafePointer<UInt8> { UnsafePointer(pointer.assumingMemoryBound(to: UInt8.self)) }
+}

@@ -1,0 +1,136 @@
+internal import CLMDB
+import Foundation
+
+/// One open LMDB environment (a store directory) and the named databases in it.
+///
+/// Transactions are lent to closures and never outlive them. Every transaction holds the
+/// ``ResizeLock`` shared, so that the map can grow when a write runs out of room: a full map
+/// is never a failure that reaches the caller.
+final class LMDBEnvironment: @unchecked Sendable {
+    // @unchecked: the environment is opened with MDB_NOTLS, which makes read transactions usable
+    // from any thread; write transactions are serialised by LMDB itself, and `mapSize` changes
+    // only under the exclusive resize lock.
+    private let env: OpaquePointer
+    private let resizeLock = ResizeLock()
+    private let databases: [String: MDB_dbi]
+    let path: String
+
+    /// Opens (and with `create`, creates) the environment at `path` with the named databases.
+    init(path: String, databaseNames: [String], initialMapSize: Int, durable: Bool, create: Bool) throws {
+        var handle: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&handle), "mdb_env_create")
+        guard let env = handle else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
+        do {
+            try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(databaseNames.count)), "mdb_env_set_maxdbs")
+            try LMDBError.check(mdb_env_set_maxreaders(env, 256), "mdb_env_set_maxreaders")
+            try LMDBError.check(mdb_env_set_mapsize(env, initialMapSize), "mdb_env_set_mapsize")
+            var flags = UInt32(MDB_NOTLS)
+            if !durable { flags |= UInt32(MDB_NOSYNC) }
+            try LMDBError.check(mdb_env_open(env, path, flags, 0o600), "mdb_env_open(\(path))")
+            self.databases = try Self.openDatabases(env, names: databaseNames, create: create)
+        } catch {
+            mdb_env_close(env)
+            throw error
+        }
+        self.env = env
+        self.path = path
+    }
+
+    deinit {
+        mdb_env_close(env)
+    }
+
+    private static func openDatabases(_ env: OpaquePointer, names: [String], create: Bool) throws -> [String: MDB_dbi] {
+        var txn: OpaquePointer?
+        try LMDBError.check(mdb_txn_begin(env, nil, create ? 0 : UInt32(MDB_RDONLY), &txn), "mdb_txn_begin")
+        var result: [String: MDB_dbi] = [:]
+        do {
+            for name in names {
+                var dbi = MDB_dbi()
+                try LMDBError.check(
+                    mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi), "mdb_dbi_open(\(name))")
+                result[name] = dbi
+            }
+            try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit")
+        } catch {
+            mdb_txn_abort(txn)
+            throw error
+        }
+        return result
+    }
+
+    func database(_ name: String) -> MDB_dbi {
+        guard let dbi = databases[name] else { preconditionFailure("database \(name) was not opened") }
+        return dbi
+    }
+
+    /// Runs `body` in a read-only snapshot transaction.
+    func read<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
+        try run(readOnly: true, body)
+    }
+
+    /// Runs `body` in a write transaction and commits it; grows the map and runs `body` again
+    /// from scratch when the map is full, so `body` must derive everything it writes inside itself.
+    func write<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
+        try run(readOnly: false, body)
+    }
+
+    private func run<R>(readOnly: Bool, _ body: (LMDBTransaction) throws -> R) throws -> R {
+        while true {
+            do {
+                return try resizeLock.withShared { () throws -> R in
+                    var txn: OpaquePointer?
+                    try LMDBError.check(
+                        mdb_txn_begin(env, nil, readOnly ? UInt32(MDB_RDONLY) : 0, &txn), "mdb_txn_begin")
+                    let result: R
+                    do {
+                        result = try body(LMDBTransaction(txn: txn!, environment: self))
+                    } catch {
+                        mdb_txn_abort(txn)
+                        throw error
+                    }
+                    if readOnly {
+                        mdb_txn_abort(txn)
+                    } else {
+                        // mdb_txn_commit frees the transaction whether or not it succeeds.
+                        try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit")
+                    }
+                    return result
+                }
+            } catch let error as LMDBError where error.isMapFull {
+                try growMap()
+            } catch let error as LMDBError where error.isMapResized {
+                // Another process grew the map: adopt its size, then run again.
+                try resizeLock.withExclusive { try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize") }
+            }
+        }
+    }
+
+    /// Doubles the map (by at least 64 MiB, at most 4 GiB at a time).
+    private func growMap() throws {
+        try resizeLock.withExclusive {
+            let current = info().mapSize
+            let step = min(max(current, 64 << 20), 4 << 30)
+            try LMDBError.check(mdb_env_set_mapsize(env, current + step), "mdb_env_set_mapsize")
+        }
+    }
+
+    struct Info {
+        var mapSize: Int
+        var pageSize: Int
+        var pagesInUse: Int
+    }
+
+    func info() -> Info {
+        var info = MDB_envinfo()
+        mdb_env_info(env, &info)
+        var stat = MDB_stat()
+        mdb_env_stat(env, &stat)
+        return Info(mapSize: info.me_mapsize, pageSize: Int(stat.ms_psize), pagesInUse: info.me_last_pgno + 1)
+    }
+
+    /// Flushes data to disk; needed only for environments opened without `durable`.
+    func sync() throws {
+        try LMDBError.check(mdb_env_sync(env, 1), "mdb_env_sync")
+    }
+}

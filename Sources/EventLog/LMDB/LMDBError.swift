@@ -1,0 +1,20 @@
+internal import CLMDB
+
+/// A failed LMDB call: the operation and LMDB's own result code and text.
+struct LMDBError: Error, CustomStringConvertible {
+    let code: Int32
+    let operation: String
+
+    var isMapFull: Bool { code == MDB_MAP_FULL }
+    var isMapResized: Bool { code == MDB_MAP_RESIZED }
+    var isNotFound: Bool { code == MDB_NOTFOUND }
+
+    var description: String {
+        "\(operation) failed: \(String(cString: mdb_strerror(code))) (\(code))"
+    }
+
+    /// Turns an LMDB return code into a thrown error; the one place where codes become errors.
+    static func check(_ code: Int32, _ operation: @autoclosure () -> String) throws(LMDBError) {
+        if code != MDB_SUCCESS { throw LMDBError(code: code, operation: operation()) }
+    }
+}

@@ -1,0 +1,94 @@
+import Foundation
+internal import CLMDB
+
+/// A transaction lent to a closure by ``LMDBEnvironment``. Bytes it returns point into the map and
+/// are valid only until the transaction ends or, in a write transaction, until the next update:
+/// copy or decode them inside the closure.
+struct LMDBTransaction {
+    let txn: OpaquePointer
+    unowned let environment: LMDBEnvironment
+
+    func get(_ database: String, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var value = MDB_val()
+        let code = mdb_get(txn, environment.database(database), &keyValue, &value)
+        if code == MDB_NOTFOUND { return nil }
+        try LMDBError.check(code, "mdb_get(\(database))")
+        return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
+    }
+
+    func get(_ database: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
+        try key.withUnsafeBytes { try get(database, $0) }
+    }
+
+    func put(_ database: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, append: Bool = false) throws {
+        var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var dataValue = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
+        let flags = append ? UInt32(MDB_APPEND) : 0
+        try LMDBError.check(mdb_put(txn, environment.database(database), &keyValue, &dataValue, flags), "mdb_put(\(database))")
+    }
+
+    func put(_ database: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
+        try key.withUnsafeBytes { key in
+            try value.withUnsafeBytes { value in try put(database, key, value, append: append) }
+        }
+    }
+
+    func delete(_ database: String, _ key: some ContiguousBytes) throws {
+        try key.withUnsafeBytes { key in
+            var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+            let code = mdb_del(txn, environment.database(database), &keyValue, nil)
+            if code != MDB_NOTFOUND { try LMDBError.check(code, "mdb_del(\(database))") }
+        }
+    }
+
+    /// How many entries a database holds.
+    func count(_ database: String) throws -> Int {
+        var stat = MDB_stat()
+        try LMDBError.check(mdb_stat(txn, environment.database(database), &stat), "mdb_stat(\(database))")
+        return stat.ms_entries
+    }
+
+    func withCursor<R>(_ database: String, _ body: (LMDBCursor) throws -> R) throws -> R {
+        var cursor: OpaquePointer?
+        try LMDBError.check(mdb_cursor_open(txn, environment.database(database), &cursor), "mdb_cursor_open(\(database))")
+        defer { mdb_cursor_close(cursor) }
+        return try body(LMDBCursor(cursor: cursor!, database: database))
+    }
+}
+
+/// A cursor lent inside ``LMDBTransaction/withCursor(_:_:)``.
+struct LMDBCursor {
+    typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+
+    let cursor: OpaquePointer
+    let database: String
+
+    func first() throws -> Entry? { try move(MDB_FIRST) }
+    func last() throws -> Entry? { try move(MDB_LAST) }
+    func next() throws -> Entry? { try move(MDB_NEXT) }
+    func previous() throws -> Entry? { try move(MDB_PREV) }
+    func current() throws -> Entry? { try move(MDB_GET_CURRENT) }
+
+    /// Positions at the first entry whose key is greater than or equal to `key`.
+    func seek(atOrAfter key: some ContiguousBytes) throws -> Entry? {
+        try key.withUnsafeBytes { key in
+            var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+            var value = MDB_val()
+            return try finish(mdb_cursor_get(cursor, &keyValue, &value, MDB_SET_RANGE), keyValue, value)
+        }
+    }
+
+    private func move(_ op: MDB_cursor_op) throws -> Entry? {
+        var key = MDB_val()
+        var value = MDB_val()
+        return try finish(mdb_cursor_get(cursor, &key, &value, op), key, value)
+    }
+
+    private func finish(_ code: Int32, _ key: MDB_val, _ value: MDB_val) throws -> Entry? {
+        if code == MDB_NOTFOUND { return nil }
+        try LMDBError.check(code, "mdb_cursor_get(\(database))")
+        return (UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),
+                UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size))
+    }
+}

@@ -1,0 +1,62 @@
+/// Everything that can go wrong in the event log, with what failed and where.
+///
+/// Match on ``code``; the optional fields say which stream, position or file it concerns.
+public struct EventLogError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; match the ones you handle.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The master key does not open this store.
+        public static let wrongKey = Code("wrong key")
+        /// The key file is missing, unreadable, of the wrong size, or readable by others.
+        public static let keyFileUnusable = Code("key file unusable")
+        /// The path is not a store, or the store's files are damaged beyond opening.
+        public static let storeUnusable = Code("store unusable")
+        /// The store was written by a newer or unknown format version.
+        public static let unsupportedFormat = Code("unsupported format")
+        /// The thing to create exists already.
+        public static let alreadyExists = Code("already exists")
+        /// The stream's version is not what the append expected.
+        public static let wrongExpectedVersion = Code("wrong expected version")
+        /// A record is damaged, moved, swapped or foreign; `position` names it.
+        public static let integrity = Code("integrity")
+        /// The data key of a record has been destroyed (the data was erased).
+        public static let keyDestroyed = Code("key destroyed")
+        /// An event or argument passed in is not acceptable.
+        public static let invalidArgument = Code("invalid argument")
+        /// The store is closed.
+        public static let closed = Code("closed")
+        /// The storage engine failed (disk full, I/O error, …).
+        public static let storage = Code("storage")
+    }
+
+    public var code: Code
+    public var message: String
+    public var stream: StreamID?
+    public var position: UInt64?
+    public var expectedVersion: ExpectedVersion?
+    /// The stream's version when an append was refused.
+    public var actualVersion: UInt64?
+    public var path: String?
+
+    init(_ code: Code, _ message: String, stream: StreamID? = nil, position: UInt64? = nil, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.stream = stream
+        self.position = position
+        self.path = path
+    }
+
+    public var description: String { message }
+
+    static func integrity(_ position: UInt64, _ reason: String) -> EventLogError {
+        EventLogError(.integrity, "record at position \(position) \(reason)", position: position)
+    }
+
+    static func storage(_ error: any Error) -> EventLogError {
+        if let error = error as? EventLogError { return error }
+        return EventLogError(.storage, "storage failure: \(error)")
+    }
+}

@@ -1,0 +1,82 @@
+import Foundation
+
+/// Authenticates, decrypts and decompresses records back into events.
+struct RecordOpener: Sendable {
+    let storeID: [UInt8]
+    let keys: KeyRing
+    let dictionaries: DictionarySet
+    let decompressors: DecompressorPool
+
+    /// Opens the record stored at `position`. Any damage, a record moved from another position or
+    /// store, or a destroyed key is a thrown ``EventLogError`` naming the position; never wrong bytes.
+    func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: LMDBTransaction) throws -> RecordedEvent {
+        guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
+            throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
+        }
+        guard let key = try keys.key(header.keyID, in: txn) else {
+            throw EventLogError(.keyDestroyed,
+                                "record at position \(position) cannot be read: its data key \(header.keyID) was destroyed (erased)",
+                                stream: StreamID(header.stream), position: position)
+        }
+        let sealed = UnsafeRawBufferPointer(rebasing: record[RecordLayout.ciphertextOffset...])
+        let nonce = UnsafeRawBufferPointer(rebasing: record[RecordLayout.nonceOffset..<RecordLayout.ciphertextOffset])
+        let headerBytes = UnsafeRawBufferPointer(rebasing: record[0..<RecordHeader.byteCount])
+
+        return try withUnsafeTemporaryAllocation(byteCount: sealed.count - AEAD.tagBytes, alignment: 8) { opened in
+            let authentic = storeID.withUnsafeBytes { storeID in
+                RecordLayout.withAdditionalData(storeID: storeID, position: position, header: headerBytes) { aad in
+                    AEAD.open(sealed, additionalData: aad, nonce: nonce, key: key, into: opened)
+                }
+            }
+            guard authentic else {
+                throw EventLogError.integrity(position, "does not authenticate (damaged, moved, swapped or from another store)")
+            }
+            let body = try decompress(UnsafeRawBufferPointer(opened), header: header, position: position)
+            return try Self.event(from: body, header: header, position: position)
+        }
+    }
+
+    private func decompress(_ input: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64) throws -> [UInt8] {
+        let count = Int(header.bodyCount)
+        if header.codec == .stored {
+            guard input.count == count else { throw EventLogError.integrity(position, "has a body of the wrong length") }
+            return Array(input)
+        }
+        var dictionary: CompressionDictionary?
+        if header.codec == .zstdDictionary {
+            guard let found = dictionaries.dictionary(header.dictionaryID) else {
+                throw EventLogError.integrity(position, "names compression dictionary \(header.dictionaryID), which the store lacks")
+            }
+            dictionary = found
+        }
+        var ok = false
+        let body = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialised in
+            ok = decompressors.withDecompressor {
+                $0.decompress(input, dictionary: dictionary, into: UnsafeMutableRawBufferPointer(buffer))
+            }
+            initialised = ok ? count : 0
+        }
+        guard ok else { throw EventLogError.integrity(position, "does not decompress") }
+        return body
+    }
+
+    private static func event(from body: [UInt8], header: RecordHeader, position: UInt64) throws -> RecordedEvent {
+        guard let typeCount = body.first.map(Int.init), typeCount > 0, body.count > typeCount,
+              let type = String(validating: body[1...typeCount], as: UTF8.self) else {
+            throw EventLogError.integrity(position, "has a malformed event type")
+        }
+        return RecordedEvent(
+            id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
+            position: position, type: type, data: Array(body[(typeCount + 1)...]),
+            recordedAtMilliseconds: header.recordedAtMilliseconds)
+    }
+
+    /// Whether the leaf hash stored in the record matches the record's bytes at `position`.
+    static func leafHashMatches(_ record: UnsafeRawBufferPointer, position: UInt64) -> Bool {
+        guard record.count >= RecordLayout.minimumCount else { return false }
+        return withUnsafeTemporaryAllocation(byteCount: SHA256.digestBytes, alignment: 8) { computed in
+            RecordLayout.leafHash(position: position, record: record, into: computed)
+            return computed.elementsEqual(record[RecordLayout.leafOffset..<RecordLayout.nonceOffset])
+        }
+    }
+}

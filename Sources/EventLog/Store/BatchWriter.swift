@@ -1,0 +1,195 @@
+import Foundation
+
+/// One queued append and the caller waiting for it to be durable.
+struct PendingAppend {
+    var stream: StreamID
+    var events: [ProposedEvent]
+    var expectedVersion: ExpectedVersion
+    var keyScope: KeyScope
+    var continuation: CheckedContinuation<AppendResult, any Error>
+}
+
+/// Writes a batch of appends in one LMDB transaction. Used only by the writer thread.
+///
+/// Each append is checked against its expected version on its own: a refused append writes
+/// nothing and does not affect the others in the batch.
+final class BatchWriter {
+    private let environment: LMDBEnvironment
+    private let keys: KeyRing
+    private let dictionaries: DictionarySet
+    private let storeID: [UInt8]
+    private let clock: @Sendable () -> Int64
+    private let sealers: [RecordSealer]
+    /// Batches at least this large are sealed on all cores.
+    private static let parallelThreshold = 64
+
+    /// The position the next event will take; advanced only when a transaction commits.
+    private(set) var nextPosition: UInt64
+    private var nextKeyID: UInt32
+
+    init(environment: LMDBEnvironment, keys: KeyRing, dictionaries: DictionarySet, storeID: [UInt8],
+         clock: @escaping @Sendable () -> Int64) throws {
+        self.environment = environment
+        self.keys = keys
+        self.dictionaries = dictionaries
+        self.storeID = storeID
+        self.clock = clock
+        sealers = (0..<max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))).map { _ in RecordSealer() }
+        (nextPosition, nextKeyID) = try environment.read { txn in
+            let last = try txn.withCursor(StoreLayout.events) { try $0.last() }
+            let next = last.map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+            guard let keyID = try txn.get(StoreLayout.meta, StoreLayout.nextKeyIDKey), keyID.count == 4 else {
+                throw EventLogError(.storeUnusable, "the store's meta database lacks next-key-id")
+            }
+            return (next, keyID.loadBigEndian(at: 0, as: UInt32.self))
+        }
+    }
+
+    private struct StreamChange {
+        var row: StreamRow
+        var runs: [StreamRun] = []
+    }
+
+    /// Writes the batch; returns one result per append, in order.
+    func write(_ batch: [PendingAppend]) -> [Result<AppendResult, EventLogError>] {
+        var createdKeys: [UInt32] = []
+        do {
+            let (results, position, keyID) = try environment.write { txn in
+                createdKeys.forEach(keys.forget)
+                createdKeys = []
+                return try write(batch, in: txn, createdKeys: &createdKeys)
+            }
+            nextPosition = position
+            nextKeyID = keyID
+            return results
+        } catch {
+            createdKeys.forEach(keys.forget)
+            let failure = EventLogError.storage(error)
+            return batch.map { _ in .failure(failure) }
+        }
+    }
+
+    private func write(_ batch: [PendingAppend], in txn: LMDBTransaction, createdKeys: inout [UInt32])
+        throws -> ([Result<AppendResult, EventLogError>], UInt64, UInt32) {
+        let now = clock()
+        var position = nextPosition
+        var keyID = nextKeyID
+        var changes: [StreamID: StreamChange] = [:]
+        var jobs: [SealJob] = []
+        var results: [Result<AppendResult, EventLogError>] = []
+        results.reserveCapacity(batch.count)
+
+        for append in batch {
+            let existing = try changes[append.stream]?.row ?? StreamRow.read(append.stream, in: txn)
+            let version = existing?.version ?? 0
+            guard append.expectedVersion.admits(currentVersion: version) else {
+                var error = EventLogError(
+                    .wrongExpectedVersion,
+                    "append to stream \(append.stream) expected \(append.expectedVersion) but the stream is at version \(version)",
+                    stream: append.stream)
+                error.expectedVersion = append.expectedVersion
+                error.actualVersion = version
+                results.append(.failure(error))
+                continue
+            }
+            guard !append.events.isEmpty else {
+                results.append(.success(AppendResult(nextExpectedVersion: version, positions: position..<position)))
+                continue
+            }
+            var row: StreamRow
+            let key: SecureBytes
+            if let existing {
+                row = existing
+                guard let found = try keys.key(row.keyID, in: txn) else {
+                    results.append(.failure(EventLogError(
+                        .keyDestroyed, "stream \(append.stream) was erased (its data key is destroyed); nothing can be appended to it",
+                        stream: append.stream)))
+                    continue
+                }
+                key = found
+            } else {
+                let id: UInt32
+                switch append.keyScope {
+                case .audit:
+                    id = KeyRing.auditKeyID
+                    guard let audit = try keys.key(id, in: txn) else {
+                        throw EventLogError(.storeUnusable, "the store's audit key is missing")
+                    }
+                    key = audit
+                case .stream:
+                    id = keyID
+                    keyID += 1
+                    key = try keys.createKey(id, in: txn)
+                    createdKeys.append(id)
+                }
+                row = StreamRow(version: 0, createdAtMilliseconds: now, keyID: id, firstPosition: position, lastPosition: position)
+            }
+            let count = UInt64(append.events.count)
+            for (offset, event) in append.events.enumerated() {
+                jobs.append(SealJob(event: event, stream: append.stream.uuid, streamNumber: version + UInt64(offset),
+                                    position: position + UInt64(offset), keyID: row.keyID, key: key,
+                                    recordedAtMilliseconds: now))
+            }
+            var change = changes[append.stream] ?? StreamChange(row: row)
+            change.runs.append(StreamRun(firstNumber: version, firstPosition: position, count: UInt32(count)))
+            row.version += count
+            row.lastPosition = position + count - 1
+            change.row = row
+            changes[append.stream] = change
+            results.append(.success(AppendResult(nextExpectedVersion: row.version, positions: position..<(position + count))))
+            position += count
+        }
+
+        var totals = try StoreTotals.read(in: txn)
+        let records = seal(jobs)
+        for (job, record) in zip(jobs, records) {
+            try txn.put(StoreLayout.events, StoreLayout.positionKey(job.position), record, append: true)
+            totals.recordBytes += UInt64(record.count)
+            totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
+            totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
+        }
+        for (stream, change) in changes {
+            try txn.put(StoreLayout.streams, stream.uuid.bytes, change.row.bytes)
+            for run in change.runs { try run.write(stream, in: txn) }
+        }
+        if keyID != nextKeyID { try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: keyID)) }
+        if !jobs.isEmpty { try totals.write(in: txn) }
+        return (results, position, keyID)
+    }
+
+    /// Seals every job, on all sealers at once when the batch is large enough.
+    private func seal(_ jobs: [SealJob]) -> [[UInt8]] {
+        guard !jobs.isEmpty else { return [] }
+        let workers = jobs.count >= Self.parallelThreshold ? sealers.count : 1
+        var records = [[UInt8]](repeating: [], count: jobs.count)
+        records.withUnsafeMutableBufferPointer { out in
+            let work = ParallelSeal(jobs: jobs, sealers: sealers, output: out, nonces: NonceSource(count: jobs.count),
+                                    storeID: storeID, dictionary: dictionaries.current,
+                                    share: (jobs.count + workers - 1) / workers)
+            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0) }
+        }
+        return records
+    }
+}
+
+/// What the sealing workers of one batch share.
+private struct ParallelSeal: @unchecked Sendable {
+    // @unchecked: worker `w` uses only `sealers[w]` and writes only its own slice of `output`;
+    // everything else is read-only while the workers run.
+    let jobs: [SealJob]
+    let sealers: [RecordSealer]
+    let output: UnsafeMutableBufferPointer<[UInt8]>
+    let nonces: NonceSource
+    let storeID: [UInt8]
+    let dictionary: CompressionDictionary?
+    let share: Int
+
+    func run(worker: Int) {
+        let sealer = sealers[worker]
+        for index in (worker * share)..<min(jobs.count, (worker + 1) * share) {
+            output[index] = nonces.withNonce(index) { nonce in
+                sealer.seal(jobs[index], storeID: storeID, dictionary: dictionary, nonce: nonce)
+            }
+        }
+    }
+}

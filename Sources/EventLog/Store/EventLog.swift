@@ -1,0 +1,145 @@
+import Foundation
+
+/// An encrypted, compressed, append-only event log in one LMDB environment (a directory).
+///
+/// Events are appended to streams, each identified by a ``StreamID``, and get a global position
+/// in one total order. Appends are atomic per call, checked against an ``ExpectedVersion``, and
+/// acknowledged only once durable; concurrent appends share transactions and syncs (group commit).
+///
+/// ```swift
+/// try MasterKeyFile.create(at: "sessions.key")
+/// let log = try EventLog.create(at: "sessions.store", key: .keyFile("sessions.key"))
+/// let stream = StreamID()
+/// try await log.append([ProposedEvent(type: "note", data: Array("hello".utf8))], to: stream, expectedVersion: .noStream)
+/// let events = try log.readStream(stream)
+/// ```
+public final class EventLog: Sendable {
+    /// The store directory.
+    public let directory: String
+    /// The store's random id, bound into every record.
+    public let storeID: UUID
+
+    let environment: LMDBEnvironment
+    let keyHierarchy: KeyHierarchy
+    let opener: RecordOpener
+    let dictionaries: DictionarySet
+    let commits: CommitSignal
+    private let appends: AppendQueue
+    private let durable: Bool
+
+    private init(directory: String, environment: LMDBEnvironment, master: SecureBytes, options: EventLogOptions) throws {
+        let storeIDBytes = try environment.read { txn in
+            try StoreOpening.checkFormat(in: txn)
+            return try StoreOpening.storeID(in: txn)
+        }
+        let hierarchy = KeyHierarchy(master: master)
+        try environment.read { txn in try StoreOpening.checkKey(hierarchy, storeID: storeIDBytes, in: txn) }
+        let keys = KeyRing(hierarchy: hierarchy, storeID: storeIDBytes)
+        let dictionaries = DictionarySet(metadataKey: hierarchy.storeMetadata, storeID: storeIDBytes)
+        try environment.read { txn in try dictionaries.load(in: txn) }
+        let writer = try BatchWriter(environment: environment, keys: keys, dictionaries: dictionaries,
+                                     storeID: storeIDBytes, clock: options.clock)
+        self.directory = directory
+        self.storeID = UUID(bytes: storeIDBytes.withUnsafeBytes { $0 })
+        self.environment = environment
+        self.keyHierarchy = hierarchy
+        self.dictionaries = dictionaries
+        self.opener = RecordOpener(storeID: storeIDBytes, keys: keys, dictionaries: dictionaries,
+                                   decompressors: DecompressorPool())
+        self.commits = CommitSignal(committedCount: writer.nextPosition)
+        self.appends = AppendQueue(writer: writer, commits: commits, maximumBatchEvents: options.maximumBatchEvents)
+        self.durable = options.durable
+    }
+
+    deinit {
+        appends.stop()
+        if !durable { try? environment.sync() }
+    }
+
+    /// Creates a new store in `directory`, which must not exist or be empty.
+    ///
+    /// With ``KeySource/keyFile(_:)`` the key file must exist already (see ``MasterKeyFile/create(at:)``);
+    /// with ``KeySource/passphrase(_:)`` a fresh salt is kept in the store.
+    public static func create(at directory: String, key: KeySource, options: EventLogOptions = EventLogOptions()) throws -> EventLog {
+        let master = try StoreOpening.createDirectory(directory, keySource: key)
+        let environment: LMDBEnvironment
+        do {
+            environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
+                                              initialMapSize: options.initialMapSize, durable: options.durable, create: true)
+        } catch {
+            throw EventLogError(.storeUnusable, "cannot create a store in \(directory): \(error)", path: directory)
+        }
+        let masterKey = try environment.write { txn in
+            try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: master, options: options)
+        }
+        return try EventLog(directory: directory, environment: environment, master: masterKey, options: options)
+    }
+
+    /// Opens an existing store; fails at once with ``EventLogError/Code/wrongKey`` for the wrong key.
+    public static func open(at directory: String, key: KeySource, options: EventLogOptions = EventLogOptions()) throws -> EventLog {
+        let dataFile = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
+        guard FileManager.default.fileExists(atPath: dataFile) else {
+            throw EventLogError(.storeUnusable, "there is no store at \(directory) (no \(StoreLayout.dataFileName)); run init first",
+                                path: directory)
+        }
+        let environment: LMDBEnvironment
+        do {
+            environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
+                                              initialMapSize: options.initialMapSize, durable: options.durable, create: false)
+        } catch {
+            throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory)
+        }
+        let master = try environment.read { txn in try StoreOpening.masterKey(for: key, in: txn) }
+        return try EventLog(directory: directory, environment: environment, master: master, options: options)
+    }
+
+    /// Appends `events` to `stream` atomically, if the stream is at `expectedVersion`.
+    ///
+    /// Returns once the events are durable. A new stream gets a data key of its own, or the
+    /// store's audit key when `keyScope` is ``KeyScope/audit``; `keyScope` is ignored for a stream
+    /// that exists.
+    /// - Throws: ``EventLogError`` with ``EventLogError/Code/wrongExpectedVersion`` (carrying the
+    ///   stream, expected and actual versions), ``EventLogError/Code/invalidArgument`` for an event
+    ///   that cannot be stored, ``EventLogError/Code/keyDestroyed`` for an erased stream.
+    @discardableResult
+    public func append(_ events: [ProposedEvent], to stream: StreamID, expectedVersion: ExpectedVersion = .any,
+                       keyScope: KeyScope = .stream) async throws -> AppendResult {
+        for (index, event) in events.enumerated() {
+            let typeCount = event.type.utf8.count
+            guard (1...255).contains(typeCount) else {
+                throw EventLogError(.invalidArgument,
+                                    "event \(index) of the append to stream \(stream) has a type of \(typeCount) bytes; 1 to 255 are allowed",
+                                    stream: stream)
+            }
+            guard event.data.count <= ProposedEvent.maximumDataCount else {
+                throw EventLogError(.invalidArgument,
+                                    "event \(index) of the append to stream \(stream) has \(event.data.count) bytes of data; at most \(ProposedEvent.maximumDataCount) are allowed",
+                                    stream: stream)
+            }
+        }
+        return try await appends.submit(stream: stream, events: events, expectedVersion: expectedVersion, keyScope: keyScope)
+    }
+
+    /// Finishes queued appends, stops accepting new ones and flushes the store to disk.
+    /// Reads keep working until the log is released.
+    public func close() throws {
+        appends.stop()
+        try environment.sync()
+    }
+
+    /// Installs a compression dictionary (see ``trainDictionary(samples:capacity:)``) that new
+    /// small records use from now on. Returns its id. Records written before keep theirs.
+    ///
+    /// Train dictionaries on representative but non-personal samples: a dictionary is kept as long
+    /// as the store, so words in it would outlive the erasure of the events they came from.
+    @discardableResult
+    public func installDictionary(_ dictionary: [UInt8]) throws -> UInt16 {
+        try environment.write { txn in try dictionaries.install(dictionary, in: txn) }
+    }
+
+    /// Trains a zstd dictionary of at most `capacity` bytes from sample events (a few thousand
+    /// representative ones are plenty).
+    public static func trainDictionary(samples: [ProposedEvent], capacity: Int = 16 << 10) throws -> [UInt8] {
+        try CompressionDictionary.train(samples: samples.map(RecordBody.encode), capacity: capacity)
+    }
+}

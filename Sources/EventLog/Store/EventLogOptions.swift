@@ -1,0 +1,19 @@
+import Foundation
+
+/// How an event log is opened.
+public struct EventLogOptions: Sendable {
+    /// Sync every commit to disk before acknowledging it (the default). Turn off only for bulk
+    /// loads that can be redone: an append may then be lost on a crash, though the store stays
+    /// consistent. ``EventLog/close()`` syncs in either case.
+    public var durable = true
+    /// The first map size in bytes; the map grows by itself when it fills.
+    public var initialMapSize = 64 << 20
+    /// The Argon2id cost when a store is created with a passphrase.
+    public var passphraseCost = PassphraseCost.moderate
+    /// The most events one transaction takes from the queue of appends.
+    public var maximumBatchEvents = 16_384
+    /// The store's clock for recorded-at times, in milliseconds since 1970.
+    public var clock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+
+    public init() {}
+}

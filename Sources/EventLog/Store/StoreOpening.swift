@@ -1,0 +1,121 @@
+import Foundation
+
+/// Creating a store's meta data and checking it when a store is opened.
+enum StoreOpening {
+    /// Argon2id parameters in `meta` under `kdf` (33 bytes):
+    /// `algorithm u8 (2 = Argon2id 1.3) | operations u64 | memory bytes u64 | salt 16`.
+    static let argon2idAlgorithm: UInt8 = 2
+
+    private static func keyCheckAdditionalData(_ storeID: [UInt8]) -> [UInt8] { Array("key-check".utf8) + storeID }
+
+    /// Checks that `directory` may become a store and reads the key file, before anything is created.
+    static func createDirectory(_ directory: String, keySource: KeySource) throws -> SecureBytes? {
+        let fileManager = FileManager.default
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue, (try? fileManager.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
+                throw EventLogError(.alreadyExists, "\(directory) exists and is not an empty directory; refusing to create a store there",
+                                    path: directory)
+            }
+        }
+        var master: SecureBytes?
+        if case .keyFile(let keyPath) = keySource {
+            let store = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+            let key = URL(fileURLWithPath: keyPath).standardizedFileURL.resolvingSymlinksInPath().path
+            if key.hasPrefix(store + "/") {
+                throw EventLogError(.keyFileUnusable, "the key file \(keyPath) is inside the store directory; keep the key elsewhere",
+                                    path: keyPath)
+            }
+            master = try MasterKeyFile.read(at: keyPath)
+        }
+        do {
+            try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                            attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw EventLogError(.storeUnusable, "cannot create the store directory \(directory): \(error.localizedDescription)",
+                                path: directory)
+        }
+        return master
+    }
+
+    /// Writes the meta data of a new store and its audit key; returns the master key.
+    static func initialise(in txn: LMDBTransaction, keySource: KeySource, masterFromFile: SecureBytes?,
+                           options: EventLogOptions) throws -> SecureBytes {
+        let storeID = UUID().bytes
+        let master: SecureBytes
+        switch keySource {
+        case .keyFile:
+            master = masterFromFile!
+        case .passphrase(let passphrase):
+            let salt = Sodium.randomBytes(count: MasterKeyFile.saltBytes)
+            let cost = options.passphraseCost
+            master = try MasterKeyFile.stretch(passphrase: passphrase, salt: salt, cost: cost)
+            try txn.put(StoreLayout.meta, StoreLayout.passphraseKDFKey,
+                        [argon2idAlgorithm] + [UInt8](bigEndian: cost.operations) + [UInt8](bigEndian: UInt64(cost.memoryBytes)) + salt)
+        }
+        let hierarchy = KeyHierarchy(master: master)
+        try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: StoreLayout.formatVersion))
+        try txn.put(StoreLayout.meta, StoreLayout.storeIDKey, storeID)
+        try txn.put(StoreLayout.meta, StoreLayout.createdAtKey, [UInt8](bigEndian: options.clock()))
+        let check = [UInt8](repeating: 0, count: 32).withUnsafeBytes {
+            AEAD.sealBox($0, additionalData: keyCheckAdditionalData(storeID), key: hierarchy.keyCheck)
+        }
+        try txn.put(StoreLayout.meta, StoreLayout.keyCheckKey, check)
+        _ = try KeyRing(hierarchy: hierarchy, storeID: storeID).createKey(KeyRing.auditKeyID, in: txn)
+        try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: KeyRing.auditKeyID + 1))
+        try StoreTotals().write(in: txn)
+        return master
+    }
+
+    static func checkFormat(in txn: LMDBTransaction) throws {
+        guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.formatKey), bytes.count == 4 else {
+            throw EventLogError(.storeUnusable, "the store has no format version; it is not a SessionStore store")
+        }
+        let format: UInt32 = bytes.loadBigEndian(at: 0)
+        guard format == StoreLayout.formatVersion else {
+            throw EventLogError(.unsupportedFormat,
+                                "the store has format version \(format); this build reads version \(StoreLayout.formatVersion)")
+        }
+    }
+
+    static func storeID(in txn: LMDBTransaction) throws -> [UInt8] {
+        guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.storeIDKey), bytes.count == 16 else {
+            throw EventLogError(.storeUnusable, "the store has no valid store id")
+        }
+        return Array(bytes)
+    }
+
+    /// The master key from the key file, or from the passphrase with the store's salt and cost.
+    static func masterKey(for source: KeySource, in txn: LMDBTransaction) throws -> SecureBytes {
+        let kdf = try txn.get(StoreLayout.meta, StoreLayout.passphraseKDFKey).map { Array($0) }
+        switch source {
+        case .keyFile(let path):
+            guard kdf == nil else {
+                throw EventLogError(.wrongKey, "this store's key comes from a passphrase, not a key file; use --passphrase-env")
+            }
+            return try MasterKeyFile.read(at: path)
+        case .passphrase(let passphrase):
+            guard let kdf else {
+                throw EventLogError(.wrongKey, "this store's key is in a key file, not derived from a passphrase; use --key-file")
+            }
+            guard kdf.count == 33, kdf[0] == argon2idAlgorithm else {
+                throw EventLogError(.storeUnusable, "the store's passphrase parameters are malformed")
+            }
+            let cost = kdf.withUnsafeBytes {
+                PassphraseCost(operations: $0.loadBigEndian(at: 1), memoryBytes: Int($0.loadBigEndian(at: 9, as: UInt64.self)))
+            }
+            return try MasterKeyFile.stretch(passphrase: passphrase, salt: Array(kdf[17...]), cost: cost)
+        }
+    }
+
+    /// Fails with `wrongKey` unless the key check in `meta` opens under this master key.
+    static func checkKey(_ hierarchy: KeyHierarchy, storeID: [UInt8], in txn: LMDBTransaction) throws {
+        guard let check = try txn.get(StoreLayout.meta, StoreLayout.keyCheckKey) else {
+            throw EventLogError(.storeUnusable, "the store has no key check")
+        }
+        let opens = AEAD.openBox(check, additionalData: keyCheckAdditionalData(storeID), key: hierarchy.keyCheck) { _ in true }
+        guard opens == true else {
+            throw EventLogError(.wrongKey, "the key does not open this store (wrong key file or passphrase)")
+        }
+    }
+}

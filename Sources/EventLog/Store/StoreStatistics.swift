@@ -1,0 +1,47 @@
+import Foundation
+
+/// Sizes and counts of a store, for `sessionstore stats`.
+public struct StoreStatistics: Hashable, Sendable, Codable {
+    public var events: UInt64
+    public var streams: Int
+    public var dataKeys: Int
+    public var dictionaries: Int
+    /// Size of the store's files (data and lock file) on disk.
+    public var bytesOnDisk: UInt64
+    /// Event bodies (type and data) before compression.
+    public var payloadBytes: UInt64
+    /// Event bodies after compression (before the encryption tag).
+    public var compressedPayloadBytes: UInt64
+    /// Whole records: header, leaf hash, nonce, ciphertext and tag.
+    public var recordBytes: UInt64
+    public var mapSize: UInt64
+    public var mapUsed: UInt64
+
+    /// Payload bytes before compression over after; 0 for an empty store.
+    public var compressionRatio: Double {
+        compressedPayloadBytes == 0 ? 0 : Double(payloadBytes) / Double(compressedPayloadBytes)
+    }
+}
+
+extension EventLog {
+    public func statistics() throws -> StoreStatistics {
+        let info = environment.info()
+        let fileBytes = [StoreLayout.dataFileName, StoreLayout.lockFileName].reduce(UInt64(0)) { total, name in
+            let path = (directory as NSString).appendingPathComponent(name)
+            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+            return total + size
+        }
+        return try environment.read { txn in
+            let totals = try StoreTotals.read(in: txn)
+            let events = try txn.withCursor(StoreLayout.events) {
+                try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+            }
+            return StoreStatistics(
+                events: events, streams: try txn.count(StoreLayout.streams), dataKeys: try txn.count(StoreLayout.keys),
+                dictionaries: try txn.count(StoreLayout.dictionaries), bytesOnDisk: fileBytes,
+                payloadBytes: totals.bodyBytes, compressedPayloadBytes: totals.compressedBytes,
+                recordBytes: totals.recordBytes, mapSize: UInt64(info.mapSize),
+                mapUsed: UInt64(info.pagesInUse * info.pageSize))
+        }
+    }
+}

@@ -1,0 +1,55 @@
+/// The `stream-runs` index: where each stream's events sit in the log.
+///
+/// The events of one append are contiguous in the log, so the index keeps one entry per append
+/// rather than one per event: key `stream id 16 | first stream number u64`, value
+/// `first position u64 | count u32`.
+struct StreamRun: Equatable {
+    var firstNumber: UInt64
+    var firstPosition: UInt64
+    var count: UInt32
+
+    var numbers: Range<UInt64> { firstNumber..<(firstNumber + UInt64(count)) }
+
+    func position(of number: UInt64) -> UInt64 { firstPosition + (number - firstNumber) }
+
+    static func key(_ stream: StreamID, _ number: UInt64) -> [UInt8] {
+        stream.uuid.bytes + [UInt8](bigEndian: number)
+    }
+
+    func write(_ stream: StreamID, in txn: LMDBTransaction) throws {
+        try txn.put(StoreLayout.streamRuns, Self.key(stream, firstNumber),
+                    [UInt8](bigEndian: firstPosition) + [UInt8](bigEndian: count))
+    }
+
+    /// Decodes a cursor entry; nil when it belongs to another stream.
+    static func decode(_ entry: LMDBCursor.Entry, of stream: StreamID) throws -> StreamRun? {
+        let uuid = stream.uuid.bytes
+        guard entry.key.count == 24, entry.key.prefix(16).elementsEqual(uuid) else { return nil }
+        guard entry.value.count == 12 else {
+            throw EventLogError(.integrity, "the stream index of stream \(stream) is malformed", stream: stream)
+        }
+        return StreamRun(firstNumber: entry.key.loadBigEndian(at: 16), firstPosition: entry.value.loadBigEndian(at: 0),
+                         count: entry.value.loadBigEndian(at: 8))
+    }
+
+    /// Visits the stream's runs from the one holding `number`, forward or backward, until `body` returns false.
+    static func visit(_ stream: StreamID, from number: UInt64, direction: ReadDirection, in txn: LMDBTransaction,
+                      _ body: (StreamRun) throws -> Bool) throws {
+        try txn.withCursor(StoreLayout.streamRuns) { cursor in
+            // The run holding `number` is the last one whose first number is <= number.
+            var entry = try cursor.seek(atOrAfter: key(stream, number))
+            if let found = entry, let run = try decode(found, of: stream), run.firstNumber == number {
+                // exact start of a run
+            } else {
+                entry = entry == nil ? try cursor.last() : try cursor.previous()
+            }
+            guard let start = entry, let first = try decode(start, of: stream), first.numbers.contains(number) else { return }
+            var run = first
+            while try body(run) {
+                guard let next = try (direction == .forward ? cursor.next() : cursor.previous()),
+                      let nextRun = try decode(next, of: stream) else { return }
+                run = nextRun
+            }
+        }
+    }
+}

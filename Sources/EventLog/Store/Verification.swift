@@ -1,0 +1,140 @@
+import Foundation
+
+/// One thing found wrong by ``EventLog/verify(progress:)``.
+public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
+    /// The global position concerned, when the problem is one record's.
+    public var position: UInt64?
+    public var message: String
+    public var description: String { message }
+}
+
+/// What ``EventLog/verify(progress:)`` found.
+public struct VerificationReport: Sendable {
+    /// Records read and checked.
+    public var checkedRecords: UInt64 = 0
+    /// Records whose data key was destroyed (erased): their leaf hash was checked, their content cannot be.
+    public var erasedRecords: UInt64 = 0
+    /// The problems found, the first ``maximumListed`` of them.
+    public var problems: [IntegrityProblem] = []
+    /// How many problems were found in all.
+    public var problemCount = 0
+    public static let maximumListed = 10_000
+
+    public var isIntact: Bool { problemCount == 0 }
+
+    mutating func report(_ position: UInt64?, _ message: String) {
+        problemCount += 1
+        if problems.count < Self.maximumListed { problems.append(IntegrityProblem(position: position, message: message)) }
+    }
+}
+
+extension EventLog {
+    /// Reads every record, checks its leaf hash, decrypts and decompresses it, and checks the
+    /// stream rows and the stream index against the records.
+    ///
+    /// - Parameter progress: called now and then with (records checked, records in all).
+    public func verify(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
+        var report = VerificationReport()
+        let total = try eventCount()
+        var expected: UInt64 = 0
+        var nextNumbers: [StreamID: UInt64] = [:]
+        var done = false
+        while !done {
+            // Chunks keep read transactions short on a large store.
+            try environment.read { txn in
+                try txn.withCursor(StoreLayout.events) { cursor in
+                    var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(expected))
+                    var inChunk = 0
+                    while let (key, value) = entry, inChunk < 8192 {
+                        guard key.count == 8 else {
+                            report.report(nil, "the events database holds a malformed key of \(key.count) bytes")
+                            entry = try cursor.next()
+                            continue
+                        }
+                        let position: UInt64 = key.loadBigEndian(at: 0)
+                        if position > expected {
+                            report.report(expected, "records at positions \(expected)..<\(position) are missing")
+                        }
+                        check(value, at: position, in: txn, nextNumbers: &nextNumbers, report: &report)
+                        expected = position + 1
+                        inChunk += 1
+                        entry = try cursor.next()
+                    }
+                    done = entry == nil
+                }
+            }
+            progress?(report.checkedRecords, total)
+        }
+        try environment.read { txn in try checkStreams(nextNumbers, in: txn, report: &report) }
+        return report
+    }
+
+    private func check(_ record: UnsafeRawBufferPointer, at position: UInt64, in txn: LMDBTransaction,
+                       nextNumbers: inout [StreamID: UInt64], report: inout VerificationReport) {
+        report.checkedRecords += 1
+        guard RecordOpener.leafHashMatches(record, position: position) else {
+            report.report(position, "record at position \(position) does not match its leaf hash")
+            return
+        }
+        do {
+            let event = try opener.open(record, position: position, in: txn)
+            let expectedNumber = nextNumbers[event.stream] ?? 0
+            if event.streamNumber != expectedNumber {
+                report.report(position, "record at position \(position) is number \(event.streamNumber) of stream \(event.stream), expected \(expectedNumber)")
+            }
+            nextNumbers[event.stream] = event.streamNumber + 1
+        } catch let error as EventLogError where error.code == .keyDestroyed {
+            report.erasedRecords += 1
+            if let header = RecordHeader(parsing: record) {
+                nextNumbers[StreamID(header.stream)] = header.streamNumber + 1
+            }
+        } catch {
+            report.report(position, "\(error)")
+        }
+    }
+
+    /// Every stream row must count the events read for it, and every index run must point at them.
+    private func checkStreams(_ seen: [StreamID: UInt64], in txn: LMDBTransaction, report: inout VerificationReport) throws {
+        var rows = 0
+        try txn.withCursor(StoreLayout.streams) { cursor in
+            var entry = try cursor.first()
+            while let (key, value) = entry {
+                rows += 1
+                guard key.count == 16, let row = StreamRow(value) else {
+                    report.report(nil, "the streams database holds a malformed row")
+                    entry = try cursor.next()
+                    continue
+                }
+                let stream = StreamID(UUID(bytes: key))
+                if seen[stream] != row.version {
+                    report.report(nil, "stream \(stream) has version \(row.version) but \(seen[stream] ?? 0) events were found")
+                }
+                entry = try cursor.next()
+            }
+        }
+        if rows != seen.count {
+            report.report(nil, "\(seen.count) streams have events but \(rows) stream rows exist")
+        }
+        try txn.withCursor(StoreLayout.streamRuns) { cursor in
+            var entry = try cursor.first()
+            while let current = entry {
+                guard current.key.count == 24 else {
+                    report.report(nil, "the stream index holds a malformed key")
+                    entry = try cursor.next()
+                    continue
+                }
+                let stream = StreamID(UUID(bytes: UnsafeRawBufferPointer(rebasing: current.key[0..<16])))
+                if let run = try StreamRun.decode(current, of: stream) {
+                    for number in run.numbers {
+                        let position = run.position(of: number)
+                        let header = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)).flatMap(RecordHeader.init(parsing:))
+                        if header?.stream != stream.uuid || header?.streamNumber != number {
+                            report.report(position, "the stream index places stream \(stream) number \(number) at position \(position), which holds another record")
+                        }
+                    }
+                }
+                entry = try cursor.next()
+            }
+        }
+    }
+}

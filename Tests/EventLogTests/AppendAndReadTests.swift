@@ -1,0 +1,149 @@
+import EventLog
+import Foundation
+import Testing
+
+@Suite struct AppendAndReadTests {
+    @Test func appendedEventsReadBackInStreamOrderWithTheirPositions() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let stream = StreamID()
+            let first = try await log.append([event("a"), event("b")], to: stream, expectedVersion: .noStream)
+            let second = try await log.append([event("c")], to: stream, expectedVersion: .exact(2))
+            #expect(first.positions == 0..<2)
+            #expect(second.positions == 2..<3)
+            #expect(second.nextExpectedVersion == 3)
+
+            let events = try log.readStream(stream)
+            #expect(events.map(\.text) == ["a", "b", "c"])
+            #expect(events.map(\.streamNumber) == [0, 1, 2])
+            #expect(events.map(\.position) == [0, 1, 2])
+            #expect(events.allSatisfy { $0.stream == stream && $0.type == "note" })
+        }
+    }
+
+    @Test func eventIdTypeAndBinaryDataSurviveTheRoundTrip() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let id = UUID()
+            let data = (0..<5000).map { UInt8(truncatingIfNeeded: $0 &* 7919) }
+            let typeName = "transcript.committed ✓"
+            try await log.append([ProposedEvent(id: id, type: typeName, data: data), ProposedEvent(type: "empty", data: [])],
+                                 to: StreamID())
+            let events = try log.readAll()
+            #expect(events.count == 2)
+            #expect(events[0].id == id)
+            #expect(events[0].type == typeName)
+            #expect(events[0].data == data)
+            #expect(events[1].data.isEmpty)
+        }
+    }
+
+    @Test func streamsInterleaveInTheGlobalLogButReadSeparately() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let a = StreamID(), b = StreamID()
+            try await log.append([event("a0")], to: a)
+            try await log.append([event("b0"), event("b1")], to: b)
+            try await log.append([event("a1")], to: a)
+            #expect(try log.readStream(a).map(\.text) == ["a0", "a1"])
+            #expect(try log.readStream(b).map(\.text) == ["b0", "b1"])
+            #expect(try log.readAll().map(\.text) == ["a0", "b0", "b1", "a1"])
+            #expect(try log.readAll(from: 2).map(\.text) == ["b1", "a1"])
+            #expect(try log.readAll(from: 1, maxCount: 2).map(\.text) == ["b0", "b1"])
+        }
+    }
+
+    @Test func streamsReadForwardAndBackwardFromAnyNumberAcrossAppends() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let stream = StreamID()
+            let other = StreamID()
+            for chunk in 0..<4 {
+                try await log.append((0..<3).map { event("\(chunk * 3 + $0)") }, to: stream)
+                try await log.append([event("x")], to: other)
+            }
+            #expect(try log.readStream(stream, from: 4).map(\.text) == ["4", "5", "6", "7", "8", "9", "10", "11"])
+            #expect(try log.readStream(stream, from: 4, maxCount: 3).map(\.text) == ["4", "5", "6"])
+            #expect(try log.readStream(stream, direction: .backward, maxCount: 4).map(\.text) == ["11", "10", "9", "8"])
+            #expect(try log.readStream(stream, from: 3, direction: .backward).map(\.text) == ["3", "2", "1", "0"])
+            #expect(try log.readStream(stream, from: 12).isEmpty)
+            #expect(try log.readStream(StreamID()).isEmpty)
+        }
+    }
+
+    @Test func streamMetadataTellsVersionPositionsAndKey() async throws {
+        try await withTemporaryStore { store in
+            var options = EventLogOptions()
+            options.clock = { 1_700_000_000_123 }
+            let log = try store.create(options)
+            let stream = StreamID()
+            try await log.append([event("x")], to: StreamID())
+            try await log.append([event("a"), event("b")], to: stream)
+            let metadata = try #require(try log.streamMetadata(stream))
+            #expect(metadata.version == 2)
+            #expect(metadata.firstPosition == 1)
+            #expect(metadata.lastPosition == 2)
+            #expect(metadata.createdAtMilliseconds == 1_700_000_000_123)
+            #expect(try log.readStream(stream).first?.recordedAtMilliseconds == 1_700_000_000_123)
+            #expect(try log.streamMetadata(StreamID()) == nil)
+        }
+    }
+
+    @Test func eachStreamGetsItsOwnDataKeyAndAuditStreamsShareTheAuditKey() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let a = StreamID(), b = StreamID(), audit1 = StreamID(), audit2 = StreamID()
+            try await log.append([event("a")], to: a)
+            try await log.append([event("b")], to: b)
+            try await log.append([event("c")], to: audit1, keyScope: .audit)
+            try await log.append([event("d")], to: audit2, keyScope: .audit)
+            let keyA = try #require(try log.streamMetadata(a)).keyID
+            let keyB = try #require(try log.streamMetadata(b)).keyID
+            let keyAudit1 = try #require(try log.streamMetadata(audit1)).keyID
+            let keyAudit2 = try #require(try log.streamMetadata(audit2)).keyID
+            #expect(keyA != keyB)
+            #expect(keyAudit1 == keyAudit2)
+            #expect(keyAudit1 != keyA && keyAudit1 != keyB)
+            #expect(try log.statistics().dataKeys == 3)
+        }
+    }
+
+    @Test func eventsSurviveClosingAndReopening() async throws {
+        try await withTemporaryStore { store in
+            let stream = StreamID()
+            do {
+                let log = try store.create()
+                try await log.append([event("kept")], to: stream)
+                try log.close()
+            }
+            let reopened = try store.open()
+            #expect(try reopened.readStream(stream).map(\.text) == ["kept"])
+            try await reopened.append([event("more")], to: stream, expectedVersion: .exact(1))
+            #expect(try reopened.readAll().map(\.position) == [0, 1])
+        }
+    }
+
+    @Test(arguments: [0, 256])
+    func invalidEventTypesAreRefusedAndNothingIsAppended(typeLength: Int) async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let stream = StreamID()
+            let bad = ProposedEvent(type: String(repeating: "t", count: typeLength), data: [])
+            let error = await #expect(throws: EventLogError.self) {
+                try await log.append([event("fine"), bad], to: stream)
+            }
+            #expect(error?.code == .invalidArgument)
+            #expect(error?.message.contains("event 1") == true)
+            #expect(try log.eventCount() == 0)
+        }
+    }
+
+    @Test func appendsAfterCloseAreRefused() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            try log.close()
+            let error = await #expect(throws: EventLogError.self) { try await log.append([event("late")], to: StreamID()) }
+            #expect(error?.code == .closed)
+        }
+    }
+}
