@@ -15,12 +15,8 @@ final class SecureBytes: @unchecked Sendable {
         }
         self.pointer = pointer
         self.count = count
-        do {
-            try fill(UnsafeMutableRawBufferPointer(start: pointer, count: count))
-        } catch {
-            sodium_free(pointer)
-            throw error
-        }
+        // Every stored property is set: if `fill` throws, deinit runs and frees the memory.
+        try fill(UnsafeMutableRawBufferPointer(start: pointer, count: count))
         sodium_mprotect_readonly(pointer)
     }
 

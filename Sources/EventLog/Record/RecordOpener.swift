@@ -7,11 +7,14 @@ struct RecordOpener: Sendable {
     let dictionaries: DictionarySet
     let decompressors: DecompressorPool
 
-    /// Opens the record stored at `position`. Any damage, a record moved from another position or
+    /// Opens the record stored at `position`, checking its leaf hash first. Any damage, a record moved from another position or
     /// store, or a destroyed key is a thrown ``EventLogError`` naming the position; never wrong bytes.
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: LMDBTransaction) throws -> RecordedEvent {
         guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
             throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
+        }
+        guard Self.leafHashMatches(record, position: position) else {
+            throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
         }
         guard let key = try keys.key(header.keyID, in: txn) else {
             throw EventLogError(.keyDestroyed,

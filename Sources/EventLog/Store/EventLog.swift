@@ -89,7 +89,7 @@ public final class EventLog: Sendable {
         } catch {
             throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory)
         }
-        let master = try environment.read { txn in try StoreOpening.masterKey(for: key, in: txn) }
+        let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, in: txn) }
         return try EventLog(directory: directory, environment: environment, master: master, options: options)
     }
 

@@ -10,6 +10,7 @@ enum StoreOpening {
 
     /// Checks that `directory` may become a store and reads the key file, before anything is created.
     static func createDirectory(_ directory: String, keySource: KeySource) throws -> SecureBytes? {
+        if case .keyFile(let keyPath) = keySource { try refuseKeyInside(directory, keyPath: keyPath) }
         let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
         if fileManager.fileExists(atPath: directory, isDirectory: &isDirectory) {
@@ -19,15 +20,7 @@ enum StoreOpening {
             }
         }
         var master: SecureBytes?
-        if case .keyFile(let keyPath) = keySource {
-            let store = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
-            let key = URL(fileURLWithPath: keyPath).standardizedFileURL.resolvingSymlinksInPath().path
-            if key.hasPrefix(store + "/") {
-                throw EventLogError(.keyFileUnusable, "the key file \(keyPath) is inside the store directory; keep the key elsewhere",
-                                    path: keyPath)
-            }
-            master = try MasterKeyFile.read(at: keyPath)
-        }
+        if case .keyFile(let keyPath) = keySource { master = try MasterKeyFile.read(at: keyPath) }
         do {
             try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                             attributes: [.posixPermissions: 0o700])
@@ -36,6 +29,16 @@ enum StoreOpening {
                                 path: directory)
         }
         return master
+    }
+
+    /// The master key must never sit in the store directory, where a copy of the store would carry it.
+    static func refuseKeyInside(_ directory: String, keyPath: String) throws {
+        let store = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
+        let key = URL(fileURLWithPath: keyPath).standardizedFileURL.resolvingSymlinksInPath().path
+        if key.hasPrefix(store + "/") {
+            throw EventLogError(.keyFileUnusable, "the key file \(keyPath) is inside the store directory \(directory); keep the key elsewhere",
+                                path: keyPath)
+        }
     }
 
     /// Writes the meta data of a new store and its audit key; returns the master key.
@@ -86,13 +89,14 @@ enum StoreOpening {
     }
 
     /// The master key from the key file, or from the passphrase with the store's salt and cost.
-    static func masterKey(for source: KeySource, in txn: LMDBTransaction) throws -> SecureBytes {
+    static func masterKey(for source: KeySource, directory: String, in txn: LMDBTransaction) throws -> SecureBytes {
         let kdf = try txn.get(StoreLayout.meta, StoreLayout.passphraseKDFKey).map { Array($0) }
         switch source {
         case .keyFile(let path):
             guard kdf == nil else {
                 throw EventLogError(.wrongKey, "this store's key comes from a passphrase, not a key file; use --passphrase-env")
             }
+            try refuseKeyInside(directory, keyPath: path)
             return try MasterKeyFile.read(at: path)
         case .passphrase(let passphrase):
             guard let kdf else {

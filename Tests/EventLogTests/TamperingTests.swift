@@ -1,0 +1,144 @@
+import EventLog
+import Foundation
+import Testing
+
+/// Damage done to the data file directly, as an attacker or a failing disk would.
+@Suite(.serialized) struct TamperingTests {
+    /// Writes three streams' worth of distinctive events and returns the log closed, with their texts.
+    private func populatedStore(_ store: TemporaryStore) async throws -> [String] {
+        let log = try store.create()
+        var texts: [String] = []
+        for index in 0..<12 {
+            let text = "event number \(index) " + String(repeating: "padding ", count: 10)
+            texts.append(text)
+            try await log.append([event(text)], to: StreamID())
+        }
+        try log.close()
+        return texts
+    }
+
+    /// Byte offset of the record at `position` in data.mdb, found by its (unique) clear event id.
+    private func recordOffset(_ store: TemporaryStore, eventID: UUID) throws -> Int {
+        let file = try Data(contentsOf: URL(fileURLWithPath: store.dataFile))
+        let id = withUnsafeBytes(of: eventID.uuid) { Data($0) }
+        let range = try #require(file.range(of: id))
+        return range.lowerBound - 40  // the event id sits at offset 40 of the record header
+    }
+
+    private func modifyDataFile(_ store: TemporaryStore, _ change: (inout Data) throws -> Void) throws {
+        var file = try Data(contentsOf: URL(fileURLWithPath: store.dataFile))
+        try change(&file)
+        try file.write(to: URL(fileURLWithPath: store.dataFile))
+    }
+
+    @Test(arguments: [0, 30, 70, 100, 150])
+    func aFlippedByteAnywhereInARecordIsDetectedByReadAndVerify(offsetInRecord: Int) async throws {
+        try await withTemporaryStore { store in
+            _ = try await populatedStore(store)
+            let victim = try store.open().readAll()[5]
+            let offset = try recordOffset(store, eventID: victim.id)
+            try modifyDataFile(store) { $0[offset + offsetInRecord] ^= 0x01 }
+
+            let log = try store.open()
+            let error = #expect(throws: EventLogError.self) { try log.readAll(from: 5, maxCount: 1) }
+            #expect(error?.code == .integrity)
+            #expect(error?.position == 5)
+            let report = try log.verify()
+            #expect(!report.isIntact)
+            #expect(report.problems.contains { $0.position == 5 })
+            // The neighbours are untouched and still read.
+            #expect(try log.readAll(from: 6).count == 6)
+        }
+    }
+
+    @Test func aSwappedPairOfRecordsIsDetected() async throws {
+        try await withTemporaryStore { store in
+            let texts = try await populatedStore(store)
+            let events = try store.open().readAll()
+            let a = try recordOffset(store, eventID: events[3].id)
+            let b = try recordOffset(store, eventID: events[4].id)
+            let length = try #require(texts[3].utf8.count == texts[4].utf8.count ? 150 : nil)
+            try modifyDataFile(store) { file in
+                let first = file[a..<(a + length)]
+                file.replaceSubrange(a..<(a + length), with: file[b..<(b + length)])
+                file.replaceSubrange(b..<(b + length), with: first)
+            }
+            let log = try store.open()
+            for position in [UInt64(3), 4] {
+                let error = #expect(throws: EventLogError.self) { try log.readAll(from: position, maxCount: 1) }
+                #expect(error?.position == position)
+            }
+            let report = try log.verify()
+            #expect(Set(report.problems.compactMap(\.position)).isSuperset(of: [3, 4]))
+        }
+    }
+
+    @Test func aRecordCopiedOverAnotherPositionIsDetected() async throws {
+        try await withTemporaryStore { store in
+            _ = try await populatedStore(store)
+            let events = try store.open().readAll()
+            let source = try recordOffset(store, eventID: events[2].id)
+            let target = try recordOffset(store, eventID: events[8].id)
+            try modifyDataFile(store) { file in
+                file.replaceSubrange(target..<(target + 150), with: file[source..<(source + 150)])
+            }
+            let log = try store.open()
+            #expect(try log.readAll(from: 2, maxCount: 1).first?.id == events[2].id)
+            let error = #expect(throws: EventLogError.self) { try log.readAll(from: 8, maxCount: 1) }
+            #expect(error?.code == .integrity)
+            #expect(error?.position == 8)
+            #expect(try log.verify().problems.contains { $0.position == 8 })
+        }
+    }
+
+    @Test func aRecordFromAnotherStoreIsRejected() async throws {
+        try await withTemporaryStore { store in
+            // Two stores under the same key: a record moved between them must not authenticate.
+            _ = try await populatedStore(store)
+            let otherPath = store.root.appendingPathComponent("other").path
+            let other = try EventLog.create(at: otherPath, key: store.key)
+            let text = "event number 5 " + String(repeating: "padding ", count: 10)
+            for _ in 0..<6 { try await other.append([event(text)], to: StreamID()) }
+            let foreign = try other.readAll()[5]
+            try other.close()
+            let foreignFile = try Data(contentsOf: URL(fileURLWithPath: otherPath + "/data.mdb"))
+            let foreignID = withUnsafeBytes(of: foreign.id.uuid) { Data($0) }
+            let foreignOffset = try #require(foreignFile.range(of: foreignID)).lowerBound - 40
+            let victim = try store.open().readAll()[5]
+            let target = try recordOffset(store, eventID: victim.id)
+            try modifyDataFile(store) { file in
+                file.replaceSubrange(target..<(target + 150), with: foreignFile[foreignOffset..<(foreignOffset + 150)])
+            }
+            let error = #expect(throws: EventLogError.self) { try store.open().readAll(from: 5, maxCount: 1) }
+            #expect(error?.position == 5)
+        }
+    }
+
+    @Test func noPayloadTextReachesAnyFileOfTheStore() async throws {
+        try await withTemporaryStore { store in
+            let markers = ["ZEBRAMARKER", "Quixotic-Marmalade", "ПРИВЕТМАРКЕР", "マーカー語"]
+            var options = EventLogOptions()
+            options.initialMapSize = 1 << 20
+            let log = try store.create(options)
+            let samples = (0..<500).map { index in
+                event("{\"text\":\"sample \(index) of a dictation\",\"n\":\(index)}", type: "transcript.committed")
+            }
+            try log.installDictionary(try EventLog.trainDictionary(samples: samples))
+            for marker in markers {
+                // Small (dictionary), large (plain zstd) and incompressible-looking payloads.
+                try await log.append([event("the word \(marker) was said", type: "transcript.committed")], to: StreamID())
+                try await log.append([event(String(repeating: "\(marker) ", count: 400))], to: StreamID())
+                try await log.append([event(marker)], to: StreamID(), keyScope: .audit)
+            }
+            try log.close()
+            let files = try FileManager.default.subpathsOfDirectory(atPath: store.storePath)
+            #expect(files.contains("data.mdb"))
+            for file in files {
+                let contents = try Data(contentsOf: URL(fileURLWithPath: store.storePath + "/" + file))
+                for marker in markers {
+                    #expect(contents.range(of: Data(marker.utf8)) == nil, "\(marker) found in \(file)")
+                }
+            }
+        }
+    }
+}
