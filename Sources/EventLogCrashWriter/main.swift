@@ -1,1 +1,51 @@
-print("placeholder")
+// Appends to an existing store until it is killed, for the crash-safety tests.
+//
+// Usage: EventLogCrashWriter STORE KEY_FILE ACK_FILE
+//
+// Eight tasks append batches of one to four events to their own streams. After each append has
+// returned (and so is durable), one line goes to ACK_FILE: `position event-id` per event.
+// The test kills this process with SIGKILL and checks that every acknowledged event survived.
+import EventLog
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count == 4 else {
+    FileHandle.standardError.write(Data("usage: EventLogCrashWriter STORE KEY_FILE ACK_FILE\n".utf8))
+    exit(64)
+}
+let log: EventLog
+do {
+    log = try EventLog.open(at: arguments[1], key: .keyFile(arguments[2]))
+} catch {
+    FileHandle.standardError.write(Data("EventLogCrashWriter: \(error)\n".utf8))
+    exit(1)
+}
+let descriptor = open(arguments[3], O_WRONLY | O_CREAT | O_APPEND, 0o600)
+guard descriptor >= 0 else { exit(1) }
+
+/// One write(2) per acknowledgement: the line is in the kernel the moment it returns, kill or not.
+func acknowledge(_ result: AppendResult, _ events: [ProposedEvent]) {
+    let lines = zip(result.positions, events).map { "\($0) \($1.id.uuidString)\n" }.joined()
+    _ = lines.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
+}
+
+await withTaskGroup(of: Void.self) { group in
+    for worker in 0..<8 {
+        group.addTask {
+            let stream = StreamID()
+            var round = 0
+            while true {
+                let events = (0..<(1 + round % 4)).map { index in
+                    ProposedEvent(type: "crash.test", data: Array("worker \(worker) round \(round) event \(index)".utf8))
+                }
+                do {
+                    acknowledge(try await log.append(events, to: stream), events)
+                } catch {
+                    FileHandle.standardError.write(Data("EventLogCrashWriter: append failed: \(error)\n".utf8))
+                    exit(1)
+                }
+                round += 1
+            }
+        }
+    }
+}

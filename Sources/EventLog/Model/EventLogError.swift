@@ -57,6 +57,9 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
 
     static func storage(_ error: any Error) -> EventLogError {
         if let error = error as? EventLogError { return error }
+        if let error = error as? LMDBError, error.isCorruption {
+            return EventLogError(.integrity, "the store's data file is damaged: \(error)")
+        }
         return EventLogError(.storage, "storage failure: \(error)")
     }
 }

@@ -4,7 +4,7 @@ extension EventLog {
     /// An unknown stream reads as empty.
     public func readStream(_ stream: StreamID, from number: UInt64? = nil, direction: ReadDirection = .forward,
                            maxCount: Int = .max) throws -> [RecordedEvent] {
-        try environment.read { txn in
+        try reading { txn in
             guard let row = try StreamRow.read(stream, in: txn), row.version > 0, maxCount > 0 else { return [] }
             let start = number ?? (direction == .forward ? 0 : row.version - 1)
             guard start < row.version else { return [] }
@@ -46,19 +46,19 @@ extension EventLog {
 
     /// The stream's current metadata, or nil when it does not exist.
     public func streamMetadata(_ stream: StreamID) throws -> StreamMetadata? {
-        try environment.read { txn in try StreamRow.read(stream, in: txn)?.metadata(stream) }
+        try reading { txn in try StreamRow.read(stream, in: txn)?.metadata(stream) }
     }
 
     /// The number of events in the log, which is also the position the next event will take.
     public func eventCount() throws -> UInt64 {
-        try environment.read { txn in
+        try reading { txn in
             try txn.withCursor(StoreLayout.events) { try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0 }
         }
     }
 
     private func forEachRecord(from position: UInt64, maxCount: Int, _ body: (RecordedEvent) throws -> Void) throws {
         guard maxCount > 0 else { return }
-        try environment.read { txn in
+        try reading { txn in
             try txn.withCursor(StoreLayout.events) { cursor in
                 var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(position))
                 var count = 0

@@ -61,6 +61,14 @@ public final class EventLog: Sendable {
     /// With ``KeySource/keyFile(_:)`` the key file must exist already (see ``MasterKeyFile/create(at:)``);
     /// with ``KeySource/passphrase(_:)`` a fresh salt is kept in the store.
     public static func create(at directory: String, key: KeySource, options: EventLogOptions = EventLogOptions()) throws -> EventLog {
+        do {
+            return try createStore(at: directory, key: key, options: options)
+        } catch {
+            throw EventLogError.storage(error)
+        }
+    }
+
+    private static func createStore(at directory: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
         let master = try StoreOpening.createDirectory(directory, keySource: key)
         let environment: LMDBEnvironment
         do {
@@ -77,6 +85,14 @@ public final class EventLog: Sendable {
 
     /// Opens an existing store; fails at once with ``EventLogError/Code/wrongKey`` for the wrong key.
     public static func open(at directory: String, key: KeySource, options: EventLogOptions = EventLogOptions()) throws -> EventLog {
+        do {
+            return try openStore(at: directory, key: key, options: options)
+        } catch {
+            throw EventLogError.storage(error)
+        }
+    }
+
+    private static func openStore(at directory: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
         let dataFile = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
         guard FileManager.default.fileExists(atPath: dataFile) else {
             throw EventLogError(.storeUnusable, "there is no store at \(directory) (no \(StoreLayout.dataFileName)); run init first",
@@ -86,6 +102,8 @@ public final class EventLog: Sendable {
         do {
             environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
                                               initialMapSize: options.initialMapSize, durable: options.durable, create: false)
+        } catch let error as LMDBError where error.isCorruption {
+            throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory)
         } catch {
             throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory)
         }
@@ -134,12 +152,24 @@ public final class EventLog: Sendable {
     /// as the store, so words in it would outlive the erasure of the events they came from.
     @discardableResult
     public func installDictionary(_ dictionary: [UInt8]) throws -> UInt16 {
-        try environment.write { txn in try dictionaries.install(dictionary, in: txn) }
+        try writing { txn in try dictionaries.install(dictionary, in: txn) }
     }
 
     /// Trains a zstd dictionary of at most `capacity` bytes from sample events (a few thousand
     /// representative ones are plenty).
     public static func trainDictionary(samples: [ProposedEvent], capacity: Int = 16 << 10) throws -> [UInt8] {
         try CompressionDictionary.train(samples: samples.map(RecordBody.encode), capacity: capacity)
+    }
+}
+
+extension EventLog {
+    /// A read transaction whose failures reach the caller as ``EventLogError``.
+    func reading<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
+        do { return try environment.read(body) } catch { throw EventLogError.storage(error) }
+    }
+
+    /// A write transaction whose failures reach the caller as ``EventLogError``.
+    func writing<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
+        do { return try environment.write(body) } catch { throw EventLogError.storage(error) }
     }
 }

@@ -31,7 +31,7 @@ extension EventLog {
             let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
             return total + size
         }
-        return try environment.read { txn in
+        return try reading { txn in
             let totals = try StoreTotals.read(in: txn)
             let events = try txn.withCursor(StoreLayout.events) {
                 try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0

@@ -14,7 +14,7 @@ public struct VerificationReport: Sendable {
     public var checkedRecords: UInt64 = 0
     /// Records whose data key was destroyed (erased): their leaf hash was checked, their content cannot be.
     public var erasedRecords: UInt64 = 0
-    /// The problems found, the first ``maximumListed`` of them.
+    /// The problems found, the first ``maximumListed`` of them, in the order found.
     public var problems: [IntegrityProblem] = []
     /// How many problems were found in all.
     public var problemCount = 0
@@ -22,7 +22,11 @@ public struct VerificationReport: Sendable {
 
     public var isIntact: Bool { problemCount == 0 }
 
+    /// Positions already reported, so that later checks do not report them again.
+    var badPositions: Set<UInt64> = []
+
     mutating func report(_ position: UInt64?, _ message: String) {
+        if let position { badPositions.insert(position) }
         problemCount += 1
         if problems.count < Self.maximumListed { problems.append(IntegrityProblem(position: position, message: message)) }
     }
@@ -41,7 +45,7 @@ extension EventLog {
         var done = false
         while !done {
             // Chunks keep read transactions short on a large store.
-            try environment.read { txn in
+            try reading { txn in
                 try txn.withCursor(StoreLayout.events) { cursor in
                     var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(expected))
                     var inChunk = 0
@@ -65,7 +69,7 @@ extension EventLog {
             }
             progress?(report.checkedRecords, total)
         }
-        try environment.read { txn in try checkStreams(nextNumbers, in: txn, report: &report) }
+        try reading { txn in try checkStreams(nextNumbers, in: txn, report: &report) }
         return report
     }
 
@@ -79,13 +83,17 @@ extension EventLog {
                 report.report(position, "record at position \(position) is number \(event.streamNumber) of stream \(event.stream), expected \(expectedNumber)")
             }
             nextNumbers[event.stream] = event.streamNumber + 1
-        } catch let error as EventLogError where error.code == .keyDestroyed {
-            report.erasedRecords += 1
+        } catch {
+            if let error = error as? EventLogError, error.code == .keyDestroyed {
+                report.erasedRecords += 1
+            } else {
+                report.report(position, "\(error)")
+            }
+            // Follow the stream from the clear header, so that one bad record is reported once
+            // and not again as a gap in its stream.
             if let header = RecordHeader(parsing: record) {
                 nextNumbers[StreamID(header.stream)] = header.streamNumber + 1
             }
-        } catch {
-            report.report(position, "\(error)")
         }
     }
 
@@ -123,6 +131,7 @@ extension EventLog {
                 if let run = try StreamRun.decode(current, of: stream) {
                     for number in run.numbers {
                         let position = run.position(of: number)
+                        if report.badPositions.contains(position) { continue }
                         let header = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)).flatMap(RecordHeader.init(parsing:))
                         if header?.stream != stream.uuid || header?.streamNumber != number {
                             report.report(position, "the stream index places stream \(stream) number \(number) at position \(position), which holds another record")

@@ -1,0 +1,45 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+struct InitCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "init",
+        abstract: "Create a new store and its master key file.",
+        discussion: """
+            Creates the store directory and, unless --passphrase-env is given, a new key file of 32 random \
+            bytes with mode 0600. Keep the key file safe and apart from the store: without it the store \
+            cannot be read. Refuses to overwrite an existing store or key file.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    func run() async throws {
+        try await reportingFailures {
+            let store = storeOptions.store
+            if let contents = try? FileManager.default.contentsOfDirectory(atPath: store), !contents.isEmpty {
+                throw CommandFailure(.invalidData, "\(store) exists and is not empty; refusing to overwrite it")
+            }
+            let key = try storeOptions.keySource()
+            var createdKeyFile: String?
+            if case .keyFile(let path) = key {
+                try MasterKeyFile.create(at: path)
+                createdKeyFile = path
+            }
+            do {
+                let log = try EventLog.create(at: store, key: key)
+                try log.close()
+            } catch {
+                if let createdKeyFile { try? FileManager.default.removeItem(atPath: createdKeyFile) }
+                throw error
+            }
+            print("Created store \(store)")
+            if let createdKeyFile {
+                print("Created key file \(createdKeyFile) (mode 0600). Back it up and keep it away from the store.")
+            } else {
+                print("The master key is derived from the passphrase in $\(storeOptions.passphraseVariable ?? "").")
+            }
+        }
+    }
+}

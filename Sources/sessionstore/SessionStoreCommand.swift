@@ -1,0 +1,20 @@
+import ArgumentParser
+
+@main
+struct SessionStoreCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sessionstore",
+        abstract: "An encrypted, append-only event store for speech-dictation sessions.",
+        discussion: """
+            The store is a directory (default ./sessions.store, or $SESSIONSTORE_STORE). Its master key \
+            lives outside it: in a key file (default ./sessions.key, or $SESSIONSTORE_KEY_FILE) or derived \
+            from a passphrase read from an environment variable (--passphrase-env).
+
+            Start with `sessionstore init`, then `sessionstore stats` and `sessionstore verify`.
+
+            Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, \
+            64 usage error, 65 invalid input data, 77 wrong key or unusable key file.
+            """,
+        subcommands: [InitCommand.self, StatsCommand.self, VerifyCommand.self]
+    )
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import EventLog
+import Foundation
+
+/// Where the store and its key are: shared by every command that opens the store.
+struct StoreOptions: ParsableArguments {
+    @Option(name: .customLong("store"), help: ArgumentHelp(
+        "The store directory. Default: $SESSIONSTORE_STORE, else ./sessions.store.", valueName: "path"))
+    var storePath: String?
+
+    @Option(name: .customLong("key-file"), help: ArgumentHelp(
+        "The 32-byte master key file (mode 0600). Default: $SESSIONSTORE_KEY_FILE, else ./sessions.key.",
+        valueName: "path"))
+    var keyFile: String?
+
+    @Option(name: .customLong("passphrase-env"), help: ArgumentHelp(
+        "Derive the master key from the passphrase in this environment variable instead of a key file.",
+        valueName: "variable"))
+    var passphraseVariable: String?
+
+    func validate() throws {
+        if keyFile != nil, passphraseVariable != nil {
+            throw ValidationError("Give either --key-file or --passphrase-env, not both.")
+        }
+    }
+
+    var store: String {
+        storePath ?? ProcessInfo.processInfo.environment["SESSIONSTORE_STORE"] ?? "sessions.store"
+    }
+
+    var keyFilePath: String {
+        keyFile ?? ProcessInfo.processInfo.environment["SESSIONSTORE_KEY_FILE"] ?? "sessions.key"
+    }
+
+    /// The key source these options name; a missing or empty passphrase variable is a usage error.
+    func keySource() throws -> KeySource {
+        guard let variable = passphraseVariable else { return .keyFile(keyFilePath) }
+        guard let passphrase = ProcessInfo.processInfo.environment[variable], !passphrase.isEmpty else {
+            throw CommandFailure(.usage, "the environment variable \(variable) named by --passphrase-env is not set or empty")
+        }
+        return .passphrase(passphrase)
+    }
+
+    func openLog() throws -> EventLog {
+        try EventLog.open(at: store, key: try keySource())
+    }
+}

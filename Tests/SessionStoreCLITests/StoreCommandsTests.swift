@@ -1,0 +1,148 @@
+import EventLog
+import Foundation
+import Testing
+
+@Suite struct StoreCommandsTests {
+    @Test func initThenStatsThenVerifyWorkOnTheDefaultPaths() async throws {
+        try await withCLI { cli in
+            let created = try cli.run(["init"])
+            #expect(created.status == 0, "\(created.stderr)")
+            #expect(created.stdout.contains("Created store sessions.store"))
+            let keyMode = try FileManager.default.attributesOfItem(atPath: cli.keyPath)[.posixPermissions] as? NSNumber
+            #expect(keyMode?.intValue == 0o600)
+
+            let stats = try cli.run(["stats", "--format", "json"])
+            #expect(stats.status == 0)
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(stats.stdout.utf8)) as? [String: Any])
+            #expect(json["events"] as? Int == 0)
+            #expect(json["streams"] as? Int == 0)
+            #expect((json["map_size"] as? Int ?? 0) > 0)
+
+            let verify = try cli.run(["verify"])
+            #expect(verify.status == 0)
+            #expect(verify.stdout.contains("intact: 0 records checked"))
+        }
+    }
+
+    @Test func statsCountsEventsAppendedThroughTheLibrary() async throws {
+        try await withCLI { cli in
+            try cli.run(["init"])
+            do {
+                let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
+                for index in 0..<5 {
+                    try await log.append([ProposedEvent(type: "note", data: Array("hello \(index)".utf8))], to: StreamID())
+                }
+                try log.close()
+            }
+            let table = try cli.run(["stats"])
+            #expect(table.status == 0)
+            #expect(table.stdout.contains("events"))
+            #expect(table.stdout.split(separator: "\n").first { $0.hasPrefix("events") }?.hasSuffix(" 5") == true)
+            #expect(table.stdout.split(separator: "\n").first { $0.hasPrefix("streams") }?.hasSuffix(" 5") == true)
+        }
+    }
+
+    @Test func initRefusesToOverwriteAStoreOrAKeyFile() async throws {
+        try await withCLI { cli in
+            try cli.run(["init"])
+            let keyBefore = try Data(contentsOf: URL(fileURLWithPath: cli.keyPath))
+            let again = try cli.run(["init"])
+            #expect(again.status == 65)
+            #expect(again.stderr.contains("refusing to overwrite"))
+            #expect(try Data(contentsOf: URL(fileURLWithPath: cli.keyPath)) == keyBefore)
+
+            let newStoreOldKey = try cli.run(["init", "--store", "second.store"])
+            #expect(newStoreOldKey.status == 65)
+            #expect(newStoreOldKey.stderr.contains("refusing to overwrite a key"))
+            #expect(!FileManager.default.fileExists(atPath: cli.directory.appendingPathComponent("second.store").path))
+        }
+    }
+
+    @Test func theWrongKeyExitsSeventySevenWithOneSentence() async throws {
+        try await withCLI { cli in
+            try cli.run(["init"])
+            try cli.run(["init", "--store", "other.store", "--key-file", "other.key"])
+            let wrong = try cli.run(["stats", "--key-file", "other.key"])
+            #expect(wrong.status == 77)
+            #expect(wrong.stderr == "sessionstore: error: the key does not open this store (wrong key file or passphrase)\n")
+            let missing = try cli.run(["verify", "--key-file", "missing.key"])
+            #expect(missing.status == 77)
+            #expect(missing.stderr.contains("missing.key"))
+        }
+    }
+
+    @Test func aPassphraseFromTheEnvironmentCreatesAndOpensTheStore() async throws {
+        try await withCLI { cli in
+            let environment = ["STORE_PASSPHRASE": "a long and memorable passphrase"]
+            let created = try cli.run(["init", "--passphrase-env", "STORE_PASSPHRASE"], environment: environment)
+            #expect(created.status == 0, "\(created.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: cli.keyPath))
+            #expect(try cli.run(["verify", "--passphrase-env", "STORE_PASSPHRASE"], environment: environment).status == 0)
+            let wrong = try cli.run(["verify", "--passphrase-env", "STORE_PASSPHRASE"], environment: ["STORE_PASSPHRASE": "nope"])
+            #expect(wrong.status == 77)
+            let unset = try cli.run(["verify", "--passphrase-env", "NOT_SET_ANYWHERE"])
+            #expect(unset.status == 64)
+            #expect(unset.stderr.contains("NOT_SET_ANYWHERE"))
+        }
+    }
+
+    @Test func usageErrorsExitSixtyFour() async throws {
+        try await withCLI { cli in
+            let unknownCommand = try cli.run(["frobnicate"])
+            let unknownFormat = try cli.run(["stats", "--format", "yaml"])
+            let twoKeys = try cli.run(["stats", "--key-file", "a", "--passphrase-env", "B"])
+            #expect(unknownCommand.status == 64)
+            #expect(unknownFormat.status == 64)
+            #expect(twoKeys.status == 64)
+            #expect(twoKeys.stderr.contains("not both"))
+        }
+    }
+
+    @Test func openingAMissingStoreSaysSoAndExitsSixtyFive() async throws {
+        try await withCLI { cli in
+            let outcome = try cli.run(["stats", "--store", "nowhere"])
+            #expect(outcome.status == 65)
+            #expect(outcome.stderr.contains("there is no store at nowhere"))
+        }
+    }
+
+    @Test func verifyExitsTwoAndNamesTheDamagedPosition() async throws {
+        try await withCLI { cli in
+            try cli.run(["init"])
+            var ids: [UUID] = []
+            do {
+                let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
+                for index in 0..<6 {
+                    let event = ProposedEvent(type: "note", data: Array("dictated sentence number \(index)".utf8))
+                    ids.append(event.id)
+                    try await log.append([event], to: StreamID())
+                }
+                try log.close()
+            }
+            let dataURL = URL(fileURLWithPath: cli.storePath + "/data.mdb")
+            var file = try Data(contentsOf: dataURL)
+            let idBytes = withUnsafeBytes(of: ids[3].uuid) { Data($0) }
+            let offset = try #require(file.range(of: idBytes)).lowerBound - 40 + 120  // inside the ciphertext
+            file[offset] ^= 0x80
+            try file.write(to: dataURL)
+
+            let outcome = try cli.run(["verify"])
+            #expect(outcome.status == 2)
+            #expect(outcome.stdout.contains("position 3:"))
+            #expect(!outcome.stdout.contains("position 2:"))
+            #expect(outcome.stderr.contains("NOT intact: 1 problem in 6 records"))
+        }
+    }
+
+    @Test func everyCommandExplainsItselfInHelp() async throws {
+        try await withCLI { cli in
+            for command in ["init", "stats", "verify"] {
+                let help = try cli.run([command, "--help"])
+                #expect(help.status == 0)
+                #expect(help.stdout.contains("--store"))
+                #expect(help.stdout.contains("--key-file"))
+                #expect(help.stdout.contains("--passphrase-env"))
+            }
+        }
+    }
+}
