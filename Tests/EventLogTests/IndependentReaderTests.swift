@@ -1,0 +1,64 @@
+import EventLog
+import Foundation
+import Testing
+
+/// tools/format-reader/read_store.py reads stores from docs/FORMAT.md alone, sharing no code with
+/// EventLog; it must decode exactly what the library reads back.
+@Suite struct IndependentReaderTests {
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+    static let reader = packageRoot.appendingPathComponent("tools/format-reader/read_store.py").path
+
+    static var pythonReaderAvailable: Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import lmdb, nacl.bindings, zstandard"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }
+
+    @Test(.enabled(if: pythonReaderAvailable, "needs python3 with lmdb, pynacl and zstandard"))
+    func anIndependentReaderDecodesEveryEventAsTheLibraryDoes() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let samples = (0..<300).map { event("{\"segment\":\($0),\"text\":\"sample dictation number \($0)\"}", type: "transcript.partial") }
+            try await log.append([event("before any dictionary")], to: StreamID())
+            try log.installDictionary(try EventLog.trainDictionary(samples: samples))
+            try await log.append(Array(samples.prefix(20)), to: StreamID())
+            try await log.append([ProposedEvent(type: "recording.chunk", data: (0..<3200).map { _ in UInt8.random(in: 0...255) })],
+                                 to: StreamID())
+            try await log.append([event(String(repeating: "long text ", count: 300), type: "transcript.committed")], to: StreamID())
+            try await log.append([event("consent ✓ مرحبا", type: "consent.granted")], to: StreamID(), keyScope: .audit)
+            try await log.append([ProposedEvent(type: "empty", data: [])], to: StreamID())
+            let expected = try log.readAll()
+            try log.close()
+
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+            process.arguments = ["python3", Self.reader, store.storePath, store.keyPath]
+            let output = Pipe(), errors = Pipe()
+            process.standardOutput = output
+            process.standardError = errors
+            try process.run()
+            let data = output.fileHandleForReading.readDataToEndOfFile()
+            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(process.terminationStatus == 0, "\(errorText)")
+
+            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+            #expect(lines.count == expected.count)
+            for (line, event) in zip(lines, expected) {
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                #expect(json["position"] as? Int == Int(event.position))
+                #expect(json["stream"] as? String == event.stream.description)
+                #expect(json["number"] as? Int == Int(event.streamNumber))
+                #expect((json["event_id"] as? String)?.uppercased() == event.id.uuidString)
+                #expect(json["recorded_at_ms"] as? Int == Int(event.recordedAtMilliseconds))
+                #expect(json["type"] as? String == event.type)
+                #expect(json["data_hex"] as? String == event.data.map { String(format: "%02x", $0) }.joined())
+            }
+        }
+    }
+}
