@@ -1,0 +1,18 @@
+// swift-tools-version: 6.0
+// The EventLog benchmarks: a package of its own so that `swift test` at the top never builds it.
+// Run everything, C reference included, with tools/bench/run.
+import PackageDescription
+
+let package = Package(
+    name: "SessionStoreBench",
+    platforms: [.macOS(.v14)],
+    dependencies: [
+        .package(name: "SessionStore", path: "../.."),
+    ],
+    targets: [
+        .executableTarget(
+            name: "eventlog-bench",
+            dependencies: [.product(name: "EventLog", package: "SessionStore")]
+        ),
+    ]
+)

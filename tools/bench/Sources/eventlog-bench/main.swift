@@ -1,0 +1,45 @@
+// eventlog-bench prepare DATA_DIR SMALL_EVENTS
+// eventlog-bench run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
+//
+// `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
+// one JSON object per line. tools/bench/run does both and compares with the C reference.
+import EventLog
+import Foundation
+
+let arguments = CommandLine.arguments
+func fail(_ message: String) -> Never {
+    FileHandle.standardError.write(Data("eventlog-bench: \(message)\n".utf8))
+    exit(64)
+}
+
+switch arguments.dropFirst().first {
+case "prepare":
+    guard arguments.count == 4, let count = Int(arguments[3]) else { fail("usage: prepare DATA_DIR SMALL_EVENTS") }
+    let data = URL(fileURLWithPath: arguments[2])
+    let events = Workload.smallEvents(count: count)
+    try Workload.write(events, to: data.appendingPathComponent("small.bin"))
+    let samples = events.prefix(20_000).map { ProposedEvent(type: Workload.smallType, data: $0) }
+    try Data(try EventLog.trainDictionary(samples: Array(samples))).write(to: data.appendingPathComponent("dict.bin"))
+    let bytes = events.reduce(0) { $0 + $1.count }
+    print(#"{"scenario":"prepare","events":\#(count),"mean_event_bytes":\#(Double(bytes) / Double(count))}"#)
+
+case "run":
+    guard arguments.count == 6, let smallCount = Int(arguments[4]), let chunkCount = Int(arguments[5]) else {
+        fail("usage: run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS")
+    }
+    let data = URL(fileURLWithPath: arguments[2])
+    let work = URL(fileURLWithPath: arguments[3])
+    let small = try Measurements.readRecords(data.appendingPathComponent("small.bin"), limit: smallCount)
+    let dictionary = [UInt8](try Data(contentsOf: data.appendingPathComponent("dict.bin")))
+    let chunks = try Workload.chunks(fromSpeech: data.appendingPathComponent("speech.raw"), count: chunkCount)
+    let bench = Measurements(work: work)
+    try await bench.batchedAppend(name: "small", records: small, type: Workload.smallType, dictionary: dictionary)
+    try bench.scan(name: "small")
+    try bench.openTime(name: "small")
+    try await bench.batchedAppend(name: "pcm", records: chunks, type: Workload.chunkType, dictionary: dictionary)
+    try bench.scan(name: "pcm")
+    try await bench.groupCommit(appenders: 64, eventsEach: 400, records: small)
+
+default:
+    fail("usage: eventlog-bench prepare|run …")
+}
