@@ -71,6 +71,23 @@ import Testing
         }
     }
 
+    @Test func consecutiveAppendsToOneStreamReadAsOneSequenceFromAnyPoint() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let stream = StreamID()
+            for index in 0..<10 { try await log.append([event("\(index)")], to: stream, expectedVersion: .exact(UInt64(index))) }
+            try await log.append([event("other")], to: StreamID())
+            for index in 10..<13 { try await log.append([event("\(index)")], to: stream) }
+            #expect(try log.readStream(stream, from: 8, maxCount: 4).map(\.text) == ["8", "9", "10", "11"])
+            #expect(try log.readStream(stream, from: 11, direction: .backward, maxCount: 3).map(\.text) == ["11", "10", "9"])
+            let metadata = try #require(try log.streamMetadata(stream))
+            #expect(metadata.version == 13)
+            #expect(metadata.firstPosition == 0)
+            #expect(metadata.lastPosition == 13)
+            #expect(try log.verify().isIntact)
+        }
+    }
+
     @Test func streamMetadataTellsVersionPositionsAndKey() async throws {
         try await withTemporaryStore { store in
             var options = EventLogOptions()

@@ -35,7 +35,9 @@ final class AppendQueue: @unchecked Sendable {
             }
             pending.append(PendingAppend(stream: stream, events: events, expectedVersion: expectedVersion,
                                          keyScope: keyScope, continuation: continuation))
-            condition.signal()
+            // Wake the writer only when it has something to do: the first append of a batch, or the
+            // batch it is coalescing is complete. Waking it for every append costs a context switch each.
+            if pending.count == 1 || pending.count >= lastBatchAppends { condition.signal() }
         }
     }
 
@@ -48,14 +50,37 @@ final class AppendQueue: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// How many appends the last batch held and how long writing it took: the basis for coalescing.
+    /// Written by the writer thread under `condition`, read by submitters under it.
+    private var lastBatchAppends = 0
+    private var lastWriteDuration = Duration.zero
+
     private func run() {
+        let clock = ContinuousClock()
         while let batch = nextBatch() {
+            let started = clock.now
             let results = writer.write(batch)
+            condition.lock()
+            lastWriteDuration = clock.now - started
+            lastBatchAppends = batch.count
+            condition.unlock()
             commits.advance(to: writer.nextPosition)
             for (append, result) in zip(batch, results) {
                 append.continuation.resume(with: result.mapError { $0 })
             }
         }
+    }
+
+    /// When fewer appends are queued than the last batch held, the callers acknowledged by that batch
+    /// are probably about to append again: wait for them, up to half the last write's duration, so that
+    /// they share this transaction and its sync instead of waiting for the next one. A lone appender
+    /// (last batch of one) never waits. Called with `condition` locked.
+    private func coalesce() {
+        guard lastBatchAppends > 1, pending.count < lastBatchAppends else { return }
+        let window = lastWriteDuration / 2
+        guard window > .microseconds(20) else { return }
+        let deadline = Date(timeIntervalSinceNow: Double(window.components.attoseconds) / 1e18 + Double(window.components.seconds))
+        while pending.count < lastBatchAppends, state == .running, condition.wait(until: deadline) {}
     }
 
     /// Waits for work and takes as much as one transaction should hold; nil once stopped.
@@ -70,6 +95,7 @@ final class AppendQueue: @unchecked Sendable {
             }
             condition.wait()
         }
+        coalesce()
         var taken = 0
         var events = 0
         while taken < pending.count, taken == 0 || events + pending[taken].events.count <= maximumBatchEvents {

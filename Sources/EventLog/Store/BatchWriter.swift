@@ -21,7 +21,7 @@ final class BatchWriter {
     private let clock: @Sendable () -> Int64
     private let sealers: [RecordSealer]
     /// Batches at least this large are sealed on all cores.
-    private static let parallelThreshold = 64
+    private static let parallelThreshold = 32
 
     /// The position the next event will take; advanced only when a transaction commits.
     private(set) var nextPosition: UInt64
@@ -45,9 +45,11 @@ final class BatchWriter {
         }
     }
 
+    /// A stream touched by the batch: its state after the batch's appends so far, and the runs to write.
     private struct StreamChange {
-        var row: StreamRow
-        var runs: [StreamRun] = []
+        var state: StreamState
+        var isNew: Bool
+        var runsToWrite: [UInt64: StreamRun] = [:]
     }
 
     /// Writes the batch; returns one result per append, in order.
@@ -80,8 +82,9 @@ final class BatchWriter {
         results.reserveCapacity(batch.count)
 
         for append in batch {
-            let existing = try changes[append.stream]?.row ?? StreamRow.read(append.stream, in: txn)
-            let version = existing?.version ?? 0
+            var change = try changes[append.stream]
+                ?? StreamState.read(append.stream, in: txn).map { StreamChange(state: $0, isNew: false) }
+            let version = change?.state.version ?? 0
             guard append.expectedVersion.admits(currentVersion: version) else {
                 var error = EventLogError(
                     .wrongExpectedVersion,
@@ -96,17 +99,25 @@ final class BatchWriter {
                 results.append(.success(AppendResult(nextExpectedVersion: version, positions: position..<position)))
                 continue
             }
-            var row: StreamRow
+            let count = UInt64(append.events.count)
             let key: SecureBytes
-            if let existing {
-                row = existing
-                guard let found = try keys.key(row.keyID, in: txn) else {
+            if var existing = change {
+                guard let found = try keys.key(existing.state.row.keyID, in: txn) else {
                     results.append(.failure(EventLogError(
                         .keyDestroyed, "stream \(append.stream) was erased (its data key is destroyed); nothing can be appended to it",
                         stream: append.stream)))
                     continue
                 }
                 key = found
+                var last = existing.state.lastRun
+                if last.position(of: last.numbers.upperBound - 1) + 1 == position, UInt64(last.count) + count <= UInt64(UInt32.max) {
+                    last.count += UInt32(count)  // the append follows the stream's last run directly: extend it
+                } else {
+                    last = StreamRun(firstNumber: version, firstPosition: position, count: UInt32(count))
+                }
+                existing.state.lastRun = last
+                existing.runsToWrite[last.firstNumber] = last
+                change = existing
             } else {
                 let id: UInt32
                 switch append.keyScope {
@@ -122,21 +133,19 @@ final class BatchWriter {
                     key = try keys.createKey(id, in: txn)
                     createdKeys.append(id)
                 }
-                row = StreamRow(version: 0, createdAtMilliseconds: now, keyID: id, firstPosition: position, lastPosition: position)
+                let run = StreamRun(firstNumber: 0, firstPosition: position, count: UInt32(count))
+                change = StreamChange(
+                    state: StreamState(row: StreamRow(createdAtMilliseconds: now, keyID: id, firstPosition: position), lastRun: run),
+                    isNew: true, runsToWrite: [0: run])
             }
-            let count = UInt64(append.events.count)
+            guard let change else { preconditionFailure("every path above sets the change") }
             for (offset, event) in append.events.enumerated() {
                 jobs.append(SealJob(event: event, stream: append.stream.uuid, streamNumber: version + UInt64(offset),
-                                    position: position + UInt64(offset), keyID: row.keyID, key: key,
+                                    position: position + UInt64(offset), keyID: change.state.row.keyID, key: key,
                                     recordedAtMilliseconds: now))
             }
-            var change = changes[append.stream] ?? StreamChange(row: row)
-            change.runs.append(StreamRun(firstNumber: version, firstPosition: position, count: UInt32(count)))
-            row.version += count
-            row.lastPosition = position + count - 1
-            change.row = row
             changes[append.stream] = change
-            results.append(.success(AppendResult(nextExpectedVersion: row.version, positions: position..<(position + count))))
+            results.append(.success(AppendResult(nextExpectedVersion: change.state.version, positions: position..<(position + count))))
             position += count
         }
 
@@ -149,8 +158,8 @@ final class BatchWriter {
             totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
         }
         for (stream, change) in changes {
-            try txn.put(StoreLayout.streams, stream.uuid.bytes, change.row.bytes)
-            for run in change.runs { try run.write(stream, in: txn) }
+            if change.isNew { try txn.put(StoreLayout.streams, stream.uuid.bytes, change.state.row.bytes) }
+            for run in change.runsToWrite.values { try run.write(stream, in: txn) }
         }
         if keyID != nextKeyID { try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: keyID)) }
         if !jobs.isEmpty { try totals.write(in: txn) }

@@ -5,9 +5,9 @@ extension EventLog {
     public func readStream(_ stream: StreamID, from number: UInt64? = nil, direction: ReadDirection = .forward,
                            maxCount: Int = .max) throws -> [RecordedEvent] {
         try reading { txn in
-            guard let row = try StreamRow.read(stream, in: txn), row.version > 0, maxCount > 0 else { return [] }
-            let start = number ?? (direction == .forward ? 0 : row.version - 1)
-            guard start < row.version else { return [] }
+            guard maxCount > 0, let state = try StreamState.read(stream, in: txn) else { return [] }
+            let start = number ?? (direction == .forward ? 0 : state.version - 1)
+            guard start < state.version else { return [] }
             var events: [RecordedEvent] = []
             try StreamRun.visit(stream, from: start, direction: direction, in: txn) { run in
                 let numbers = direction == .forward
@@ -46,7 +46,7 @@ extension EventLog {
 
     /// The stream's current metadata, or nil when it does not exist.
     public func streamMetadata(_ stream: StreamID) throws -> StreamMetadata? {
-        try reading { txn in try StreamRow.read(stream, in: txn)?.metadata(stream) }
+        try reading { txn in try StreamState.read(stream, in: txn)?.metadata(stream) }
     }
 
     /// The number of events in the log, which is also the position the next event will take.

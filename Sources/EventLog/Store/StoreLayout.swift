@@ -25,36 +25,30 @@ enum StoreLayout {
     static func positionKey(_ position: UInt64) -> [UInt8] { [UInt8](bigEndian: position) }
 }
 
-/// A stream's row in the `streams` database (36 bytes):
-/// `version u64 | created-at ms i64 | key id u32 | first position u64 | last position u64`.
+/// A stream's row in the `streams` database, written once when the stream is created (20 bytes):
+/// `created-at ms i64 | key id u32 | first position u64`. The stream's version and last position
+/// come from its last run in `stream-runs`, so an append rewrites only that run's page.
 struct StreamRow: Equatable {
-    static let byteCount = 36
-    var version: UInt64
+    static let byteCount = 20
     var createdAtMilliseconds: Int64
     var keyID: UInt32
     var firstPosition: UInt64
-    var lastPosition: UInt64
 
-    init(version: UInt64, createdAtMilliseconds: Int64, keyID: UInt32, firstPosition: UInt64, lastPosition: UInt64) {
-        self.version = version
+    init(createdAtMilliseconds: Int64, keyID: UInt32, firstPosition: UInt64) {
         self.createdAtMilliseconds = createdAtMilliseconds
         self.keyID = keyID
         self.firstPosition = firstPosition
-        self.lastPosition = lastPosition
     }
 
     init?(_ bytes: UnsafeRawBufferPointer) {
         guard bytes.count == Self.byteCount else { return nil }
-        version = bytes.loadBigEndian(at: 0)
-        createdAtMilliseconds = bytes.loadBigEndian(at: 8)
-        keyID = bytes.loadBigEndian(at: 16)
-        firstPosition = bytes.loadBigEndian(at: 20)
-        lastPosition = bytes.loadBigEndian(at: 28)
+        createdAtMilliseconds = bytes.loadBigEndian(at: 0)
+        keyID = bytes.loadBigEndian(at: 8)
+        firstPosition = bytes.loadBigEndian(at: 12)
     }
 
     var bytes: [UInt8] {
-        [UInt8](bigEndian: version) + [UInt8](bigEndian: createdAtMilliseconds) + [UInt8](bigEndian: keyID)
-            + [UInt8](bigEndian: firstPosition) + [UInt8](bigEndian: lastPosition)
+        [UInt8](bigEndian: createdAtMilliseconds) + [UInt8](bigEndian: keyID) + [UInt8](bigEndian: firstPosition)
     }
 
     static func read(_ stream: StreamID, in txn: LMDBTransaction) throws -> StreamRow? {
@@ -64,10 +58,28 @@ struct StreamRow: Equatable {
         }
         return row
     }
+}
+
+/// A stream as it is now: its row and its last run.
+struct StreamState: Equatable {
+    var row: StreamRow
+    var lastRun: StreamRun
+
+    /// The number of events in the stream.
+    var version: UInt64 { lastRun.numbers.upperBound }
+    var lastPosition: UInt64 { lastRun.position(of: lastRun.numbers.upperBound - 1) }
+
+    static func read(_ stream: StreamID, in txn: LMDBTransaction) throws -> StreamState? {
+        guard let row = try StreamRow.read(stream, in: txn) else { return nil }
+        guard let lastRun = try StreamRun.last(of: stream, in: txn) else {
+            throw EventLogError(.integrity, "stream \(stream) has a row but no events in the stream index", stream: stream)
+        }
+        return StreamState(row: row, lastRun: lastRun)
+    }
 
     func metadata(_ stream: StreamID) -> StreamMetadata {
-        StreamMetadata(stream: stream, version: version, createdAtMilliseconds: createdAtMilliseconds,
-                       keyID: keyID, firstPosition: firstPosition, lastPosition: lastPosition)
+        StreamMetadata(stream: stream, version: version, createdAtMilliseconds: row.createdAtMilliseconds,
+                       keyID: row.keyID, firstPosition: row.firstPosition, lastPosition: lastPosition)
     }
 }
 

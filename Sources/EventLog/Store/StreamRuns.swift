@@ -1,8 +1,8 @@
 /// The `stream-runs` index: where each stream's events sit in the log.
 ///
 /// The events of one append are contiguous in the log, so the index keeps one entry per append
-/// rather than one per event: key `stream id 16 | first stream number u64`, value
-/// `first position u64 | count u32`.
+/// rather than one per event (and extends the stream's last entry when an append directly follows
+/// it in the log): key `stream id 16 | first stream number u64`, value `first position u64 | count u32`.
 struct StreamRun: Equatable {
     var firstNumber: UInt64
     var firstPosition: UInt64
@@ -30,6 +30,16 @@ struct StreamRun: Equatable {
         }
         return StreamRun(firstNumber: entry.key.loadBigEndian(at: 16), firstPosition: entry.value.loadBigEndian(at: 0),
                          count: entry.value.loadBigEndian(at: 8))
+    }
+
+    /// The stream's last run, or nil when it has none.
+    static func last(of stream: StreamID, in txn: LMDBTransaction) throws -> StreamRun? {
+        try txn.withCursor(StoreLayout.streamRuns) { cursor in
+            let after = try cursor.seek(atOrAfter: key(stream, .max))
+            if let after, let run = try decode(after, of: stream) { return run }  // a run starting at UInt64.max
+            guard let entry = try after == nil ? cursor.last() : cursor.previous() else { return nil }
+            return try decode(entry, of: stream)
+        }
     }
 
     /// Visits the stream's runs from the one holding `number`, forward or backward, until `body` returns false.

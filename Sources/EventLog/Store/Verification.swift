@@ -104,14 +104,15 @@ extension EventLog {
             var entry = try cursor.first()
             while let (key, value) = entry {
                 rows += 1
-                guard key.count == 16, let row = StreamRow(value) else {
+                guard key.count == 16, StreamRow(value) != nil else {
                     report.report(nil, "the streams database holds a malformed row")
                     entry = try cursor.next()
                     continue
                 }
                 let stream = StreamID(UUID(bytes: key))
-                if seen[stream] != row.version {
-                    report.report(nil, "stream \(stream) has version \(row.version) but \(seen[stream] ?? 0) events were found")
+                let version = try StreamRun.last(of: stream, in: txn)?.numbers.upperBound ?? 0
+                if seen[stream] != version {
+                    report.report(nil, "stream \(stream) has version \(version) in the stream index but \(seen[stream] ?? 0) events were found")
                 }
                 entry = try cursor.next()
             }
@@ -119,6 +120,8 @@ extension EventLog {
         if rows != seen.count {
             report.report(nil, "\(seen.count) streams have events but \(rows) stream rows exist")
         }
+        var previousStream: StreamID?
+        var previousEnd: UInt64 = 0
         try txn.withCursor(StoreLayout.streamRuns) { cursor in
             var entry = try cursor.first()
             while let current = entry {
@@ -129,6 +132,12 @@ extension EventLog {
                 }
                 let stream = StreamID(UUID(bytes: UnsafeRawBufferPointer(rebasing: current.key[0..<16])))
                 if let run = try StreamRun.decode(current, of: stream) {
+                    let expectedFirst = stream == previousStream ? previousEnd : 0
+                    if run.firstNumber != expectedFirst {
+                        report.report(nil, "the stream index of stream \(stream) has a run starting at number \(run.firstNumber), expected \(expectedFirst)")
+                    }
+                    previousStream = stream
+                    previousEnd = run.numbers.upperBound
                     for number in run.numbers {
                         let position = run.position(of: number)
                         if report.badPositions.contains(position) { continue }

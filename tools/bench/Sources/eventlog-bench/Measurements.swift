@@ -103,10 +103,11 @@ struct Measurements {
     }
 
     /// `appenders` tasks, each appending one event at a time to its own stream and awaiting durability.
-    func groupCommit(appenders: Int, eventsEach: Int, records: [[UInt8]]) async throws {
-        let path = storePath("group")
+    func groupCommit(appenders: Int, eventsEach: Int, records: [[UInt8]], dictionary: [UInt8]) async throws {
+        let path = storePath("group-\(appenders)")
         try? FileManager.default.removeItem(atPath: path)
         let log = try EventLog.create(at: path, key: .keyFile(keyPath))
+        try log.installDictionary(dictionary)
         let clock = ContinuousClock()
         let started = clock.now
         let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in

@@ -38,7 +38,8 @@ case "run":
     try bench.openTime(name: "small")
     try await bench.batchedAppend(name: "pcm", records: chunks, type: Workload.chunkType, dictionary: dictionary)
     try bench.scan(name: "pcm")
-    try await bench.groupCommit(appenders: 64, eventsEach: 400, records: small)
+    try await bench.groupCommit(appenders: 64, eventsEach: 400, records: small, dictionary: dictionary)
+    try await bench.groupCommit(appenders: 256, eventsEach: 200, records: small, dictionary: dictionary)
 
 default:
     fail("usage: eventlog-bench prepare|run …")
