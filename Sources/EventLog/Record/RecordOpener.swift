@@ -10,13 +10,22 @@ struct RecordOpener: Sendable {
     /// Opens the record stored at `position`, checking its leaf hash first. Any damage, a record moved from another position or
     /// store, or a destroyed key is a thrown ``EventLogError`` naming the position; never wrong bytes.
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: LMDBTransaction) throws -> RecordedEvent {
+        try decompressors.withDecompressor { decompressor in
+            try open(record, position: position, decompressor: decompressor) { try keys.key($0, in: txn) }
+        }
+    }
+
+    /// Opens a record with a given decompressor, finding its data key with `key` (nil: destroyed).
+    /// Safe to call from several threads at once when `key` is.
+    func open(_ record: UnsafeRawBufferPointer, position: UInt64, decompressor: Decompressor,
+              key findKey: (UInt32) throws -> SecureBytes?) throws -> RecordedEvent {
         guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
             throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
         }
         guard Self.leafHashMatches(record, position: position) else {
             throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
         }
-        guard let key = try keys.key(header.keyID, in: txn) else {
+        guard let key = try findKey(header.keyID) else {
             throw EventLogError(.keyDestroyed,
                                 "record at position \(position) cannot be read: its data key \(header.keyID) was destroyed (erased)",
                                 stream: StreamID(header.stream), position: position)
@@ -34,17 +43,15 @@ struct RecordOpener: Sendable {
             guard authentic else {
                 throw EventLogError.integrity(position, "does not authenticate (damaged, moved, swapped or from another store)")
             }
-            let body = try decompress(UnsafeRawBufferPointer(opened), header: header, position: position)
-            return try Self.event(from: body, header: header, position: position)
+            if header.codec == .stored {
+                return try Self.event(from: UnsafeRawBufferPointer(opened), header: header, position: position)
+            }
+            return try decompress(UnsafeRawBufferPointer(opened), header: header, position: position, with: decompressor)
         }
     }
 
-    private func decompress(_ input: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64) throws -> [UInt8] {
-        let count = Int(header.bodyCount)
-        if header.codec == .stored {
-            guard input.count == count else { throw EventLogError.integrity(position, "has a body of the wrong length") }
-            return Array(input)
-        }
+    private func decompress(_ input: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64,
+                            with decompressor: Decompressor) throws -> RecordedEvent {
         var dictionary: CompressionDictionary?
         if header.codec == .zstdDictionary {
             guard let found = dictionaries.dictionary(header.dictionaryID) else {
@@ -52,20 +59,19 @@ struct RecordOpener: Sendable {
             }
             dictionary = found
         }
-        var ok = false
-        let body = [UInt8](unsafeUninitializedCapacity: count) { buffer, initialised in
-            ok = decompressors.withDecompressor {
-                $0.decompress(input, dictionary: dictionary, into: UnsafeMutableRawBufferPointer(buffer))
+        return try withUnsafeTemporaryAllocation(byteCount: Int(header.bodyCount), alignment: 8) { body in
+            guard decompressor.decompress(input, dictionary: dictionary, into: body) else {
+                throw EventLogError.integrity(position, "does not decompress")
             }
-            initialised = ok ? count : 0
+            return try Self.event(from: UnsafeRawBufferPointer(body), header: header, position: position)
         }
-        guard ok else { throw EventLogError.integrity(position, "does not decompress") }
-        return body
     }
 
-    private static func event(from body: [UInt8], header: RecordHeader, position: UInt64) throws -> RecordedEvent {
+    /// Splits a body (`type length | type | data`) into an event; the data is copied once, here.
+    private static func event(from body: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64) throws -> RecordedEvent {
+        guard body.count == Int(header.bodyCount) else { throw EventLogError.integrity(position, "has a body of the wrong length") }
         guard let typeCount = body.first.map(Int.init), typeCount > 0, body.count > typeCount,
-              let type = String(validating: body[1...typeCount], as: UTF8.self) else {
+              let type = String(validating: UnsafeRawBufferPointer(rebasing: body[1...typeCount]), as: UTF8.self) else {
             throw EventLogError.integrity(position, "has a malformed event type")
         }
         return RecordedEvent(

@@ -58,15 +58,22 @@ extension EventLog {
 
     private func forEachRecord(from position: UInt64, maxCount: Int, _ body: (RecordedEvent) throws -> Void) throws {
         guard maxCount > 0 else { return }
+        let decoder = ChunkDecoder(opener: opener)
         try reading { txn in
             try txn.withCursor(StoreLayout.events) { cursor in
                 var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(position))
-                var count = 0
-                while let (key, value) = entry, count < maxCount {
-                    guard key.count == 8 else { throw EventLogError(.integrity, "the events database holds a malformed key") }
-                    try body(try opener.open(value, position: key.loadBigEndian(at: 0), in: txn))
-                    count += 1
-                    entry = try cursor.next()
+                var remaining = maxCount
+                while entry != nil, remaining > 0 {
+                    // Gather a chunk (the bytes stay valid while the transaction lasts), open it on all cores.
+                    var chunk: [ChunkDecoder.Entry] = []
+                    chunk.reserveCapacity(min(remaining, 1024))
+                    while let (key, value) = entry, chunk.count < min(remaining, 1024) {
+                        guard key.count == 8 else { throw EventLogError(.integrity, "the events database holds a malformed key") }
+                        chunk.append((key.loadBigEndian(at: 0), value))
+                        entry = try cursor.next()
+                    }
+                    remaining -= chunk.count
+                    for result in decoder.decode(chunk, in: txn) { try body(try result.get()) }
                 }
             }
         }

@@ -1,0 +1,58 @@
+import Foundation
+
+/// Opens a chunk of records read in one transaction on all cores, delivering results in order.
+///
+/// A read transaction must not be used by two threads at once, so the data keys the chunk needs are
+/// looked up first, on the calling thread; the workers then only decrypt and decompress.
+struct ChunkDecoder {
+    typealias Entry = (position: UInt64, record: UnsafeRawBufferPointer)
+
+    let opener: RecordOpener
+    static let parallelThreshold = 64
+    static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+
+    func decode(_ entries: [Entry], in txn: LMDBTransaction) -> [Result<RecordedEvent, any Error>] {
+        guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
+            return entries.map { entry in Result { try opener.open(entry.record, position: entry.position, in: txn) } }
+        }
+        var keys: [UInt32: Result<SecureBytes?, any Error>] = [:]
+        for entry in entries where entry.record.count >= RecordHeader.byteCount {
+            let id: UInt32 = entry.record.loadBigEndian(at: 4)
+            if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
+        }
+        var results = [Result<RecordedEvent, any Error>](repeating: .failure(CancellationError()), count: entries.count)
+        results.withUnsafeMutableBufferPointer { output in
+            let work = ParallelOpen(entries: entries, keys: keys, opener: opener, output: output,
+                                    share: (entries.count + Self.workers - 1) / Self.workers)
+            DispatchQueue.concurrentPerform(iterations: Self.workers) { work.run(worker: $0) }
+        }
+        return results
+    }
+}
+
+/// What the opening workers of one chunk share.
+private struct ParallelOpen: @unchecked Sendable {
+    // @unchecked: the records point into pages of a read transaction that outlives the workers and
+    // that no one writes; worker `w` writes only its own slice of `output`; `keys` is read-only.
+    let entries: [ChunkDecoder.Entry]
+    let keys: [UInt32: Result<SecureBytes?, any Error>]
+    let opener: RecordOpener
+    let output: UnsafeMutableBufferPointer<Result<RecordedEvent, any Error>>
+    let share: Int
+
+    func run(worker: Int) {
+        let range = (worker * share)..<min(entries.count, (worker + 1) * share)
+        guard !range.isEmpty else { return }
+        opener.decompressors.withDecompressor { decompressor in
+            for index in range {
+                let entry = entries[index]
+                output[index] = Result {
+                    try opener.open(entry.record, position: entry.position, decompressor: decompressor) { id in
+                        guard let key = keys[id] else { throw EventLogError.integrity(entry.position, "is malformed") }
+                        return try key.get()
+                    }
+                }
+            }
+        }
+    }
+}
