@@ -17,12 +17,28 @@ import Testing
         return texts
     }
 
-    /// Byte offset of the record at `position` in data.mdb, found by its (unique) clear event id.
-    private func recordOffset(_ store: TemporaryStore, eventID: UUID) throws -> Int {
+    /// Byte offsets of every copy of a record in data.mdb, found by its (unique, clear) event id.
+    /// LMDB copies a page on write and leaves the old version in a free page, so a record can be
+    /// there more than once; damage is done to every copy, so the live one is surely hit.
+    private func recordOffsets(_ store: TemporaryStore, eventID: UUID) throws -> [Int] {
         let file = try Data(contentsOf: URL(fileURLWithPath: store.dataFile))
         let id = withUnsafeBytes(of: eventID.uuid) { Data($0) }
-        let range = try #require(file.range(of: id))
-        return range.lowerBound - 40  // the event id sits at offset 40 of the record header
+        var offsets: [Int] = []
+        var searchFrom = file.startIndex
+        while let range = file.range(of: id, in: searchFrom..<file.endIndex) {
+            offsets.append(range.lowerBound - 40)  // the event id sits at offset 40 of the record header
+            searchFrom = range.upperBound
+        }
+        try #require(!offsets.isEmpty)
+        return offsets
+    }
+
+    /// Offsets of the copies of two records that share a page: (first, second) pairs.
+    private func pairedOffsets(_ store: TemporaryStore, _ a: UUID, _ b: UUID) throws -> [(Int, Int)] {
+        let second = try recordOffsets(store, eventID: b)
+        return try recordOffsets(store, eventID: a).compactMap { offset in
+            second.first { $0 / 4096 == offset / 4096 }.map { (offset, $0) }
+        }
     }
 
     private func modifyDataFile(_ store: TemporaryStore, _ change: (inout Data) throws -> Void) throws {
@@ -36,8 +52,8 @@ import Testing
         try await withTemporaryStore { store in
             _ = try await populatedStore(store)
             let victim = try store.open().readAll()[5]
-            let offset = try recordOffset(store, eventID: victim.id)
-            try modifyDataFile(store) { $0[offset + offsetInRecord] ^= 0x01 }
+            let offsets = try recordOffsets(store, eventID: victim.id)
+            try modifyDataFile(store) { file in for offset in offsets { file[offset + offsetInRecord] ^= 0x01 } }
 
             let log = try store.open()
             let error = #expect(throws: EventLogError.self) { try log.readAll(from: 5, maxCount: 1) }
@@ -59,13 +75,15 @@ import Testing
         try await withTemporaryStore { store in
             let texts = try await populatedStore(store)
             let events = try store.open().readAll()
-            let a = try recordOffset(store, eventID: events[3].id)
-            let b = try recordOffset(store, eventID: events[4].id)
             let length = try #require(texts[3].utf8.count == texts[4].utf8.count ? 150 : nil)
+            let pairs = try pairedOffsets(store, events[3].id, events[4].id)
+            try #require(!pairs.isEmpty)
             try modifyDataFile(store) { file in
-                let first = file[a..<(a + length)]
-                file.replaceSubrange(a..<(a + length), with: file[b..<(b + length)])
-                file.replaceSubrange(b..<(b + length), with: first)
+                for (a, b) in pairs {
+                    let first = file[a..<(a + length)]
+                    file.replaceSubrange(a..<(a + length), with: file[b..<(b + length)])
+                    file.replaceSubrange(b..<(b + length), with: first)
+                }
             }
             let log = try store.open()
             for position in [UInt64(3), 4] {
@@ -81,10 +99,12 @@ import Testing
         try await withTemporaryStore { store in
             _ = try await populatedStore(store)
             let events = try store.open().readAll()
-            let source = try recordOffset(store, eventID: events[2].id)
-            let target = try recordOffset(store, eventID: events[8].id)
+            let pairs = try pairedOffsets(store, events[2].id, events[8].id)
+            try #require(!pairs.isEmpty)
             try modifyDataFile(store) { file in
-                file.replaceSubrange(target..<(target + 150), with: file[source..<(source + 150)])
+                for (source, target) in pairs {
+                    file.replaceSubrange(target..<(target + 150), with: file[source..<(source + 150)])
+                }
             }
             let log = try store.open()
             #expect(try log.readAll(from: 2, maxCount: 1).first?.id == events[2].id)
@@ -109,9 +129,11 @@ import Testing
             let foreignID = withUnsafeBytes(of: foreign.id.uuid) { Data($0) }
             let foreignOffset = try #require(foreignFile.range(of: foreignID)).lowerBound - 40
             let victim = try store.open().readAll()[5]
-            let target = try recordOffset(store, eventID: victim.id)
+            let targets = try recordOffsets(store, eventID: victim.id)
             try modifyDataFile(store) { file in
-                file.replaceSubrange(target..<(target + 150), with: foreignFile[foreignOffset..<(foreignOffset + 150)])
+                for target in targets {
+                    file.replaceSubrange(target..<(target + 150), with: foreignFile[foreignOffset..<(foreignOffset + 150)])
+                }
             }
             let error = #expect(throws: EventLogError.self) { try store.open().readAll(from: 5, maxCount: 1) }
             #expect(error?.position == 5)

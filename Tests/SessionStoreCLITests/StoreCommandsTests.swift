@@ -121,9 +121,13 @@ import Testing
             }
             let dataURL = URL(fileURLWithPath: cli.storePath + "/data.mdb")
             var file = try Data(contentsOf: dataURL)
+            // Damage every copy of record 3 (LMDB leaves old page versions in free pages) inside its ciphertext.
             let idBytes = withUnsafeBytes(of: ids[3].uuid) { Data($0) }
-            let offset = try #require(file.range(of: idBytes)).lowerBound - 40 + 120  // inside the ciphertext
-            file[offset] ^= 0x80
+            var searchFrom = file.startIndex
+            while let found = file.range(of: idBytes, in: searchFrom..<file.endIndex) {
+                file[found.lowerBound - 40 + 120] ^= 0x80
+                searchFrom = found.upperBound
+            }
             try file.write(to: dataURL)
 
             let outcome = try cli.run(["verify"])

@@ -57,6 +57,13 @@ final class AppendQueue: @unchecked Sendable {
 
     private func run() {
         let clock = ContinuousClock()
+        defer {
+            try? writer.flushIndex()  // a closed log leaves no unindexed tail; if this fails, the next open folds it in
+            condition.lock()
+            state = .stopped
+            condition.broadcast()
+            condition.unlock()
+        }
         while let batch = nextBatch() {
             let started = clock.now
             let results = writer.write(batch)
@@ -83,16 +90,12 @@ final class AppendQueue: @unchecked Sendable {
         while pending.count < lastBatchAppends, state == .running, condition.wait(until: deadline) {}
     }
 
-    /// Waits for work and takes as much as one transaction should hold; nil once stopped.
+    /// Waits for work and takes as much as one transaction should hold; nil once stopping and drained.
     private func nextBatch() -> [PendingAppend]? {
         condition.lock()
         defer { condition.unlock() }
         while pending.isEmpty {
-            if state == .stopping {
-                state = .stopped
-                condition.broadcast()
-                return nil
-            }
+            if state == .stopping { return nil }
             condition.wait()
         }
         coalesce()

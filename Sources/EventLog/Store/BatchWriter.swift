@@ -12,7 +12,9 @@ struct PendingAppend {
 /// Writes a batch of appends in one LMDB transaction. Used only by the writer thread.
 ///
 /// Each append is checked against its expected version on its own: a refused append writes
-/// nothing and does not affect the others in the batch.
+/// nothing and does not affect the others in the batch. Stream rows and runs of recent appends are
+/// kept in memory and written to the index only every ``StreamIndex/maximumTail`` events, so a
+/// commit writes the log's own pages and not one index page per stream (see ``StreamIndex``).
 final class BatchWriter {
     private let environment: LMDBEnvironment
     private let keys: KeyRing
@@ -26,6 +28,10 @@ final class BatchWriter {
     /// The position the next event will take; advanced only when a transaction commits.
     private(set) var nextPosition: UInt64
     private var nextKeyID: UInt32
+    /// The streams appended to since the index was last written, as they are now.
+    private var pending: [StreamID: StreamChange] = [:]
+    /// False after a failed transaction: `pending` may hold its changes and is reloaded from disk.
+    private var pendingIsCurrent = false
 
     init(environment: LMDBEnvironment, keys: KeyRing, dictionaries: DictionarySet, storeID: [UInt8],
          clock: @escaping @Sendable () -> Int64) throws {
@@ -45,11 +51,29 @@ final class BatchWriter {
         }
     }
 
-    /// A stream touched by the batch: its state after the batch's appends so far, and the runs to write.
-    private struct StreamChange {
+    /// A stream touched since the index was written: its state now, and the runs the index lacks.
+    struct StreamChange {
         var state: StreamState
         var isNew: Bool
         var runsToWrite: [UInt64: StreamRun] = [:]
+
+        /// Records `count` events appended at `position`: extends the last run when they follow it
+        /// directly in the log, else starts a new one.
+        mutating func append(_ count: UInt64, at position: UInt64) {
+            var last = state.lastRun
+            if last.position(of: last.numbers.upperBound - 1) + 1 == position, UInt64(last.count) + count <= UInt64(UInt32.max) {
+                last.count += UInt32(count)
+            } else {
+                last = StreamRun(firstNumber: state.version, firstPosition: position, count: UInt32(count))
+            }
+            state.lastRun = last
+            runsToWrite[last.firstNumber] = last
+        }
+
+        static func new(_ row: StreamRow, count: UInt64) -> StreamChange {
+            let run = StreamRun(firstNumber: 0, firstPosition: row.firstPosition, count: UInt32(count))
+            return StreamChange(state: StreamState(row: row, lastRun: run), isNew: true, runsToWrite: [0: run])
+        }
     }
 
     /// Writes the batch; returns one result per append, in order.
@@ -63,6 +87,7 @@ final class BatchWriter {
             }
             nextPosition = position
             nextKeyID = keyID
+            pendingIsCurrent = true
             return results
         } catch {
             createdKeys.forEach(keys.forget)
@@ -71,18 +96,56 @@ final class BatchWriter {
         }
     }
 
+    /// Writes every pending stream row and run to the index (when the log is closed).
+    func flushIndex() throws {
+        try environment.write { txn in
+            try preparePending(in: txn)
+            try writeIndex(through: nextPosition, in: txn)
+        }
+        pendingIsCurrent = true
+    }
+
+    /// Makes `pending` match the committed log: after a failed transaction, and on the first write.
+    private func preparePending(in txn: LMDBTransaction) throws {
+        if pendingIsCurrent {
+            pendingIsCurrent = false  // until this transaction commits
+            return
+        }
+        pending = [:]
+        for entry in try StreamIndex.tail(in: txn) {
+            let stream = StreamID(entry.header.stream)
+            if var change = try pending[stream] ?? StreamState.read(stream, in: txn).map({ StreamChange(state: $0, isNew: false) }) {
+                change.append(1, at: entry.position)
+                pending[stream] = change
+            } else {
+                let row = StreamRow(createdAtMilliseconds: entry.header.recordedAtMilliseconds, keyID: entry.header.keyID,
+                                    firstPosition: entry.position)
+                pending[stream] = .new(row, count: 1)
+            }
+        }
+    }
+
+    private func writeIndex(through position: UInt64, in txn: LMDBTransaction) throws {
+        for (stream, change) in pending {
+            if change.isNew { try txn.put(StoreLayout.streams, stream.uuid.bytes, change.state.row.bytes) }
+            for run in change.runsToWrite.values { try run.write(stream, in: txn) }
+        }
+        pending = [:]
+        try txn.put(StoreLayout.meta, StoreLayout.indexedThroughKey, [UInt8](bigEndian: position))
+    }
+
     private func write(_ batch: [PendingAppend], in txn: LMDBTransaction, createdKeys: inout [UInt32])
         throws -> ([Result<AppendResult, EventLogError>], UInt64, UInt32) {
+        try preparePending(in: txn)
         let now = clock()
         var position = nextPosition
         var keyID = nextKeyID
-        var changes: [StreamID: StreamChange] = [:]
         var jobs: [SealJob] = []
         var results: [Result<AppendResult, EventLogError>] = []
         results.reserveCapacity(batch.count)
 
         for append in batch {
-            var change = try changes[append.stream]
+            var change = try pending[append.stream]
                 ?? StreamState.read(append.stream, in: txn).map { StreamChange(state: $0, isNew: false) }
             let version = change?.state.version ?? 0
             guard append.expectedVersion.admits(currentVersion: version) else {
@@ -109,14 +172,7 @@ final class BatchWriter {
                     continue
                 }
                 key = found
-                var last = existing.state.lastRun
-                if last.position(of: last.numbers.upperBound - 1) + 1 == position, UInt64(last.count) + count <= UInt64(UInt32.max) {
-                    last.count += UInt32(count)  // the append follows the stream's last run directly: extend it
-                } else {
-                    last = StreamRun(firstNumber: version, firstPosition: position, count: UInt32(count))
-                }
-                existing.state.lastRun = last
-                existing.runsToWrite[last.firstNumber] = last
+                existing.append(count, at: position)
                 change = existing
             } else {
                 let id: UInt32
@@ -133,10 +189,7 @@ final class BatchWriter {
                     key = try keys.createKey(id, in: txn)
                     createdKeys.append(id)
                 }
-                let run = StreamRun(firstNumber: 0, firstPosition: position, count: UInt32(count))
-                change = StreamChange(
-                    state: StreamState(row: StreamRow(createdAtMilliseconds: now, keyID: id, firstPosition: position), lastRun: run),
-                    isNew: true, runsToWrite: [0: run])
+                change = .new(StreamRow(createdAtMilliseconds: now, keyID: id, firstPosition: position), count: count)
             }
             guard let change else { preconditionFailure("every path above sets the change") }
             for (offset, event) in append.events.enumerated() {
@@ -144,7 +197,7 @@ final class BatchWriter {
                                     position: position + UInt64(offset), keyID: change.state.row.keyID, key: key,
                                     recordedAtMilliseconds: now))
             }
-            changes[append.stream] = change
+            pending[append.stream] = change
             results.append(.success(AppendResult(nextExpectedVersion: change.state.version, positions: position..<(position + count))))
             position += count
         }
@@ -157,9 +210,8 @@ final class BatchWriter {
             totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
             totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
         }
-        for (stream, change) in changes {
-            if change.isNew { try txn.put(StoreLayout.streams, stream.uuid.bytes, change.state.row.bytes) }
-            for run in change.runsToWrite.values { try run.write(stream, in: txn) }
+        if position - (try StreamIndex.indexedThrough(in: txn)) >= StreamIndex.maximumTail {
+            try writeIndex(through: position, in: txn)
         }
         if keyID != nextKeyID { try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: keyID)) }
         if !jobs.isEmpty { try totals.write(in: txn) }

@@ -5,19 +5,34 @@ extension EventLog {
     public func readStream(_ stream: StreamID, from number: UInt64? = nil, direction: ReadDirection = .forward,
                            maxCount: Int = .max) throws -> [RecordedEvent] {
         try reading { txn in
-            guard maxCount > 0, let state = try StreamState.read(stream, in: txn) else { return [] }
-            let start = number ?? (direction == .forward ? 0 : state.version - 1)
-            guard start < state.version else { return [] }
+            guard maxCount > 0, let (view, _) = try StreamIndex.view(of: stream, in: txn) else { return [] }
+            let start = number ?? (direction == .forward ? 0 : view.version - 1)
+            guard start < view.version else { return [] }
             var events: [RecordedEvent] = []
-            try StreamRun.visit(stream, from: start, direction: direction, in: txn) { run in
-                let numbers = direction == .forward
-                    ? Array(max(start, run.firstNumber)..<run.numbers.upperBound)
-                    : Array((run.firstNumber...min(start, run.numbers.upperBound - 1)).reversed())
-                for number in numbers {
-                    events.append(try readIndexed(stream, number: number, position: run.position(of: number), in: txn))
-                    if events.count == maxCount { return false }
+            func add(_ number: UInt64, _ position: UInt64) throws -> Bool {
+                events.append(try readIndexed(stream, number: number, position: position, in: txn))
+                return events.count < maxCount
+            }
+            func addIndexed(from first: UInt64) throws {
+                try StreamRun.visit(stream, from: first, direction: direction, in: txn) { run in
+                    let numbers = direction == .forward
+                        ? Array(max(first, run.firstNumber)..<run.numbers.upperBound)
+                        : Array((run.firstNumber...min(first, run.numbers.upperBound - 1)).reversed())
+                    for number in numbers where try !add(number, run.position(of: number)) { return false }
+                    return true
                 }
-                return true
+            }
+            let tail = view.tailPositions.indices.map { (view.indexedVersion + UInt64($0), view.tailPositions[$0]) }
+            if direction == .forward {
+                if start < view.indexedVersion { try addIndexed(from: start) }
+                for (number, position) in tail where number >= start && events.count < maxCount {
+                    _ = try add(number, position)
+                }
+            } else {
+                for (number, position) in tail.reversed() where number <= start && events.count < maxCount {
+                    _ = try add(number, position)
+                }
+                if events.count < maxCount, view.indexedVersion > 0 { try addIndexed(from: min(start, view.indexedVersion - 1)) }
             }
             return events
         }
@@ -46,7 +61,10 @@ extension EventLog {
 
     /// The stream's current metadata, or nil when it does not exist.
     public func streamMetadata(_ stream: StreamID) throws -> StreamMetadata? {
-        try reading { txn in try StreamState.read(stream, in: txn)?.metadata(stream) }
+        try reading { txn in
+            guard let (view, lastRun) = try StreamIndex.view(of: stream, in: txn) else { return nil }
+            return view.metadata(stream, lastIndexedPosition: lastRun.map { $0.position(of: $0.numbers.upperBound - 1) })
+        }
     }
 
     /// The number of events in the log, which is also the position the next event will take.

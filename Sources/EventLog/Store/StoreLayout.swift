@@ -18,6 +18,7 @@ enum StoreLayout {
     static let nextKeyIDKey = Array("next-key-id".utf8)
     static let currentDictionaryKey = Array("current-dictionary".utf8)
     static let totalsKey = Array("totals".utf8)
+    static let indexedThroughKey = Array("indexed-through".utf8)
 
     static let dataFileName = "data.mdb"
     static let lockFileName = "lock.mdb"

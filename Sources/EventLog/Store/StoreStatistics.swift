@@ -36,8 +36,11 @@ extension EventLog {
             let events = try txn.withCursor(StoreLayout.events) {
                 try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
             }
+            // Streams created in the unindexed tail have no row yet.
+            let tailStreams = Set(try StreamIndex.tail(in: txn).map(\.header.stream))
+            let unindexed = try tailStreams.filter { try StreamRow.read(StreamID($0), in: txn) == nil }.count
             return StoreStatistics(
-                events: events, streams: try txn.count(StoreLayout.streams), dataKeys: try txn.count(StoreLayout.keys),
+                events: events, streams: try txn.count(StoreLayout.streams) + unindexed, dataKeys: try txn.count(StoreLayout.keys),
                 dictionaries: try txn.count(StoreLayout.dictionaries), bytesOnDisk: fileBytes,
                 payloadBytes: totals.bodyBytes, compressedPayloadBytes: totals.compressedBytes,
                 recordBytes: totals.recordBytes, mapSize: UInt64(info.mapSize),

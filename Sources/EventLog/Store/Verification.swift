@@ -39,37 +39,40 @@ extension EventLog {
     /// - Parameter progress: called now and then with (records checked, records in all).
     public func verify(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
-        let total = try eventCount()
-        var expected: UInt64 = 0
-        var nextNumbers: [StreamID: UInt64] = [:]
-        var done = false
-        while !done {
-            // Chunks keep read transactions short on a large store.
-            try reading { txn in
-                try txn.withCursor(StoreLayout.events) { cursor in
-                    var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(expected))
-                    var inChunk = 0
-                    while let (key, value) = entry, inChunk < 8192 {
-                        guard key.count == 8 else {
-                            report.report(nil, "the events database holds a malformed key of \(key.count) bytes")
-                            entry = try cursor.next()
-                            continue
-                        }
-                        let position: UInt64 = key.loadBigEndian(at: 0)
-                        if position > expected {
-                            report.report(expected, "records at positions \(expected)..<\(position) are missing")
-                        }
-                        check(value, at: position, in: txn, nextNumbers: &nextNumbers, report: &report)
-                        expected = position + 1
-                        inChunk += 1
+        // One snapshot: the log and its index as of one moment, whatever is appended meanwhile.
+        try reading { txn in
+            let total = try txn.withCursor(StoreLayout.events) {
+                try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+            }
+            let indexedThrough = try StreamIndex.indexedThrough(in: txn)
+            if indexedThrough > total {
+                report.report(nil, "the stream index claims \(indexedThrough) events but the log holds \(total)")
+            }
+            var expected: UInt64 = 0
+            var nextNumbers: [StreamID: UInt64] = [:]
+            var indexedNumbers: [StreamID: UInt64]?  // nextNumbers as of position indexedThrough
+            try txn.withCursor(StoreLayout.events) { cursor in
+                var entry = try cursor.first()
+                while let (key, value) = entry {
+                    guard key.count == 8 else {
+                        report.report(nil, "the events database holds a malformed key of \(key.count) bytes")
                         entry = try cursor.next()
+                        continue
                     }
-                    done = entry == nil
+                    let position: UInt64 = key.loadBigEndian(at: 0)
+                    if position > expected {
+                        report.report(expected, "records at positions \(expected)..<\(position) are missing")
+                    }
+                    if indexedNumbers == nil, position >= indexedThrough { indexedNumbers = nextNumbers }
+                    check(value, at: position, in: txn, nextNumbers: &nextNumbers, report: &report)
+                    expected = position + 1
+                    if report.checkedRecords % 65_536 == 0 { progress?(report.checkedRecords, total) }
+                    entry = try cursor.next()
                 }
             }
             progress?(report.checkedRecords, total)
+            try checkIndex(indexedNumbers ?? nextNumbers, indexedThrough: indexedThrough, in: txn, report: &report)
         }
-        try reading { txn in try checkStreams(nextNumbers, in: txn, report: &report) }
         return report
     }
 
@@ -97,8 +100,10 @@ extension EventLog {
         }
     }
 
-    /// Every stream row must count the events read for it, and every index run must point at them.
-    private func checkStreams(_ seen: [StreamID: UInt64], in txn: LMDBTransaction, report: inout VerificationReport) throws {
+    /// The index must describe exactly the log before `indexedThrough`: a row for every stream with
+    /// events there, runs covering its numbers in order and pointing at its records, nothing beyond.
+    private func checkIndex(_ seen: [StreamID: UInt64], indexedThrough: UInt64, in txn: LMDBTransaction,
+                            report: inout VerificationReport) throws {
         var rows = 0
         try txn.withCursor(StoreLayout.streams) { cursor in
             var entry = try cursor.first()
@@ -140,6 +145,10 @@ extension EventLog {
                     previousEnd = run.numbers.upperBound
                     for number in run.numbers {
                         let position = run.position(of: number)
+                        if position >= indexedThrough {
+                            report.report(nil, "the stream index places stream \(stream) number \(number) at position \(position), past the indexed part of the log")
+                            break
+                        }
                         if report.badPositions.contains(position) { continue }
                         let header = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)).flatMap(RecordHeader.init(parsing:))
                         if header?.stream != stream.uuid || header?.streamNumber != number {

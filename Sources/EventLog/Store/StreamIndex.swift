@@ -1,0 +1,79 @@
+/// The stream index as a reader sees it: `streams` and `stream-runs` cover the log up to
+/// `meta/indexed-through`; events after it (the tail, at most a few thousand) are found by their
+/// clear headers. Committing an event therefore writes no index page; the writer folds the tail
+/// into the index every ``StreamIndex/maximumTail`` events.
+enum StreamIndex {
+    /// The writer flushes the index once the tail holds this many events.
+    static let maximumTail: UInt64 = 2048
+
+    /// One event of the tail: where it is and what its clear header says.
+    struct TailEntry {
+        var position: UInt64
+        var header: RecordHeader
+    }
+
+    static func indexedThrough(in txn: LMDBTransaction) throws -> UInt64 {
+        guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.indexedThroughKey) else { return 0 }
+        guard bytes.count == 8 else { throw EventLogError(.integrity, "meta indexed-through is malformed") }
+        return bytes.loadBigEndian(at: 0)
+    }
+
+    /// The tail's events, all or only those of `stream`, in log order.
+    static func tail(of stream: StreamID? = nil, in txn: LMDBTransaction) throws -> [TailEntry] {
+        let start = try indexedThrough(in: txn)
+        let wanted = stream?.uuid.bytes
+        var entries: [TailEntry] = []
+        try txn.withCursor(StoreLayout.events) { cursor in
+            var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(start))
+            while let (key, record) = entry {
+                let position: UInt64 = key.count == 8 ? key.loadBigEndian(at: 0) : .max
+                if let wanted, record.count >= 24, !record[8..<24].elementsEqual(wanted) {
+                    entry = try cursor.next()
+                    continue
+                }
+                guard let header = RecordHeader(parsing: record) else {
+                    throw EventLogError.integrity(position, "has an unreadable header, so the stream it belongs to is unknown")
+                }
+                entries.append(TailEntry(position: position, header: header))
+                entry = try cursor.next()
+            }
+        }
+        return entries
+    }
+
+    /// A stream's events in a reader's snapshot: the indexed part and the tail part.
+    struct View {
+        var row: StreamRow
+        /// The number of events covered by `stream-runs`.
+        var indexedVersion: UInt64
+        /// Positions of the stream's events in the tail, for numbers `indexedVersion...`.
+        var tailPositions: [UInt64]
+        var version: UInt64 { indexedVersion + UInt64(tailPositions.count) }
+
+        func metadata(_ stream: StreamID, lastIndexedPosition: UInt64?) -> StreamMetadata {
+            StreamMetadata(stream: stream, version: version, createdAtMilliseconds: row.createdAtMilliseconds,
+                           keyID: row.keyID, firstPosition: row.firstPosition,
+                           lastPosition: tailPositions.last ?? lastIndexedPosition ?? row.firstPosition)
+        }
+    }
+
+    /// The stream as a reader sees it, or nil when it has no events.
+    static func view(of stream: StreamID, in txn: LMDBTransaction) throws -> (View, lastRun: StreamRun?)? {
+        let lastRun = try StreamRun.last(of: stream, in: txn)
+        let indexedVersion = lastRun?.numbers.upperBound ?? 0
+        var row = try StreamRow.read(stream, in: txn)
+        var tailPositions: [UInt64] = []
+        for entry in try tail(of: stream, in: txn) {
+            guard entry.header.streamNumber == indexedVersion + UInt64(tailPositions.count) else {
+                throw EventLogError.integrity(entry.position, "is number \(entry.header.streamNumber) of stream \(stream), out of sequence")
+            }
+            if row == nil {
+                row = StreamRow(createdAtMilliseconds: entry.header.recordedAtMilliseconds, keyID: entry.header.keyID,
+                                firstPosition: entry.position)
+            }
+            tailPositions.append(entry.position)
+        }
+        guard let row else { return nil }
+        return (View(row: row, indexedVersion: indexedVersion, tailPositions: tailPositions), lastRun)
+    }
+}

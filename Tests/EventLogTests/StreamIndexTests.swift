@@ -1,0 +1,76 @@
+import EventLog
+import Foundation
+import Testing
+
+/// The stream index lags the log by up to 2,048 events; readers complete it from the tail.
+@Suite struct StreamIndexTests {
+    /// Appends `rounds` single events round-robin to three streams and returns what each should hold.
+    private func interleave(_ log: EventLog, _ streams: [StreamID], rounds: Int) async throws -> [StreamID: [String]] {
+        var expected: [StreamID: [String]] = [:]
+        for round in 0..<rounds {
+            let stream = streams[round % streams.count]
+            let text = "\(round)"
+            try await log.append([event(text)], to: stream, expectedVersion: .exact(UInt64(expected[stream, default: []].count)))
+            expected[stream, default: []].append(text)
+        }
+        return expected
+    }
+
+    @Test func readsAcrossTheIndexedPartAndTheTailSeeEveryEventInOrder() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let streams = [StreamID(), StreamID(), StreamID()]
+            // 5,000 events: the index is flushed twice and a tail of about 900 events remains.
+            let expected = try await interleave(log, streams, rounds: 5000)
+            for stream in streams {
+                let all = try #require(expected[stream])
+                #expect(try log.readStream(stream).map(\.text) == all)
+                #expect(try log.readStream(stream, from: 600, maxCount: 300).map(\.text) == Array(all[600..<900]))
+                #expect(try log.readStream(stream, direction: .backward, maxCount: 500).map(\.text) == Array(all.suffix(500).reversed()))
+                #expect(try log.readStream(stream, from: 1000, direction: .backward, maxCount: 5).map(\.text)
+                        == Array(all[996...1000].reversed()))
+                let metadata = try #require(try log.streamMetadata(stream))
+                #expect(metadata.version == UInt64(all.count))
+                #expect(metadata.lastPosition == (try log.readStream(stream, direction: .backward, maxCount: 1)).first?.position)
+            }
+            #expect(try log.verify().isIntact)
+        }
+    }
+
+    @Test func aStoreReadsTheSameBeforeAndAfterItsTailIsIndexed() async throws {
+        try await withTemporaryStore { store in
+            let streams = [StreamID(), StreamID()]
+            var before: [[RecordedEvent]] = []
+            do {
+                let log = try store.create()
+                _ = try await interleave(log, streams, rounds: 2100)
+                before = try streams.map { try log.readStream($0) }
+                #expect(try log.verify().isIntact)
+                try log.close()  // folds the tail into the index
+            }
+            let reopened = try store.open()
+            #expect(try streams.map { try reopened.readStream($0) } == before)
+            #expect(try reopened.verify().isIntact)
+            // Versions carry on from the index after reopening.
+            try await reopened.append([event("next")], to: streams[0], expectedVersion: .exact(1050))
+            #expect(try reopened.streamMetadata(streams[0])?.version == 1051)
+        }
+    }
+
+    @Test func aStreamStartedInTheTailHasMetadataBeforeItsRowIsWritten() async throws {
+        try await withTemporaryStore { store in
+            var options = EventLogOptions()
+            options.clock = { 1_800_000_000_000 }
+            let log = try store.create(options)
+            let stream = StreamID()
+            try await log.append([event("a")], to: StreamID())
+            try await log.append([event("b"), event("c")], to: stream, keyScope: .audit)
+            let metadata = try #require(try log.streamMetadata(stream))
+            #expect(metadata.version == 2)
+            #expect(metadata.firstPosition == 1)
+            #expect(metadata.lastPosition == 2)
+            #expect(metadata.createdAtMilliseconds == 1_800_000_000_000)
+            #expect(metadata.keyID == 1)  // the audit key
+        }
+    }
+}
