@@ -32,8 +32,14 @@ import Testing
             try await log.append([event(String(repeating: "long text ", count: 300), type: "transcript.committed")], to: StreamID())
             try await log.append([event("consent ✓ مرحبا", type: "consent.granted")], to: StreamID(), keyScope: .audit)
             try await log.append([ProposedEvent(type: "empty", data: [])], to: StreamID())
+            // Enough events in one more stream to fold part of the log into the index, leaving a tail.
+            let long = StreamID()
+            for chunk in 0..<5 { try await log.append((0..<500).map { event("long \(chunk) \($0)") }, to: long) }
+            try await log.append([event("in the tail")], to: StreamID())
             let expected = try log.readAll()
-            try log.close()
+            let streams = Dictionary(grouping: expected, by: \.stream).keys
+            let metadata = try Dictionary(uniqueKeysWithValues: streams.map { ($0.description, try #require(try log.streamMetadata($0))) })
+            // Read the store as it is on disk now (a tail included): the log stays open until the end.
 
             let process = Process()
             process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
@@ -48,7 +54,17 @@ import Testing
             #expect(process.terminationStatus == 0, "\(errorText)")
 
             let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
-            #expect(lines.count == expected.count)
+            #expect(lines.count == expected.count + metadata.count)
+            for line in lines.dropFirst(expected.count) {
+                let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+                let name = try #require(json["stream"] as? String)
+                let stream = try #require(metadata[name])
+                #expect(json["version"] as? Int == Int(stream.version))
+                #expect(json["key_id"] as? Int == Int(stream.keyID))
+                #expect(json["created_at_ms"] as? Int == Int(stream.createdAtMilliseconds))
+                #expect(json["first_position"] as? Int == Int(stream.firstPosition))
+                #expect(json["last_position"] as? Int == Int(stream.lastPosition))
+            }
             for (line, event) in zip(lines, expected) {
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
                 #expect(json["position"] as? Int == Int(event.position))

@@ -4,7 +4,9 @@
 It shares no code with the Swift implementation: py-lmdb for LMDB, PyNaCl (libsodium) for
 XChaCha20-Poly1305, hashlib for BLAKE2b and SHA-256, zstandard for zstd. It prints every event as
 one JSON line (`position`, `stream`, `number`, `event_id`, `recorded_at_ms`, `type`, `data_hex`), or
-`"erased": true` when the record's key was destroyed, and exits 2 on the first record that fails a check.
+`"erased": true` when the record's key was destroyed; then one line per stream from the stream index
+and the unindexed tail (`stream`, `version`, `key_id`, `created_at_ms`, `first_position`,
+`last_position`). It exits 2 on the first record that fails a check.
 
     pip install lmdb pynacl zstandard
     python3 read_store.py STORE KEY_FILE
@@ -91,7 +93,43 @@ def main(store: str, key_file: str) -> int:
             type_length = body[0]
             event_type = body[1:1 + type_length].decode("utf-8")
             print(json.dumps({**line, "type": event_type, "data_hex": body[1 + type_length:].hex()}))
+        for stream in streams(txn, dbs, meta):
+            print(json.dumps(stream))
     return 0
+
+
+def streams(txn, dbs, meta):
+    """Every stream from `streams` and `stream-runs` (indexed part) and the tail's clear headers."""
+    indexed_through = struct.unpack(">Q", meta[b"indexed-through"])[0] if b"indexed-through" in meta else 0
+    found = {}
+    for key, row in txn.cursor(db=dbs["streams"]):
+        created, key_id, first = struct.unpack(">qIQ", row)
+        found[key] = {"stream": str(uuid.UUID(bytes=key)), "version": 0, "key_id": key_id,
+                      "created_at_ms": created, "first_position": first, "last_position": first}
+    for key, value in txn.cursor(db=dbs["stream-runs"]):
+        first_number = struct.unpack(">Q", key[16:])[0]
+        first_position, count = struct.unpack(">QI", value)
+        stream = found[key[:16]]
+        if first_number != stream["version"]:
+            raise Damaged(f"stream {stream['stream']}: runs do not cover its numbers in order")
+        stream["version"] = first_number + count
+        stream["last_position"] = first_position + count - 1
+    cursor = txn.cursor(db=dbs["events"])
+    if cursor.set_range(struct.pack(">Q", indexed_through)):
+        for key, record in cursor:
+            position = struct.unpack(">Q", key)[0]
+            stream_key, number = record[8:24], struct.unpack(">Q", record[24:32])[0]
+            if stream_key not in found:
+                found[stream_key] = {"stream": str(uuid.UUID(bytes=stream_key)), "version": 0,
+                                     "key_id": struct.unpack(">I", record[4:8])[0],
+                                     "created_at_ms": struct.unpack(">q", record[32:40])[0],
+                                     "first_position": position, "last_position": position}
+            stream = found[stream_key]
+            if number != stream["version"]:
+                raise Damaged(f"position {position}: tail record out of sequence in its stream")
+            stream["version"] = number + 1
+            stream["last_position"] = position
+    return found.values()
 
 
 if __name__ == "__main__":
