@@ -42,7 +42,7 @@ def main(store: str, key_file: str) -> int:
     assert len(master) == 32, "a key file holds 32 bytes"
     env = lmdb.open(store, readonly=True, lock=False, max_dbs=8, subdir=True)
     dbs = {name: env.open_db(name.encode(), create=False)
-           for name in ["meta", "events", "streams", "stream-runs", "keys", "dictionaries"]}
+           for name in ["meta", "events", "streams", "stream-runs", "keys", "dictionaries", "nonce-bases"]}
     with env.begin() as txn:
         meta = dict(txn.cursor(db=dbs["meta"]))
         assert struct.unpack(">I", meta[b"format"])[0] == 1, "format 1 only"
@@ -69,7 +69,9 @@ def main(store: str, key_file: str) -> int:
             body_length = struct.unpack(">I", header[56:60])[0]
             if fmt != 1 or codec > 2 or (codec == 2) != (dict_id != 0):
                 raise Damaged(f"position {position}: bad header")
-            digest = hashlib.sha256(record[92:]).digest()
+            base = nonce_base(txn, dbs, position)
+            nonce = base[:16] + struct.pack(">Q", struct.unpack(">Q", base[16:])[0] ^ position)
+            digest = hashlib.sha256(nonce + record[92:]).digest()
             leaf = hashlib.sha256(b"\x00" + key + header + digest).digest()
             if leaf != record[60:92]:
                 raise Damaged(f"position {position}: leaf hash mismatch")
@@ -81,12 +83,13 @@ def main(store: str, key_file: str) -> int:
                 continue
             data_key = open_box(wrapped, b"key" + store_id + struct.pack(">I", key_id), wrapping)
             ad = store_id + key + header
-            compressed = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(record[116:], ad, record[92:116], data_key)
+            compressed = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(record[92:], ad, nonce, data_key)
             if codec == 0:
                 body = compressed
             else:
-                decompressor = zstandard.ZstdDecompressor(dict_data=dictionaries[dict_id]) if codec == 2 \
-                    else zstandard.ZstdDecompressor()
+                # Magicless zstd frames: the 4-byte magic number is not stored.
+                decompressor = zstandard.ZstdDecompressor(
+                    dict_data=dictionaries[dict_id] if codec == 2 else None, format=zstandard.FORMAT_ZSTD1_MAGICLESS)
                 body = decompressor.decompress(compressed, max_output_size=body_length)
             if len(body) != body_length:
                 raise Damaged(f"position {position}: body length mismatch")
@@ -96,6 +99,16 @@ def main(store: str, key_file: str) -> int:
         for stream in streams(txn, dbs, meta):
             print(json.dumps(stream))
     return 0
+
+
+def nonce_base(txn, dbs, position):
+    """The 24-byte base stored under the greatest first position <= position."""
+    cursor = txn.cursor(db=dbs["nonce-bases"])
+    key = struct.pack(">Q", position)
+    if not (cursor.set_range(key) and cursor.key() == key):
+        if not (cursor.prev() if cursor.key() else cursor.last()):
+            raise Damaged(f"position {position}: no nonce base")
+    return cursor.value()
 
 
 def streams(txn, dbs, meta):

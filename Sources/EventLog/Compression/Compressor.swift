@@ -20,8 +20,10 @@ final class Compressor {
         context = ZSTD_createCCtx()
         ZSTD_CCtx_setParameter(context, ZSTD_c_compressionLevel, Self.level)
         ZSTD_CCtx_setParameter(context, ZSTD_c_checksumFlag, 0)
-        // The dictionary id is in the record header; the frame need not repeat it.
+        // The dictionary id is in the record header; the frame need not repeat it, nor start with
+        // zstd's 4-byte magic number (the codec byte says what it is): ZSTD_c_format = magicless.
         ZSTD_CCtx_setParameter(context, ZSTD_c_dictIDFlag, 0)
+        ZSTD_CCtx_setParameter(context, ZSTD_c_experimentalParam2, 1)
     }
 
     deinit {
@@ -56,6 +58,7 @@ final class Decompressor {
 
     init() {
         context = ZSTD_createDCtx()
+        ZSTD_DCtx_setParameter(context, ZSTD_d_experimentalParam1, 1)  // ZSTD_d_format = magicless
     }
 
     deinit {

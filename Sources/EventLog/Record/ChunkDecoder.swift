@@ -2,8 +2,8 @@ import Foundation
 
 /// Opens a chunk of records read in one transaction on all cores, delivering results in order.
 ///
-/// A read transaction must not be used by two threads at once, so the data keys the chunk needs are
-/// looked up first, on the calling thread; the workers then only decrypt and decompress.
+/// A read transaction must not be used by two threads at once, so the data keys and nonce bases the
+/// chunk needs are looked up first, on the calling thread; the workers then only decrypt and decompress.
 struct ChunkDecoder {
     typealias Entry = (position: UInt64, record: UnsafeRawBufferPointer)
 
@@ -16,13 +16,18 @@ struct ChunkDecoder {
             return entries.map { entry in Result { try opener.open(entry.record, position: entry.position, in: txn) } }
         }
         var keys: [UInt32: Result<SecureBytes?, any Error>] = [:]
-        for entry in entries where entry.record.count >= RecordHeader.byteCount {
+        var bases: [NonceBase?] = []
+        var baseCursor = NonceBaseCursor()
+        bases.reserveCapacity(entries.count)
+        for entry in entries {
+            bases.append(try? baseCursor.base(for: entry.position, in: txn))
+            guard entry.record.count >= RecordHeader.byteCount else { continue }
             let id: UInt32 = entry.record.loadBigEndian(at: 4)
             if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
         }
         var results = [Result<RecordedEvent, any Error>](repeating: .failure(CancellationError()), count: entries.count)
         results.withUnsafeMutableBufferPointer { output in
-            let work = ParallelOpen(entries: entries, keys: keys, opener: opener, output: output,
+            let work = ParallelOpen(entries: entries, bases: bases, keys: keys, opener: opener, output: output,
                                     share: (entries.count + Self.workers - 1) / Self.workers)
             DispatchQueue.concurrentPerform(iterations: Self.workers) { work.run(worker: $0) }
         }
@@ -35,6 +40,7 @@ private struct ParallelOpen: @unchecked Sendable {
     // @unchecked: the records point into pages of a read transaction that outlives the workers and
     // that no one writes; worker `w` writes only its own slice of `output`; `keys` is read-only.
     let entries: [ChunkDecoder.Entry]
+    let bases: [NonceBase?]
     let keys: [UInt32: Result<SecureBytes?, any Error>]
     let opener: RecordOpener
     let output: UnsafeMutableBufferPointer<Result<RecordedEvent, any Error>>
@@ -47,7 +53,7 @@ private struct ParallelOpen: @unchecked Sendable {
             for index in range {
                 let entry = entries[index]
                 output[index] = Result {
-                    try opener.open(entry.record, position: entry.position, decompressor: decompressor) { id in
+                    try opener.open(entry.record, position: entry.position, nonceBase: bases[index], decompressor: decompressor) { id in
                         guard let key = keys[id] else { throw EventLogError.integrity(entry.position, "is malformed") }
                         return try key.get()
                     }

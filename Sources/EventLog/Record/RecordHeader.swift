@@ -60,11 +60,11 @@ struct RecordHeader: Equatable {
     }
 }
 
-/// Offsets of the parts of a record: `header 60 | leaf hash 32 | nonce 24 | ciphertext (+16 tag)`.
+/// Offsets of the parts of a record: `header 60 | leaf hash 32 | ciphertext (+16 tag)`.
+/// The nonce is not stored in the record; see ``NonceBase``.
 enum RecordLayout {
     static let leafOffset = RecordHeader.byteCount
-    static let nonceOffset = leafOffset + SHA256.digestBytes
-    static let ciphertextOffset = nonceOffset + AEAD.nonceBytes
+    static let ciphertextOffset = leafOffset + SHA256.digestBytes
     static let minimumCount = ciphertextOffset + AEAD.tagBytes
     static let additionalDataCount = 16 + 8 + RecordHeader.byteCount
 
@@ -81,11 +81,15 @@ enum RecordLayout {
     }
 
     /// The RFC 6962 leaf hash of a record:
-    /// `SHA-256(0x00 | position u64 | header 60 | SHA-256(nonce | ciphertext))`.
-    /// Computable without any key, from the stored bytes alone.
-    static func leafHash(position: UInt64, record: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+    /// `SHA-256(0x00 | position u64 | header 60 | SHA-256(nonce | ciphertext and tag))`.
+    /// Computable without any key, from the stored bytes and the clear nonce base alone.
+    static func leafHash(position: UInt64, record: UnsafeRawBufferPointer, nonce: UnsafeRawBufferPointer,
+                         into out: UnsafeMutableRawBufferPointer) {
         withUnsafeTemporaryAllocation(byteCount: SHA256.digestBytes, alignment: 8) { digest in
-            SHA256.hash(UnsafeRawBufferPointer(rebasing: record[nonceOffset...]), into: digest)
+            var sealed = SHA256()
+            sealed.update(nonce)
+            sealed.update(UnsafeRawBufferPointer(rebasing: record[ciphertextOffset...]))
+            sealed.finish(into: digest)
             var leaf = SHA256()
             leaf.update(byte: 0)
             withUnsafeBytes(of: position.bigEndian) { leaf.update($0) }

@@ -10,19 +10,31 @@ struct RecordOpener: Sendable {
     /// Opens the record stored at `position`, checking its leaf hash first. Any damage, a record moved from another position or
     /// store, or a destroyed key is a thrown ``EventLogError`` naming the position; never wrong bytes.
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: LMDBTransaction) throws -> RecordedEvent {
-        try decompressors.withDecompressor { decompressor in
-            try open(record, position: position, decompressor: decompressor) { try keys.key($0, in: txn) }
+        var bases = NonceBaseCursor()
+        let base = try bases.base(for: position, in: txn)
+        return try decompressors.withDecompressor { decompressor in
+            try open(record, position: position, nonceBase: base, decompressor: decompressor) { try keys.key($0, in: txn) }
         }
     }
 
-    /// Opens a record with a given decompressor, finding its data key with `key` (nil: destroyed).
-    /// Safe to call from several threads at once when `key` is.
-    func open(_ record: UnsafeRawBufferPointer, position: UInt64, decompressor: Decompressor,
+    /// Opens a record with its transaction's nonce base and a given decompressor, finding its data
+    /// key with `findKey` (nil: destroyed). Safe to call from several threads at once when `findKey` is.
+    func open(_ record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
               key findKey: (UInt32) throws -> SecureBytes?) throws -> RecordedEvent {
         guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
             throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
         }
-        guard Self.leafHashMatches(record, position: position) else {
+        guard let nonceBase else {
+            throw EventLogError.integrity(position, "has no nonce base in nonce-bases")
+        }
+        return try nonceBase.withNonce(for: position) { nonce in
+            try open(record, header: header, position: position, nonce: nonce, decompressor: decompressor, key: findKey)
+        }
+    }
+
+    private func open(_ record: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64, nonce: UnsafeRawBufferPointer,
+                      decompressor: Decompressor, key findKey: (UInt32) throws -> SecureBytes?) throws -> RecordedEvent {
+        guard Self.leafHashMatches(record, position: position, nonce: nonce) else {
             throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
         }
         guard let key = try findKey(header.keyID) else {
@@ -31,7 +43,6 @@ struct RecordOpener: Sendable {
                                 stream: StreamID(header.stream), position: position)
         }
         let sealed = UnsafeRawBufferPointer(rebasing: record[RecordLayout.ciphertextOffset...])
-        let nonce = UnsafeRawBufferPointer(rebasing: record[RecordLayout.nonceOffset..<RecordLayout.ciphertextOffset])
         let headerBytes = UnsafeRawBufferPointer(rebasing: record[0..<RecordHeader.byteCount])
 
         return try withUnsafeTemporaryAllocation(byteCount: sealed.count - AEAD.tagBytes, alignment: 8) { opened in
@@ -81,11 +92,11 @@ struct RecordOpener: Sendable {
     }
 
     /// Whether the leaf hash stored in the record matches the record's bytes at `position`.
-    static func leafHashMatches(_ record: UnsafeRawBufferPointer, position: UInt64) -> Bool {
+    static func leafHashMatches(_ record: UnsafeRawBufferPointer, position: UInt64, nonce: UnsafeRawBufferPointer) -> Bool {
         guard record.count >= RecordLayout.minimumCount else { return false }
         return withUnsafeTemporaryAllocation(byteCount: SHA256.digestBytes, alignment: 8) { computed in
-            RecordLayout.leafHash(position: position, record: record, into: computed)
-            return computed.elementsEqual(record[RecordLayout.leafOffset..<RecordLayout.nonceOffset])
+            RecordLayout.leafHash(position: position, record: record, nonce: nonce, into: computed)
+            return computed.elementsEqual(record[RecordLayout.leafOffset..<RecordLayout.ciphertextOffset])
         }
     }
 }

@@ -32,11 +32,9 @@ final class RecordSealer {
     private let compressor = Compressor()
     private var body: [UInt8] = []
 
-    /// Seals `job` with the given nonce, producing the bytes stored under its position.
-    func seal(_ job: SealJob, storeID: [UInt8], dictionary: CompressionDictionary?,
-              nonce: UnsafeRawBufferPointer) -> [UInt8] {
+    /// Seals `job` with its nonce from `nonceBase`, producing the bytes stored under its position.
+    func seal(_ job: SealJob, storeID: [UInt8], dictionary: CompressionDictionary?, nonceBase: NonceBase) -> [UInt8] {
         RecordBody.encode(job.event, into: &body)
-
         return body.withUnsafeBytes { body in
             let (codec, compressedCount) = compressor.compress(body, dictionary: dictionary)
             let header = RecordHeader(
@@ -48,20 +46,20 @@ final class RecordSealer {
             return [UInt8](unsafeUninitializedCapacity: total) { buffer, initialised in
                 let record = UnsafeMutableRawBufferPointer(buffer)
                 header.write(into: record)
-                UnsafeMutableRawBufferPointer(rebasing: record[RecordLayout.nonceOffset..<RecordLayout.ciphertextOffset])
-                    .copyMemory(from: nonce)
                 let sealed = UnsafeMutableRawBufferPointer(rebasing: record[RecordLayout.ciphertextOffset...])
                 let headerBytes = UnsafeRawBufferPointer(rebasing: record[0..<RecordHeader.byteCount])
-                storeID.withUnsafeBytes { storeID in
-                    RecordLayout.withAdditionalData(storeID: storeID, position: job.position, header: headerBytes) { aad in
-                        compressor.withCompressed(codec == .stored ? body : nil, count: compressedCount) { plaintext in
-                            AEAD.seal(plaintext, additionalData: aad, nonce: nonce, key: job.key, into: sealed)
+                nonceBase.withNonce(for: job.position) { nonce in
+                    storeID.withUnsafeBytes { storeID in
+                        RecordLayout.withAdditionalData(storeID: storeID, position: job.position, header: headerBytes) { aad in
+                            compressor.withCompressed(codec == .stored ? body : nil, count: compressedCount) { plaintext in
+                                AEAD.seal(plaintext, additionalData: aad, nonce: nonce, key: job.key, into: sealed)
+                            }
                         }
                     }
+                    RecordLayout.leafHash(
+                        position: job.position, record: UnsafeRawBufferPointer(record), nonce: nonce,
+                        into: UnsafeMutableRawBufferPointer(rebasing: record[RecordLayout.leafOffset..<RecordLayout.ciphertextOffset]))
                 }
-                RecordLayout.leafHash(
-                    position: job.position, record: UnsafeRawBufferPointer(record),
-                    into: UnsafeMutableRawBufferPointer(rebasing: record[RecordLayout.leafOffset..<RecordLayout.nonceOffset]))
                 initialised = total
             }
         }

@@ -203,7 +203,9 @@ final class BatchWriter {
         }
 
         var totals = try StoreTotals.read(in: txn)
-        let records = seal(jobs)
+        let nonceBase = NonceBase.random()
+        if let first = jobs.first { try nonceBase.write(firstPosition: first.position, in: txn) }
+        let records = seal(jobs, nonceBase: nonceBase)
         for (job, record) in zip(jobs, records) {
             try txn.put(StoreLayout.events, StoreLayout.positionKey(job.position), record, append: true)
             totals.recordBytes += UInt64(record.count)
@@ -219,12 +221,12 @@ final class BatchWriter {
     }
 
     /// Seals every job, on all sealers at once when the batch is large enough.
-    private func seal(_ jobs: [SealJob]) -> [[UInt8]] {
+    private func seal(_ jobs: [SealJob], nonceBase: NonceBase) -> [[UInt8]] {
         guard !jobs.isEmpty else { return [] }
         let workers = jobs.count >= Self.parallelThreshold ? sealers.count : 1
         var records = [[UInt8]](repeating: [], count: jobs.count)
         records.withUnsafeMutableBufferPointer { out in
-            let work = ParallelSeal(jobs: jobs, sealers: sealers, output: out, nonces: NonceSource(count: jobs.count),
+            let work = ParallelSeal(jobs: jobs, sealers: sealers, output: out, nonceBase: nonceBase,
                                     storeID: storeID, dictionary: dictionaries.current,
                                     share: (jobs.count + workers - 1) / workers)
             DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0) }
@@ -240,7 +242,7 @@ private struct ParallelSeal: @unchecked Sendable {
     let jobs: [SealJob]
     let sealers: [RecordSealer]
     let output: UnsafeMutableBufferPointer<[UInt8]>
-    let nonces: NonceSource
+    let nonceBase: NonceBase
     let storeID: [UInt8]
     let dictionary: CompressionDictionary?
     let share: Int
@@ -248,9 +250,7 @@ private struct ParallelSeal: @unchecked Sendable {
     func run(worker: Int) {
         let sealer = sealers[worker]
         for index in (worker * share)..<min(jobs.count, (worker + 1) * share) {
-            output[index] = nonces.withNonce(index) { nonce in
-                sealer.seal(jobs[index], storeID: storeID, dictionary: dictionary, nonce: nonce)
-            }
+            output[index] = sealer.seal(jobs[index], storeID: storeID, dictionary: dictionary, nonceBase: nonceBase)
         }
     }
 }

@@ -8,7 +8,8 @@ enum StoreLayout {
     static let streamRuns = "stream-runs"
     static let keys = "keys"
     static let dictionaries = "dictionaries"
-    static let all = [meta, events, streams, streamRuns, keys, dictionaries]
+    static let nonceBases = "nonce-bases"
+    static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases]
 
     static let formatKey = Array("format".utf8)
     static let storeIDKey = Array("store-id".utf8)

@@ -51,6 +51,8 @@ extension EventLog {
             var expected: UInt64 = 0
             var nextNumbers: [StreamID: UInt64] = [:]
             var indexedNumbers: [StreamID: UInt64]?  // nextNumbers as of position indexedThrough
+            var bases = NonceBaseCursor()
+            let decompressor = Decompressor()
             try txn.withCursor(StoreLayout.events) { cursor in
                 var entry = try cursor.first()
                 while let (key, value) = entry {
@@ -64,7 +66,9 @@ extension EventLog {
                         report.report(expected, "records at positions \(expected)..<\(position) are missing")
                     }
                     if indexedNumbers == nil, position >= indexedThrough { indexedNumbers = nextNumbers }
-                    check(value, at: position, in: txn, nextNumbers: &nextNumbers, report: &report)
+                    let base = try? bases.base(for: position, in: txn)
+                    check(value, at: position, nonceBase: base, decompressor: decompressor, in: txn,
+                          nextNumbers: &nextNumbers, report: &report)
                     expected = position + 1
                     if report.checkedRecords % 65_536 == 0 { progress?(report.checkedRecords, total) }
                     entry = try cursor.next()
@@ -76,11 +80,14 @@ extension EventLog {
         return report
     }
 
-    private func check(_ record: UnsafeRawBufferPointer, at position: UInt64, in txn: LMDBTransaction,
+    private func check(_ record: UnsafeRawBufferPointer, at position: UInt64, nonceBase: NonceBase?,
+                       decompressor: Decompressor, in txn: LMDBTransaction,
                        nextNumbers: inout [StreamID: UInt64], report: inout VerificationReport) {
         report.checkedRecords += 1
         do {
-            let event = try opener.open(record, position: position, in: txn)
+            let event = try opener.open(record, position: position, nonceBase: nonceBase, decompressor: decompressor) {
+                try opener.keys.key($0, in: txn)
+            }
             let expectedNumber = nextNumbers[event.stream] ?? 0
             if event.streamNumber != expectedNumber {
                 report.report(position, "record at position \(position) is number \(event.streamNumber) of stream \(event.stream), expected \(expectedNumber)")
