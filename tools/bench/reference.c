@@ -2,15 +2,16 @@
  * The C reference for tools/bench: the same pipeline as EventLog, on the same records, with the same
  * libraries, single-threaded and without any abstraction: the physical limit to compare against.
  *
- * Per record: body = type length ‖ type ‖ data; zstd level 1 (with the 16 KB dictionary for bodies up
- * to 1024 bytes); XChaCha20-Poly1305 with nonces expanded per batch from one random seed and the same
- * 84 bytes of associated data; the RFC 6962 leaf hash (two SHA-256); MDB_APPEND into `events`, plus one
- * stream row and one run-index entry per batch of 1,000. Reading: cursor scan, leaf check, decrypt,
- * decompress.
+ * Per record: body = type length ‖ type ‖ data; magicless zstd level 1 (with the 16 KB dictionary for
+ * bodies up to 1024 bytes); XChaCha20-Poly1305 with the nonce derived from one random base per
+ * transaction and the same 84 bytes of associated data; the RFC 6962 leaf hash (two SHA-256);
+ * MDB_APPEND into `events`, plus the nonce base, one stream row and one run-index entry per batch of
+ * 1,000. Reading: cursor scan, nonce base lookup, leaf check, decrypt, decompress.
  *
  *   cc -O2 -o reference reference.c $(pkg-config --cflags --libs lmdb libsodium libzstd)
  *   ./reference DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
  */
+#define ZSTD_STATIC_LINKING_ONLY
 #include <lmdb.h>
 #include <sodium.h>
 #include <zstd.h>
@@ -23,7 +24,7 @@
 
 #define CHECK(x) do { int rc_ = (x); if (rc_) { fprintf(stderr, "%s: %s\n", #x, mdb_strerror(rc_)); exit(1); } } while (0)
 #define HEADER 60
-#define OVERHEAD (HEADER + 32 + 24 + 16)
+
 
 typedef struct { uint8_t *bytes; size_t length; } record_t;
 
@@ -51,10 +52,18 @@ static void put_be32(uint8_t *p, uint32_t v) { for (int i = 3; i >= 0; i--) { p[
 static const uint8_t store_id[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
 static uint8_t data_key[32];
 
-static void leaf_hash(uint64_t position, const uint8_t *record, size_t length, uint8_t *out) {
+static void derive_nonce(const uint8_t *base, uint64_t position, uint8_t *nonce) {
+    memcpy(nonce, base, 24);
+    for (int i = 0; i < 8; i++) nonce[16 + i] ^= (uint8_t)(position >> (56 - 8 * i));
+}
+
+static void leaf_hash(uint64_t position, const uint8_t *record, size_t length, const uint8_t *nonce, uint8_t *out) {
     uint8_t digest[32], pos[8];
-    crypto_hash_sha256(digest, record + HEADER + 32, length - HEADER - 32);
     crypto_hash_sha256_state state;
+    crypto_hash_sha256_init(&state);
+    crypto_hash_sha256_update(&state, nonce, 24);
+    crypto_hash_sha256_update(&state, record + HEADER + 32, length - HEADER - 32);
+    crypto_hash_sha256_final(&state, digest);
     crypto_hash_sha256_init(&state);
     uint8_t zero = 0;
     crypto_hash_sha256_update(&state, &zero, 1);
@@ -96,31 +105,36 @@ static void append_all(const char *name, const char *path, record_t *records, si
     if (system(command) != 0) exit(1);
     MDB_env *env = open_env(path, env_flags);
     MDB_txn *txn;
-    MDB_dbi events, streams, runs;
+    MDB_dbi events, streams, runs, bases;
     CHECK(mdb_txn_begin(env, NULL, 0, &txn));
     CHECK(mdb_dbi_open(txn, "events", MDB_CREATE, &events));
     CHECK(mdb_dbi_open(txn, "streams", MDB_CREATE, &streams));
     CHECK(mdb_dbi_open(txn, "stream-runs", MDB_CREATE, &runs));
+    CHECK(mdb_dbi_open(txn, "nonce-bases", MDB_CREATE, &bases));
     CHECK(mdb_txn_commit(txn));
 
     ZSTD_CCtx *cctx = ZSTD_createCCtx();
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
     ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
+    ZSTD_CCtx_setParameter(cctx, ZSTD_c_format, ZSTD_f_zstd1_magicless);
     size_t type_length = strlen(type);
     size_t capacity = 1 << 20;
     uint8_t *body = malloc(capacity), *compressed = malloc(capacity), *record = malloc(capacity);
-    uint8_t *nonces = malloc(per_txn * 24), seed[32], ad[84];
+    uint8_t base[24], nonce[24], ad[84];
     uint64_t raw = 0;
 
     double started = now();
     for (size_t first = 0; first < count; first += per_txn) {
         size_t n = count - first < per_txn ? count - first : per_txn;
-        randombytes_buf(seed, sizeof seed);
-        randombytes_buf_deterministic(nonces, n * 24, seed);
+        randombytes_buf(base, sizeof base);
         uint8_t stream[16];
         put_be64(stream, first);
         put_be64(stream + 8, 0x5eed);
         CHECK(mdb_txn_begin(env, NULL, 0, &txn));
+        uint8_t base_key[8];
+        put_be64(base_key, first);
+        MDB_val bk = {8, base_key}, bv = {24, base};
+        CHECK(mdb_put(txn, bases, &bk, &bv, MDB_APPEND));
         for (size_t i = 0; i < n; i++) {
             uint64_t position = first + i;
             record_t *r = &records[position];
@@ -140,15 +154,16 @@ static void append_all(const char *name, const char *path, record_t *records, si
             memcpy(h + 8, stream, 16);
             put_be64(h + 24, i);
             put_be64(h + 32, 1795317394202ULL);
-            memcpy(h + 40, nonces + i * 24, 16); /* an event id: any unique 16 bytes */
+            put_be64(h + 40, position); /* an event id: any unique 16 bytes */
+            put_be64(h + 48, 0xe7e47);
             put_be32(h + 56, (uint32_t)body_length);
-            memcpy(record + HEADER + 32, nonces + i * 24, 24);
+            derive_nonce(base, position, nonce);
             additional_data(position, record, ad);
             unsigned long long written;
-            crypto_aead_xchacha20poly1305_ietf_encrypt(record + HEADER + 56, &written, plain, clen, ad, sizeof ad,
-                                                       NULL, nonces + i * 24, data_key);
-            size_t length = HEADER + 56 + written;
-            leaf_hash(position, record, length, record + HEADER);
+            crypto_aead_xchacha20poly1305_ietf_encrypt(record + HEADER + 32, &written, plain, clen, ad, sizeof ad,
+                                                       NULL, nonce, data_key);
+            size_t length = HEADER + 32 + written;
+            leaf_hash(position, record, length, nonce, record + HEADER);
             uint8_t key[8];
             put_be64(key, position);
             MDB_val k = {8, key}, v = {length, record};
@@ -172,34 +187,53 @@ static void append_all(const char *name, const char *path, record_t *records, si
            name, count, elapsed, count / elapsed, (unsigned long long)raw, (unsigned long long)dir_bytes(path));
     fflush(stdout);
     ZSTD_freeCCtx(cctx);
-    free(body); free(compressed); free(record); free(nonces);
+    free(body); free(compressed); free(record);
     mdb_env_close(env);
 }
 
 static void scan_all(const char *name, const char *path, ZSTD_DDict *ddict) {
     MDB_env *env = open_env(path, MDB_RDONLY);
     ZSTD_DCtx *dctx = ZSTD_createDCtx();
-    uint8_t *opened = malloc(1 << 20), *body = malloc(1 << 20), ad[84], leaf[32];
+    ZSTD_DCtx_setParameter(dctx, ZSTD_d_format, ZSTD_f_zstd1_magicless);
+    uint8_t *opened = malloc(1 << 20), *body = malloc(1 << 20), ad[84], leaf[32], nonce[24];
     for (int pass = 0; pass < 2; pass++) {
         MDB_txn *txn;
-        MDB_dbi events;
-        MDB_cursor *cursor;
+        MDB_dbi events, bases;
+        MDB_cursor *cursor, *base_cursor;
         CHECK(mdb_txn_begin(env, NULL, MDB_RDONLY, &txn));
         CHECK(mdb_dbi_open(txn, "events", 0, &events));
+        CHECK(mdb_dbi_open(txn, "nonce-bases", 0, &bases));
         CHECK(mdb_cursor_open(txn, events, &cursor));
-        MDB_val k, v;
+        CHECK(mdb_cursor_open(txn, bases, &base_cursor));
+        MDB_val k, v, bk, bv, nk, nv;
+        CHECK(mdb_cursor_get(base_cursor, &bk, &bv, MDB_FIRST));
+        uint64_t next_base = UINT64_MAX;
+        const uint8_t *base = bv.mv_data;
+        if (mdb_cursor_get(base_cursor, &nk, &nv, MDB_NEXT) == 0) {
+            next_base = 0;
+            for (int i = 0; i < 8; i++) next_base = next_base << 8 | ((uint8_t *)nk.mv_data)[i];
+        }
         size_t count = 0, bytes = 0;
         double started = now();
         for (int rc = mdb_cursor_get(cursor, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
             const uint8_t *record = v.mv_data;
             uint64_t position = 0;
             for (int i = 0; i < 8; i++) position = position << 8 | ((uint8_t *)k.mv_data)[i];
-            leaf_hash(position, record, v.mv_size, leaf);
+            if (position >= next_base) { /* the next transaction's base */
+                base = nv.mv_data;
+                next_base = UINT64_MAX;
+                if (mdb_cursor_get(base_cursor, &nk, &nv, MDB_NEXT) == 0) {
+                    next_base = 0;
+                    for (int i = 0; i < 8; i++) next_base = next_base << 8 | ((uint8_t *)nk.mv_data)[i];
+                }
+            }
+            derive_nonce(base, position, nonce);
+            leaf_hash(position, record, v.mv_size, nonce, leaf);
             if (memcmp(leaf, record + HEADER, 32) != 0) { fprintf(stderr, "leaf mismatch at %llu\n", (unsigned long long)position); exit(2); }
             additional_data(position, record, ad);
             unsigned long long olen;
-            if (crypto_aead_xchacha20poly1305_ietf_decrypt(opened, &olen, NULL, record + HEADER + 56, v.mv_size - HEADER - 56,
-                                                           ad, sizeof ad, record + HEADER + 32, data_key) != 0) {
+            if (crypto_aead_xchacha20poly1305_ietf_decrypt(opened, &olen, NULL, record + HEADER + 32, v.mv_size - HEADER - 32,
+                                                           ad, sizeof ad, nonce, data_key) != 0) {
                 fprintf(stderr, "record %llu does not authenticate\n", (unsigned long long)position);
                 exit(2);
             }
@@ -216,6 +250,7 @@ static void scan_all(const char *name, const char *path, ZSTD_DDict *ddict) {
                name, pass ? "warm" : "first", count, elapsed, count / elapsed);
         fflush(stdout);
         mdb_cursor_close(cursor);
+        mdb_cursor_close(base_cursor);
         mdb_txn_abort(txn);
     }
     ZSTD_freeDCtx(dctx);
