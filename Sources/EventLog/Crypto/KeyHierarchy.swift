@@ -27,11 +27,6 @@ final class KeyHierarchy: Sendable {
         storeMetadata = Self.derive(.storeMetadata, from: master)
     }
 
-    /// The sub-key for `purpose`; higher layers (subject hashing, checkpoint signing) ask for theirs.
-    func subkey(_ purpose: Purpose) -> SecureBytes {
-        Self.derive(purpose, from: master)
-    }
-
     private static func derive(_ purpose: Purpose, from master: SecureBytes) -> SecureBytes {
         SecureBytes(count: 32) { out in
             let code = context.withUnsafeBufferPointer { context in

@@ -7,7 +7,6 @@ struct LMDBError: Error, CustomStringConvertible {
 
     var isMapFull: Bool { code == MDB_MAP_FULL }
     var isMapResized: Bool { code == MDB_MAP_RESIZED }
-    var isNotFound: Bool { code == MDB_NOTFOUND }
     /// The file is not an LMDB environment, or its pages are damaged.
     var isCorruption: Bool { [MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_INVALID, MDB_BAD_TXN].contains(code) }
 

@@ -34,14 +34,6 @@ struct LMDBTransaction {
         }
     }
 
-    func delete(_ database: String, _ key: some ContiguousBytes) throws {
-        try key.withUnsafeBytes { key in
-            var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-            let code = mdb_del(txn, environment.database(database), &keyValue, nil)
-            if code != MDB_NOTFOUND { try LMDBError.check(code, "mdb_del(\(database))") }
-        }
-    }
-
     /// How many entries a database holds.
     func count(_ database: String) throws -> Int {
         var stat = MDB_stat()
@@ -68,7 +60,6 @@ struct LMDBCursor {
     func last() throws -> Entry? { try move(MDB_LAST) }
     func next() throws -> Entry? { try move(MDB_NEXT) }
     func previous() throws -> Entry? { try move(MDB_PREV) }
-    func current() throws -> Entry? { try move(MDB_GET_CURRENT) }
 
     /// Positions at the first entry whose key is greater than or equal to `key`.
     func seek(atOrAfter key: some ContiguousBytes) throws -> Entry? {

@@ -69,7 +69,6 @@ struct StreamState: Equatable {
 
     /// The number of events in the stream.
     var version: UInt64 { lastRun.numbers.upperBound }
-    var lastPosition: UInt64 { lastRun.position(of: lastRun.numbers.upperBound - 1) }
 
     static func read(_ stream: StreamID, in txn: LMDBTransaction) throws -> StreamState? {
         guard let row = try StreamRow.read(stream, in: txn) else { return nil }
@@ -77,11 +76,6 @@ struct StreamState: Equatable {
             throw EventLogError(.integrity, "stream \(stream) has a row but no events in the stream index", stream: stream)
         }
         return StreamState(row: row, lastRun: lastRun)
-    }
-
-    func metadata(_ stream: StreamID) -> StreamMetadata {
-        StreamMetadata(stream: stream, version: version, createdAtMilliseconds: row.createdAtMilliseconds,
-                       keyID: row.keyID, firstPosition: row.firstPosition, lastPosition: lastPosition)
     }
 }
 
