@@ -32,6 +32,12 @@ final class DictionarySet: @unchecked Sendable {
         return byID[id]
     }
 
+    /// Makes sure dictionary `id` is loaded, reloading the set once if it is not (another process
+    /// may have installed it since this one opened the store).
+    func ensureLoaded(_ id: UInt16, in txn: LMDBTransaction) throws {
+        if id != 0, dictionary(id) == nil { try load(in: txn) }
+    }
+
     /// Loads every stored dictionary and the current choice.
     func load(in txn: LMDBTransaction) throws {
         var loaded: [UInt16: CompressionDictionary] = [:]

@@ -22,6 +22,7 @@ struct ChunkDecoder {
         for entry in entries {
             bases.append(try? baseCursor.base(for: entry.position, in: txn))
             guard entry.record.count >= RecordHeader.byteCount else { continue }
+            try? opener.dictionaries.ensureLoaded(entry.record.loadBigEndian(at: 2), in: txn)
             let id: UInt32 = entry.record.loadBigEndian(at: 4)
             if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
         }

@@ -12,6 +12,7 @@ struct RecordOpener: Sendable {
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: LMDBTransaction) throws -> RecordedEvent {
         var bases = NonceBaseCursor()
         let base = try bases.base(for: position, in: txn)
+        if let header = RecordHeader(parsing: record) { try dictionaries.ensureLoaded(header.dictionaryID, in: txn) }
         return try decompressors.withDecompressor { decompressor in
             try open(record, position: position, nonceBase: base, decompressor: decompressor) { try keys.key($0, in: txn) }
         }

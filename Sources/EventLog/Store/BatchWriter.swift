@@ -41,14 +41,17 @@ final class BatchWriter {
         self.storeID = storeID
         self.clock = clock
         sealers = (0..<max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))).map { _ in RecordSealer() }
-        (nextPosition, nextKeyID) = try environment.read { txn in
-            let last = try txn.withCursor(StoreLayout.events) { try $0.last() }
-            let next = last.map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
-            guard let keyID = try txn.get(StoreLayout.meta, StoreLayout.nextKeyIDKey), keyID.count == 4 else {
-                throw EventLogError(.storeUnusable, "the store's meta database lacks next-key-id")
-            }
-            return (next, keyID.loadBigEndian(at: 0, as: UInt32.self))
+        (nextPosition, nextKeyID) = try environment.read(Self.committedCounters)
+    }
+
+    /// The next position and the next data key id as committed.
+    private static func committedCounters(in txn: LMDBTransaction) throws -> (UInt64, UInt32) {
+        let last = try txn.withCursor(StoreLayout.events) { try $0.last() }
+        let next = last.map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+        guard let keyID = try txn.get(StoreLayout.meta, StoreLayout.nextKeyIDKey), keyID.count == 4 else {
+            throw EventLogError(.storeUnusable, "the store's meta database lacks next-key-id")
         }
+        return (next, keyID.loadBigEndian(at: 0, as: UInt32.self))
     }
 
     /// A stream touched since the index was written: its state now, and the runs the index lacks.
@@ -105,12 +108,18 @@ final class BatchWriter {
         pendingIsCurrent = true
     }
 
-    /// Makes `pending` match the committed log: after a failed transaction, and on the first write.
+    /// Makes the writer's state match the committed log: on the first write, after a failed
+    /// transaction, and when another process has appended since this writer's last commit (LMDB
+    /// serialises writers across processes; the check costs two lookups per transaction).
     private func preparePending(in txn: LMDBTransaction) throws {
-        if pendingIsCurrent {
+        let (committedNext, committedKeyID) = try Self.committedCounters(in: txn)
+        if pendingIsCurrent, committedNext == nextPosition, committedKeyID == nextKeyID {
             pendingIsCurrent = false  // until this transaction commits
             return
         }
+        pendingIsCurrent = false
+        nextPosition = committedNext
+        nextKeyID = committedKeyID
         pending = [:]
         for entry in try StreamIndex.tail(in: txn) {
             let stream = StreamID(entry.header.stream)

@@ -1,8 +1,9 @@
 /// A catch-up subscription: every event from a position on, history first, then each new
 /// commit as it happens, in log order, never skipping or repeating one.
 ///
-/// Live events are those appended through the same ``EventLog``. Iteration ends when the task
-/// is cancelled, and throws if a record cannot be read.
+/// Events appended through the same ``EventLog`` arrive at once; events appended by another process
+/// within ``pollInterval``. Iteration ends when the task is cancelled, and throws if a record cannot
+/// be read.
 ///
 /// ```swift
 /// for try await event in log.subscribe(from: checkpoint) {
@@ -11,6 +12,8 @@
 /// ```
 public struct EventSubscription: AsyncSequence, Sendable {
     public typealias Element = RecordedEvent
+    /// How often a waiting subscription looks for events appended by other processes.
+    public static let pollInterval = Duration.milliseconds(200)
 
     let log: EventLog
     let start: UInt64
@@ -42,7 +45,16 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 buffer = try log.readAll(from: nextPosition, maxCount: 512)
                 index = 0
                 if buffer.isEmpty {
-                    await log.commits.wait(untilCount: nextPosition + 1)
+                    // Woken by this log's commits at once; commits by other processes are found by
+                    // looking again every `pollInterval`.
+                    let target = nextPosition + 1
+                    let commits = log.commits
+                    await withTaskGroup(of: Void.self) { group in
+                        group.addTask { await commits.wait(untilCount: target) }
+                        group.addTask { try? await Task.sleep(for: EventSubscription.pollInterval) }
+                        await group.next()
+                        group.cancelAll()
+                    }
                 }
             }
         }

@@ -40,11 +40,11 @@ enum Workload {
         return (0..<count).map { index in
             let type = types[Int(random.next() % UInt64(types.count))]
             let session = sessions[index / 50 % sessions.count]
-            let text = (0..<(3 + Int(random.next() % 4))).map { _ in words[Int(random.next() % UInt64(words.count))] }
+            let text = (0..<(2 + Int(random.next() % 3))).map { _ in words[Int(random.next() % UInt64(words.count))] }
                 .joined(separator: " ")
             let start = (index % 5000) * 310
             let ms = String(format: "%03d", index % 1000)
-            let json = #"{"type":"\#(type)","session":"\#(session)","at":"2026-11-21T10:\#(String(format: "%02d", index / 60_000 % 60)):\#(String(format: "%02d", index / 1000 % 60)).\#(ms)Z","segment":\#(index % 400),"revision":\#(index % 4),"text":"\#(text)","start_ms":\#(start),"end_ms":\#(start + 900)}"#
+            let json = #"{"type":"\#(type)","session":"\#(session)","at":"2026-11-21T10:\#(String(format: "%02d", index / 60_000 % 60)):\#(String(format: "%02d", index / 1000 % 60)).\#(ms)Z","segment":\#(index % 400),"text":"\#(text)","start_ms":\#(start),"end_ms":\#(start + 900)}"#
             return Array(json.utf8)
         }
     }

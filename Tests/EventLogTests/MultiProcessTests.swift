@@ -1,0 +1,46 @@
+import EventLog
+import Foundation
+import Testing
+
+/// LMDB serialises writers across processes; the log must keep its positions, versions and index
+/// right when another process appends too, and subscriptions must see that process's events.
+@Suite struct MultiProcessTests {
+    @Test func appendsFromAnotherProcessInterleaveSafelyAndReachSubscribers() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let mine = StreamID()
+            try await log.append([event("before")], to: mine)
+
+            let subscriber = Task {
+                var foreign = 0
+                for try await recorded in log.subscribe(from: 0) where recorded.type == "crash.test" {
+                    foreign += 1
+                    if foreign == 50 { break }
+                }
+                return foreign
+            }
+
+            let writer = Process()
+            writer.executableURL = BuiltProducts.url("EventLogCrashWriter")
+            writer.arguments = [store.storePath, store.keyPath, store.root.appendingPathComponent("acks").path]
+            try writer.run()
+            defer { if writer.isRunning { kill(writer.processIdentifier, SIGKILL) } }
+            // This process keeps appending while the other one does.
+            for index in 0..<200 {
+                try await log.append([event("mine \(index)")], to: mine, expectedVersion: .exact(UInt64(index + 1)))
+            }
+            #expect(try await subscriber.value == 50)
+            kill(writer.processIdentifier, SIGKILL)
+            writer.waitUntilExit()
+
+            let events = try log.readStream(mine)
+            #expect(events.map(\.text) == ["before"] + (0..<200).map { "mine \($0)" })
+            let all = try log.readAll()
+            #expect(all.map(\.position) == Array(0..<UInt64(all.count)))
+            #expect(all.contains { $0.type == "crash.test" })
+            try await log.append([event("after")], to: mine, expectedVersion: .exact(201))
+            let report = try log.verify()
+            #expect(report.isIntact, "\(report.problems.prefix(3))")
+        }
+    }
+}
