@@ -68,19 +68,27 @@ public final class EventLog: Sendable {
         }
     }
 
+    /// Builds the store in a hidden sibling directory and renames it into place when complete, so that
+    /// a creation that fails or is killed halfway never leaves a half-made store at `directory`.
     private static func createStore(at directory: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
-        let master = try StoreOpening.createDirectory(directory, keySource: key)
-        let environment: LMDBEnvironment
+        let masterFromFile = try StoreOpening.checkNewStore(at: directory, keySource: key)
+        let staging = try StoreOpening.makeStagingDirectory(for: directory)
         do {
-            environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                              initialMapSize: options.initialMapSize, durable: options.durable, create: true)
+            let master = try {
+                let environment = try LMDBEnvironment(path: staging, databaseNames: StoreLayout.all,
+                                                      initialMapSize: options.initialMapSize, durable: true, create: true)
+                return try environment.write { txn in
+                    try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, options: options)
+                }
+            }()  // the staging environment is closed here, before the rename
+            try StoreOpening.moveIntoPlace(staging, directory)
+            let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
+                                                  initialMapSize: options.initialMapSize, durable: options.durable, create: false)
+            return try EventLog(directory: directory, environment: environment, master: master, options: options)
         } catch {
-            throw EventLogError(.storeUnusable, "cannot create a store in \(directory): \(error)", path: directory)
+            try? FileManager.default.removeItem(atPath: staging)
+            throw error
         }
-        let masterKey = try environment.write { txn in
-            try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: master, options: options)
-        }
-        return try EventLog(directory: directory, environment: environment, master: masterKey, options: options)
     }
 
     /// Opens an existing store; fails at once with ``EventLogError/Code/wrongKey`` for the wrong key.

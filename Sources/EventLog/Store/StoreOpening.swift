@@ -1,4 +1,9 @@
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 
 /// Creating a store's meta data and checking it when a store is opened.
 enum StoreOpening {
@@ -9,26 +14,49 @@ enum StoreOpening {
     private static func keyCheckAdditionalData(_ storeID: [UInt8]) -> [UInt8] { Array("key-check".utf8) + storeID }
 
     /// Checks that `directory` may become a store and reads the key file, before anything is created.
-    static func createDirectory(_ directory: String, keySource: KeySource) throws -> SecureBytes? {
+    static func checkNewStore(at directory: String, keySource: KeySource) throws -> SecureBytes? {
         if case .keyFile(let keyPath) = keySource { try refuseKeyInside(directory, keyPath: keyPath) }
-        let fileManager = FileManager.default
         var isDirectory: ObjCBool = false
-        if fileManager.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue, (try? fileManager.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue, (try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
                 throw EventLogError(.alreadyExists, "\(directory) exists and is not an empty directory; refusing to create a store there",
                                     path: directory)
             }
         }
-        var master: SecureBytes?
-        if case .keyFile(let keyPath) = keySource { master = try MasterKeyFile.read(at: keyPath) }
+        guard case .keyFile(let keyPath) = keySource else { return nil }
+        return try MasterKeyFile.read(at: keyPath)
+    }
+
+    /// A new, private directory beside `directory`: `.NAME.creating-UUID`.
+    static func makeStagingDirectory(for directory: String) throws -> String {
+        let target = URL(fileURLWithPath: directory).standardizedFileURL
+        let parent = target.deletingLastPathComponent()
+        let staging = parent.appendingPathComponent(".\(target.lastPathComponent).creating-\(UUID().uuidString)").path
         do {
-            try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                            attributes: [.posixPermissions: 0o700])
+            try FileManager.default.createDirectory(at: parent, withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false,
+                                                    attributes: [.posixPermissions: 0o700])
         } catch {
             throw EventLogError(.storeUnusable, "cannot create the store directory \(directory): \(error.localizedDescription)",
                                 path: directory)
         }
-        return master
+        return staging
+    }
+
+    /// Renames the finished store into place (over an empty directory, if one is there) and syncs
+    /// the parent directory so that the rename is durable.
+    static func moveIntoPlace(_ staging: String, _ directory: String) throws {
+        guard rename(staging, directory) == 0 else {
+            let reason = String(cString: strerror(errno))
+            throw EventLogError(errno == ENOTEMPTY || errno == EEXIST ? .alreadyExists : .storeUnusable,
+                                "cannot move the new store into \(directory): \(reason)", path: directory)
+        }
+        let parent = URL(fileURLWithPath: directory).standardizedFileURL.deletingLastPathComponent().path
+        let descriptor = open(parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor >= 0 {
+            fsync(descriptor)
+            close(descriptor)
+        }
     }
 
     /// The master key must never sit in the store directory, where a copy of the store would carry it.
