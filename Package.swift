@@ -6,10 +6,12 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "SessionModel", targets: ["SessionModel"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         .systemLibrary(name: "CLMDB", pkgConfig: "lmdb", providers: [.apt(["liblmdb-dev"]), .brew(["lmdb"])]),
@@ -18,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
         .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd"]),
+        .target(name: "SessionModel", dependencies: ["EventLog"]),
 
         .executableTarget(
             name: "sessionstore",
@@ -30,6 +33,10 @@ let package = Package(
         .executableTarget(name: "EventLogCrashWriter", dependencies: ["EventLog"]),
 
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogCrashWriter"]),
+        .testTarget(
+            name: "SessionModelTests",
+            dependencies: ["SessionModel", .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
         .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog"]),
     ]
 )

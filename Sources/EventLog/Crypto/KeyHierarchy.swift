@@ -9,6 +9,7 @@ final class KeyHierarchy: Sendable {
         case checkpointSigning = 3
         case keyCheck = 4
         case storeMetadata = 5
+        case views = 6
     }
 
     static let masterKeyBytes = 32
@@ -18,6 +19,8 @@ final class KeyHierarchy: Sendable {
     let keyWrapping: SecureBytes
     let keyCheck: SecureBytes
     let storeMetadata: SecureBytes
+    let subjectHashing: SecureBytes
+    let views: SecureBytes
 
     init(master: SecureBytes) {
         precondition(master.count == Self.masterKeyBytes)
@@ -25,6 +28,8 @@ final class KeyHierarchy: Sendable {
         keyWrapping = Self.derive(.keyWrapping, from: master)
         keyCheck = Self.derive(.keyCheck, from: master)
         storeMetadata = Self.derive(.storeMetadata, from: master)
+        subjectHashing = Self.derive(.subjectHashing, from: master)
+        views = Self.derive(.views, from: master)
     }
 
     private static func derive(_ purpose: Purpose, from master: SecureBytes) -> SecureBytes {

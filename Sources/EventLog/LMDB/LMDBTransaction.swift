@@ -34,6 +34,18 @@ struct LMDBTransaction {
         }
     }
 
+    /// Deletes `key`; returns whether it was there.
+    @discardableResult
+    func delete(_ database: String, _ key: some ContiguousBytes) throws -> Bool {
+        try key.withUnsafeBytes { key in
+            var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+            let code = mdb_del(txn, environment.database(database), &keyValue, nil)
+            if code == MDB_NOTFOUND { return false }
+            try LMDBError.check(code, "mdb_del(\(database))")
+            return true
+        }
+    }
+
     /// How many entries a database holds.
     func count(_ database: String) throws -> Int {
         var stat = MDB_stat()

@@ -34,6 +34,17 @@ public struct RecordedEvent: Hashable, Sendable {
     public var recordedAtMilliseconds: Int64
 
     public var recordedAt: Date { Date(timeIntervalSince1970: Double(recordedAtMilliseconds) / 1000) }
+
+    public init(id: UUID, stream: StreamID, streamNumber: UInt64, position: UInt64, type: String, data: [UInt8],
+                recordedAtMilliseconds: Int64) {
+        self.id = id
+        self.stream = stream
+        self.streamNumber = streamNumber
+        self.position = position
+        self.type = type
+        self.data = data
+        self.recordedAtMilliseconds = recordedAtMilliseconds
+    }
 }
 
 /// Which data key encrypts a new stream's events.
@@ -62,6 +73,8 @@ public struct AppendResult: Hashable, Sendable {
     public var nextExpectedVersion: UInt64
     /// Global positions of the appended events (empty for an empty append).
     public var positions: Range<UInt64>
+    /// Events left out because the stream held their ids already (with `deduplicate`).
+    public var duplicates: Int = 0
 }
 
 /// The order in which to read a stream.

@@ -25,7 +25,7 @@ final class AppendQueue: @unchecked Sendable {
     }
 
     func submit(stream: StreamID, events: [ProposedEvent], expectedVersion: ExpectedVersion,
-                keyScope: KeyScope) async throws -> AppendResult {
+                keyScope: KeyScope, deduplicate: Bool) async throws -> AppendResult {
         try await withCheckedThrowingContinuation { continuation in
             condition.lock()
             defer { condition.unlock() }
@@ -34,7 +34,7 @@ final class AppendQueue: @unchecked Sendable {
                 return
             }
             pending.append(PendingAppend(stream: stream, events: events, expectedVersion: expectedVersion,
-                                         keyScope: keyScope, continuation: continuation))
+                                         keyScope: keyScope, deduplicate: deduplicate, continuation: continuation))
             // Wake the writer only when it has something to do: the first append of a batch, or the
             // batch it is coalescing is complete. Waking it for every append costs a context switch each.
             if pending.count == 1 || pending.count >= lastBatchAppends { condition.signal() }

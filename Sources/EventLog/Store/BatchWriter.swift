@@ -6,6 +6,7 @@ struct PendingAppend {
     var events: [ProposedEvent]
     var expectedVersion: ExpectedVersion
     var keyScope: KeyScope
+    var deduplicate: Bool
     var continuation: CheckedContinuation<AppendResult, any Error>
 }
 
@@ -153,7 +154,22 @@ final class BatchWriter {
         var results: [Result<AppendResult, EventLogError>] = []
         results.reserveCapacity(batch.count)
 
-        for append in batch {
+        for var append in batch {
+            var duplicates = 0
+            if append.deduplicate {
+                // Drop events whose ids the stream holds already (committed, or earlier in this batch).
+                var known = try StreamIndex.eventIDs(of: append.stream, in: txn)
+                for job in jobs where job.stream == append.stream.uuid { known.insert(job.event.id) }
+                let fresh = append.events.filter { known.insert($0.id).inserted }
+                duplicates = append.events.count - fresh.count
+                if fresh.isEmpty, duplicates > 0 {
+                    let version = try pending[append.stream]?.state.version ?? StreamState.read(append.stream, in: txn)?.version ?? 0
+                    results.append(.success(AppendResult(nextExpectedVersion: version, positions: position..<position,
+                                                         duplicates: duplicates)))
+                    continue
+                }
+                append.events = fresh
+            }
             var change = try pending[append.stream]
                 ?? StreamState.read(append.stream, in: txn).map { StreamChange(state: $0, isNew: false) }
             let version = change?.state.version ?? 0
@@ -207,7 +223,8 @@ final class BatchWriter {
                                     recordedAtMilliseconds: now))
             }
             pending[append.stream] = change
-            results.append(.success(AppendResult(nextExpectedVersion: change.state.version, positions: position..<(position + count))))
+            results.append(.success(AppendResult(nextExpectedVersion: change.state.version, positions: position..<(position + count),
+                                                 duplicates: duplicates)))
             position += count
         }
 

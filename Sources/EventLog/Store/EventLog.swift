@@ -124,12 +124,17 @@ public final class EventLog: Sendable {
     /// Returns once the events are durable. A new stream gets a data key of its own, or the
     /// store's audit key when `keyScope` is ``KeyScope/audit``; `keyScope` is ignored for a stream
     /// that exists.
+    ///
+    /// With `deduplicate`, events whose ids the stream already holds are left out (counted in
+    /// ``AppendResult/duplicates``), so that a client may safely send the same events again; when
+    /// every event is a duplicate the append succeeds without writing, whatever `expectedVersion`
+    /// says. The check reads the stream's clear headers, so its cost grows with the stream.
     /// - Throws: ``EventLogError`` with ``EventLogError/Code/wrongExpectedVersion`` (carrying the
     ///   stream, expected and actual versions), ``EventLogError/Code/invalidArgument`` for an event
     ///   that cannot be stored, ``EventLogError/Code/keyDestroyed`` for an erased stream.
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID, expectedVersion: ExpectedVersion = .any,
-                       keyScope: KeyScope = .stream) async throws -> AppendResult {
+                       keyScope: KeyScope = .stream, deduplicate: Bool = false) async throws -> AppendResult {
         for (index, event) in events.enumerated() {
             let typeCount = event.type.utf8.count
             guard (1...255).contains(typeCount) else {
@@ -143,7 +148,8 @@ public final class EventLog: Sendable {
                                     stream: stream)
             }
         }
-        return try await appends.submit(stream: stream, events: events, expectedVersion: expectedVersion, keyScope: keyScope)
+        return try await appends.submit(stream: stream, events: events, expectedVersion: expectedVersion,
+                                        keyScope: keyScope, deduplicate: deduplicate)
     }
 
     /// Finishes queued appends, stops accepting new ones and flushes the store to disk.
@@ -171,13 +177,15 @@ public final class EventLog: Sendable {
 }
 
 extension EventLog {
-    /// A read transaction whose failures reach the caller as ``EventLogError``.
+    /// A read transaction whose storage failures reach the caller as ``EventLogError``; errors
+    /// thrown by `body` itself pass through unchanged.
     func reading<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
-        do { return try environment.read(body) } catch { throw EventLogError.storage(error) }
+        do { return try environment.read(body) } catch let error as LMDBError { throw EventLogError.storage(error) }
     }
 
-    /// A write transaction whose failures reach the caller as ``EventLogError``.
+    /// A write transaction whose storage failures reach the caller as ``EventLogError``; errors
+    /// thrown by `body` itself pass through unchanged (and the transaction is aborted).
     func writing<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
-        do { return try environment.write(body) } catch { throw EventLogError.storage(error) }
+        do { return try environment.write(body) } catch let error as LMDBError { throw EventLogError.storage(error) }
     }
 }

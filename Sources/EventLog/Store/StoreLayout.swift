@@ -9,7 +9,9 @@ enum StoreLayout {
     static let keys = "keys"
     static let dictionaries = "dictionaries"
     static let nonceBases = "nonce-bases"
-    static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases]
+    static let views = "views"
+    static let viewCheckpoints = "view-checkpoints"
+    static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints]
 
     static let formatKey = Array("format".utf8)
     static let storeIDKey = Array("store-id".utf8)

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The stream index as a reader sees it: `streams` and `stream-runs` cover the log up to
 /// `meta/indexed-through`; events after it (the tail, at most a few thousand) are found by their
 /// clear headers. Committing an event therefore writes no index page; the writer folds the tail
@@ -55,6 +57,27 @@ enum StreamIndex {
                            keyID: row.keyID, firstPosition: row.firstPosition,
                            lastPosition: tailPositions.last ?? lastIndexedPosition ?? row.firstPosition)
         }
+    }
+
+    /// The ids of every event of `stream`, read from clear headers (no key needed).
+    static func eventIDs(of stream: StreamID, in txn: LMDBTransaction) throws -> Set<UUID> {
+        guard let (view, _) = try view(of: stream, in: txn) else { return [] }
+        var ids = Set<UUID>(minimumCapacity: Int(view.version))
+        func add(_ position: UInt64) throws {
+            guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
+                  let header = RecordHeader(parsing: record) else {
+                throw EventLogError.integrity(position, "is missing or has an unreadable header")
+            }
+            ids.insert(header.eventID)
+        }
+        if view.indexedVersion > 0 {
+            try StreamRun.visit(stream, from: 0, direction: .forward, in: txn) { run in
+                for number in run.numbers { try add(run.position(of: number)) }
+                return true
+            }
+        }
+        for position in view.tailPositions { try add(position) }
+        return ids
     }
 
     /// The stream as a reader sees it, or nil when it has no events.

@@ -1,0 +1,109 @@
+import Foundation
+
+/// A session's data was purged because its retention period ended.
+public struct RetentionPurged: Hashable, Sendable, WirePayload {
+    public var policy: String = ""
+    /// Data recorded before this time (ms since 1970) was purged.
+    public var cutoff: Int64 = 0
+
+    init() {}
+
+    public init(policy: String, cutoff: Int64) {
+        self.policy = policy
+        self.cutoff = cutoff
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.string(8, policy)
+        writer.sint(9, cutoff)
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: policy = try reader.text(type, field)
+        case 9:
+            try WireReader.expect(type, .varint, field: field)
+            cutoff = try reader.sint()
+        default: return false
+        }
+        return true
+    }
+}
+
+/// A subject's data was erased by destroying the keys of their sessions.
+public struct SubjectErased: Hashable, Sendable, WirePayload {
+    public var subject: SubjectHash?
+    public var sessions: [UUID] = []
+    public var requestReference: String?
+
+    init() {}
+
+    public init(subject: SubjectHash, sessions: [UUID], requestReference: String? = nil) {
+        self.subject = subject
+        self.sessions = sessions
+        self.requestReference = requestReference
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.bytes(8, subject?.bytes ?? [])
+        for session in sessions { writer.bytes(9, session.wireBytes) }
+        writer.optionalString(10, requestReference)
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: subject = try reader.subject(type, field)
+        case 9: sessions.append(try UUID(wire: try reader.data(type, field), field: field))
+        case 10: requestReference = try reader.text(type, field)
+        default: return false
+        }
+        return true
+    }
+}
+
+/// Someone exported data: who, what and in which format.
+public struct ExportPerformed: Hashable, Sendable, WirePayload {
+    public var actor: String = ""
+    public var format: String = ""
+    public var sessions: [UUID] = []
+    public var subject: SubjectHash?
+
+    init() {}
+
+    public init(actor: String, format: String, sessions: [UUID], subject: SubjectHash? = nil) {
+        self.actor = actor
+        self.format = format
+        self.sessions = sessions
+        self.subject = subject
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.string(8, actor)
+        writer.string(9, format)
+        for session in sessions { writer.bytes(10, session.wireBytes) }
+        writer.bytes(11, subject?.bytes ?? [])
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: actor = try reader.text(type, field)
+        case 9: format = try reader.text(type, field)
+        case 10: sessions.append(try UUID(wire: try reader.data(type, field), field: field))
+        case 11: subject = try reader.subject(type, field)
+        default: return false
+        }
+        return true
+    }
+}
+
+extension UUID {
+    /// The 16 bytes in RFC 9562 order.
+    var wireBytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+
+    init(wire bytes: [UInt8], field: Int) throws {
+        guard bytes.count == 16 else { throw WireReader.Malformed(reason: "field \(field) is not a 16-byte UUID") }
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes) }
+        self.init(uuid: value)
+    }
+}

@@ -1,0 +1,26 @@
+/// Every kind of event of a dictation session, by the name stored as the log's event type.
+public enum EventType: String, CaseIterable, Hashable, Sendable {
+    case sessionStarted = "session.started"
+    case sessionPaused = "session.paused"
+    case sessionResumed = "session.resumed"
+    case sessionEnded = "session.ended"
+    case consentGranted = "consent.granted"
+    case consentRevoked = "consent.revoked"
+    case recordingStarted = "recording.started"
+    case recordingChunk = "recording.chunk"
+    case recordingStopped = "recording.stopped"
+    case transcriptPartial = "transcript.partial"
+    case transcriptCommitted = "transcript.committed"
+    case transcriptCorrected = "transcript.corrected"
+    case playbackStarted = "playback.started"
+    case playbackPaused = "playback.paused"
+    case playbackSeeked = "playback.seeked"
+    case playbackStopped = "playback.stopped"
+    case playbackCompleted = "playback.completed"
+    case retentionPurged = "retention.purged"
+    case subjectErased = "subject.erased"
+    case exportPerformed = "export.performed"
+
+    /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
+    public var currentSchemaVersion: UInt32 { 1 }
+}

@@ -1,0 +1,102 @@
+public struct PlaybackStarted: Hashable, Sendable, WirePayload {
+    public var recording: String = ""
+    public var positionMilliseconds: UInt64 = 0
+    /// Playback speed, 1 by default.
+    public var rate: Double?
+
+    init() {}
+
+    public init(recording: String, positionMilliseconds: UInt64, rate: Double? = nil) {
+        self.recording = recording
+        self.positionMilliseconds = positionMilliseconds
+        self.rate = rate
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.string(8, recording)
+        writer.uint(9, positionMilliseconds)
+        writer.double(10, rate)
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: recording = try reader.text(type, field)
+        case 9: positionMilliseconds = try reader.uint64(type, field)
+        case 10: rate = try reader.real(type, field)
+        default: return false
+        }
+        return true
+    }
+}
+
+/// Playback paused or stopped at a position.
+public struct PlaybackPosition: Hashable, Sendable, WirePayload {
+    public var recording: String = ""
+    public var positionMilliseconds: UInt64 = 0
+
+    init() {}
+
+    public init(recording: String, positionMilliseconds: UInt64) {
+        self.recording = recording
+        self.positionMilliseconds = positionMilliseconds
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.string(8, recording)
+        writer.uint(9, positionMilliseconds)
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: recording = try reader.text(type, field)
+        case 9: positionMilliseconds = try reader.uint64(type, field)
+        default: return false
+        }
+        return true
+    }
+}
+
+public struct PlaybackSeeked: Hashable, Sendable, WirePayload {
+    public var recording: String = ""
+    public var fromMilliseconds: UInt64 = 0
+    public var toMilliseconds: UInt64 = 0
+
+    init() {}
+
+    public init(recording: String, fromMilliseconds: UInt64, toMilliseconds: UInt64) {
+        self.recording = recording
+        self.fromMilliseconds = fromMilliseconds
+        self.toMilliseconds = toMilliseconds
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.string(8, recording)
+        writer.uint(9, fromMilliseconds)
+        writer.uint(10, toMilliseconds)
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: recording = try reader.text(type, field)
+        case 9: fromMilliseconds = try reader.uint64(type, field)
+        case 10: toMilliseconds = try reader.uint64(type, field)
+        default: return false
+        }
+        return true
+    }
+}
+
+public struct PlaybackCompleted: Hashable, Sendable, WirePayload {
+    public var recording: String = ""
+
+    init() {}
+    public init(recording: String) { self.recording = recording }
+
+    func write(to writer: inout WireWriter) { writer.string(8, recording) }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        guard field == 8 else { return false }
+        recording = try reader.text(type, field)
+        return true
+    }
+}

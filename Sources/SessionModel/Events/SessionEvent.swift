@@ -1,0 +1,39 @@
+import Foundation
+
+/// One event of a dictation session: who, when, and what happened.
+public struct SessionEvent: Hashable, Sendable {
+    /// Unique per event; an event whose id is already stored in its session is not stored again.
+    public var id: UUID
+    /// The session, whose events form one stream.
+    public var session: UUID
+    /// When it happened on the client's clock, in milliseconds since 1970-01-01T00:00:00Z.
+    public var occurredAt: Int64
+    public var correlationID: UUID?
+    public var causationID: UUID?
+    public var payload: SessionPayload
+
+    public init(id: UUID = UUID(), session: UUID, occurredAt: Int64, correlationID: UUID? = nil,
+                causationID: UUID? = nil, payload: SessionPayload) {
+        self.id = id
+        self.session = session
+        self.occurredAt = occurredAt
+        self.correlationID = correlationID
+        self.causationID = causationID
+        self.payload = payload
+    }
+
+    public var type: EventType { payload.type }
+}
+
+/// A session event as stored: with its place in the session and the log, and the store's time.
+public struct RecordedSessionEvent: Hashable, Sendable {
+    public var event: SessionEvent
+    /// The event's number in its session's stream, from 0.
+    public var streamNumber: UInt64
+    /// The event's global position in the log.
+    public var position: UInt64
+    /// When the store appended it, in milliseconds since 1970.
+    public var recordedAt: Int64
+    /// The schema version it was written with (it has been upcast to the current one).
+    public var storedSchemaVersion: UInt32
+}

@@ -1,0 +1,193 @@
+import EventLog
+import Foundation
+
+/// Turns session events into log events and back. Payloads are protobuf wire format messages
+/// (schema: `docs/session-events.proto`): envelope fields 1–5, the event type's own fields from 8.
+/// Payloads written with an older schema version are upcast on read by the given upcasters.
+public struct SessionEventCodec: Sendable {
+    /// Turns a payload of `type` at schema version `fromVersion` into version `fromVersion + 1`,
+    /// working on the wire bytes (the envelope's version field is rewritten by the codec).
+    public struct Upcaster: Sendable {
+        public var type: EventType
+        public var fromVersion: UInt32
+        public var upcast: @Sendable (_ payload: [UInt8]) throws -> [UInt8]
+
+        public init(type: EventType, fromVersion: UInt32, upcast: @escaping @Sendable (_ payload: [UInt8]) throws -> [UInt8]) {
+            self.type = type
+            self.fromVersion = fromVersion
+            self.upcast = upcast
+        }
+    }
+
+    private struct UpcasterKey: Hashable {
+        var type: EventType
+        var version: UInt32
+    }
+
+    private let upcasters: [UpcasterKey: Upcaster]
+
+    public init(upcasters: [Upcaster] = []) {
+        self.upcasters = Dictionary(upcasters.map { (UpcasterKey(type: $0.type, version: $0.fromVersion), $0) },
+                                    uniquingKeysWith: { _, last in last })
+    }
+
+    // Envelope fields.
+    static let schemaVersionField = 1
+    static let occurredAtField = 2
+    static let correlationField = 3
+    static let causationField = 4
+    static let sessionField = 5
+
+    /// The log event for `event`. Written to a stream other than the session's own (a subject's
+    /// consent stream), the payload also names the session.
+    public func encode(_ event: SessionEvent, storedOutsideSession: Bool = false) -> ProposedEvent {
+        var writer = WireWriter()
+        writer.uint(Self.schemaVersionField, UInt64(event.type.currentSchemaVersion))
+        writer.sint(Self.occurredAtField, event.occurredAt)
+        writer.bytes(Self.correlationField, event.correlationID?.wireBytes ?? [])
+        writer.bytes(Self.causationField, event.causationID?.wireBytes ?? [])
+        if storedOutsideSession { writer.bytes(Self.sessionField, event.session.wireBytes) }
+        event.payload.wirePayload.write(to: &writer)
+        return ProposedEvent(id: event.id, type: event.type.rawValue, data: writer.bytes)
+    }
+
+    /// The session event stored as `recorded`, upcast to the current schema.
+    public func decode(_ recorded: RecordedEvent) throws -> RecordedSessionEvent {
+        func failure(_ code: SessionModelError.Code, _ reason: String) -> SessionModelError {
+            SessionModelError(code: code, message: "event at position \(recorded.position) (\(recorded.type)) \(reason)",
+                              position: recorded.position)
+        }
+        guard let type = EventType(rawValue: recorded.type) else {
+            throw failure(.unknownType, "has a type this build does not know")
+        }
+        var bytes = recorded.data
+        let stored: UInt32
+        do {
+            stored = try Self.schemaVersion(of: bytes)
+            var version = stored
+            if version > type.currentSchemaVersion {
+                throw failure(.newerSchema, "has schema version \(version); this build reads up to \(type.currentSchemaVersion)")
+            }
+            while version < type.currentSchemaVersion {
+                guard let upcaster = upcasters[UpcasterKey(type: type, version: version)] else {
+                    throw failure(.malformed, "has schema version \(version), and no upcaster to \(version + 1) is registered")
+                }
+                bytes = try Self.settingSchemaVersion(version + 1, in: try upcaster.upcast(bytes))
+                version += 1
+            }
+            var event = try Self.decodeEvent(type, bytes, session: recorded.stream.uuid)
+            event.id = recorded.id
+            return RecordedSessionEvent(event: event, streamNumber: recorded.streamNumber, position: recorded.position,
+                                        recordedAt: recorded.recordedAtMilliseconds, storedSchemaVersion: stored)
+        } catch let error as SessionModelError {
+            throw error
+        } catch {
+            throw failure(.malformed, "is malformed: \(error)")
+        }
+    }
+
+    /// The schema version in a payload's envelope (field 1; absent means 0).
+    static func schemaVersion(of bytes: [UInt8]) throws -> UInt32 {
+        try bytes.withUnsafeBytes { raw in
+            var reader = WireReader(raw)
+            while let (field, type) = try reader.nextField() {
+                if field == schemaVersionField { return try reader.uint32(type, field) }
+                try reader.skip(type)
+            }
+            return 0
+        }
+    }
+
+    /// The payload with its envelope's version field replaced by `version`.
+    static func settingSchemaVersion(_ version: UInt32, in bytes: [UInt8]) throws -> [UInt8] {
+        var writer = WireWriter(capacity: bytes.count + 4)
+        writer.uint(schemaVersionField, UInt64(version))
+        try bytes.withUnsafeBytes { raw in
+            var reader = WireReader(raw)
+            var start = 0
+            var kept: [UInt8] = []
+            while let (field, type) = try reader.nextField() {
+                try reader.skip(type)
+                let end = raw.count - reader.remaining
+                if field != schemaVersionField { kept.append(contentsOf: raw[start..<end]) }
+                start = end
+            }
+            writer.append(raw: kept)
+        }
+        return writer.bytes
+    }
+
+    private static func decodeEvent(_ type: EventType, _ bytes: [UInt8], session: UUID) throws -> SessionEvent {
+        switch type {
+        case .sessionStarted: try decode(SessionStarted.self, bytes, session) { .sessionStarted($0) }
+        case .sessionPaused: try decode(SessionPaused.self, bytes, session) { .sessionPaused($0) }
+        case .sessionResumed: try decode(EmptyPayload.self, bytes, session) { _ in .sessionResumed }
+        case .sessionEnded: try decode(SessionEnded.self, bytes, session) { .sessionEnded($0) }
+        case .consentGranted: try decode(ConsentChange.self, bytes, session) { .consentGranted($0) }
+        case .consentRevoked: try decode(ConsentChange.self, bytes, session) { .consentRevoked($0) }
+        case .recordingStarted: try decode(RecordingStarted.self, bytes, session) { .recordingStarted($0) }
+        case .recordingChunk: try decode(RecordingChunk.self, bytes, session) { .recordingChunk($0) }
+        case .recordingStopped: try decode(RecordingStopped.self, bytes, session) { .recordingStopped($0) }
+        case .transcriptPartial: try decode(TranscriptPartial.self, bytes, session) { .transcriptPartial($0) }
+        case .transcriptCommitted: try decode(TranscriptCommitted.self, bytes, session) { .transcriptCommitted($0) }
+        case .transcriptCorrected: try decode(TranscriptCorrected.self, bytes, session) { .transcriptCorrected($0) }
+        case .playbackStarted: try decode(PlaybackStarted.self, bytes, session) { .playbackStarted($0) }
+        case .playbackPaused: try decode(PlaybackPosition.self, bytes, session) { .playbackPaused($0) }
+        case .playbackSeeked: try decode(PlaybackSeeked.self, bytes, session) { .playbackSeeked($0) }
+        case .playbackStopped: try decode(PlaybackPosition.self, bytes, session) { .playbackStopped($0) }
+        case .playbackCompleted: try decode(PlaybackCompleted.self, bytes, session) { .playbackCompleted($0) }
+        case .retentionPurged: try decode(RetentionPurged.self, bytes, session) { .retentionPurged($0) }
+        case .subjectErased: try decode(SubjectErased.self, bytes, session) { .subjectErased($0) }
+        case .exportPerformed: try decode(ExportPerformed.self, bytes, session) { .exportPerformed($0) }
+        }
+    }
+
+    /// Reads the envelope and the payload in one pass; fields neither knows are skipped.
+    private static func decode<P: WirePayload>(_ type: P.Type, _ bytes: [UInt8], _ session: UUID,
+                                               _ wrap: (P) -> SessionPayload) throws -> SessionEvent {
+        try bytes.withUnsafeBytes { raw in
+            var reader = WireReader(raw)
+            var payload = P()
+            var event = SessionEvent(session: session, occurredAt: 0, payload: .sessionResumed)
+            while let (field, wireType) = try reader.nextField() {
+                switch field {
+                case schemaVersionField: try reader.skip(wireType)
+                case occurredAtField:
+                    try WireReader.expect(wireType, .varint, field: field)
+                    event.occurredAt = try reader.sint()
+                case correlationField: event.correlationID = try UUID(wire: try reader.data(wireType, field), field: field)
+                case causationField: event.causationID = try UUID(wire: try reader.data(wireType, field), field: field)
+                case sessionField: event.session = try UUID(wire: try reader.data(wireType, field), field: field)
+                default: if try !payload.read(field, wireType, from: &reader) { try reader.skip(wireType) }
+                }
+            }
+            event.payload = wrap(payload)
+            return event
+        }
+    }
+}
+
+extension SessionPayload {
+    var wirePayload: any WirePayload {
+        switch self {
+        case .sessionStarted(let p): p
+        case .sessionPaused(let p): p
+        case .sessionResumed: EmptyPayload()
+        case .sessionEnded(let p): p
+        case .consentGranted(let p), .consentRevoked(let p): p
+        case .recordingStarted(let p): p
+        case .recordingChunk(let p): p
+        case .recordingStopped(let p): p
+        case .transcriptPartial(let p): p
+        case .transcriptCommitted(let p): p
+        case .transcriptCorrected(let p): p
+        case .playbackStarted(let p): p
+        case .playbackPaused(let p), .playbackStopped(let p): p
+        case .playbackSeeked(let p): p
+        case .playbackCompleted(let p): p
+        case .retentionPurged(let p): p
+        case .subjectErased(let p): p
+        case .exportPerformed(let p): p
+        }
+    }
+}

@@ -1,0 +1,18 @@
+import EventLog
+import Foundation
+
+/// Which stream holds what: each session's events in a stream of its own (under the session's data
+/// key), and each subject's consent events also in a consent stream (under the audit key), so that
+/// the consent proof outlives the erasure of the session data.
+public enum SessionStreams {
+    public static func session(_ id: UUID) -> StreamID { StreamID(id) }
+
+    /// The subject's consent stream: a version 8 (RFC 9562, custom) UUID made from the subject hash,
+    /// so it never equals a random (version 4) session id.
+    public static func consent(of subject: SubjectHash) -> StreamID {
+        var bytes = Array(subject.bytes.prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80  // version 8
+        bytes[8] = (bytes[8] & 0x3F) | 0x80  // RFC 9562 variant
+        return StreamID((try? UUID(wire: bytes, field: 0))!)
+    }
+}

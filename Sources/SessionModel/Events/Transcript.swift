@@ -1,0 +1,161 @@
+/// A recogniser's current guess for a segment; superseded by later revisions and by the commit.
+public struct TranscriptPartial: Hashable, Sendable, WirePayload {
+    public var segment: String = ""
+    public var revision: UInt32 = 0
+    public var text: String = ""
+    public var startMilliseconds: UInt64 = 0
+    public var endMilliseconds: UInt64 = 0
+    /// How settled the guess is, 0–1, when the recogniser says.
+    public var stability: Double?
+
+    init() {}
+
+    public init(segment: String, revision: UInt32, text: String, startMilliseconds: UInt64, endMilliseconds: UInt64,
+                stability: Double? = nil) {
+        self.segment = segment
+        self.revision = revision
+        self.text = text
+        self.startMilliseconds = startMilliseconds
+        self.endMilliseconds = endMilliseconds
+        self.stability = stability
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.string(8, segment)
+        writer.uint(9, UInt64(revision))
+        writer.string(10, text)
+        writer.uint(11, startMilliseconds)
+        writer.uint(12, endMilliseconds)
+        writer.double(13, stability)
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: segment = try reader.text(type, field)
+        case 9: revision = try reader.uint32(type, field)
+        case 10: text = try reader.text(type, field)
+        case 11: startMilliseconds = try reader.uint64(type, field)
+        case 12: endMilliseconds = try reader.uint64(type, field)
+        case 13: stability = try reader.real(type, field)
+        default: return false
+        }
+        return true
+    }
+}
+
+/// One recognised word with its times.
+public struct TranscriptWord: Hashable, Sendable, WirePayload {
+    public var word: String = ""
+    public var startMilliseconds: UInt64 = 0
+    public var endMilliseconds: UInt64 = 0
+    public var confidence: Double?
+
+    init() {}
+
+    public init(word: String, startMilliseconds: UInt64, endMilliseconds: UInt64, confidence: Double? = nil) {
+        self.word = word
+        self.startMilliseconds = startMilliseconds
+        self.endMilliseconds = endMilliseconds
+        self.confidence = confidence
+    }
+
+    // A nested message: its fields are numbered from 1.
+    func write(to writer: inout WireWriter) {
+        writer.string(1, word)
+        writer.uint(2, startMilliseconds)
+        writer.uint(3, endMilliseconds)
+        writer.double(4, confidence)
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 1: word = try reader.text(type, field)
+        case 2: startMilliseconds = try reader.uint64(type, field)
+        case 3: endMilliseconds = try reader.uint64(type, field)
+        case 4: confidence = try reader.real(type, field)
+        default: return false
+        }
+        return true
+    }
+}
+
+/// A segment's final text. A committed segment never changes; a correction is a later event.
+public struct TranscriptCommitted: Hashable, Sendable, WirePayload {
+    public var segment: String = ""
+    public var text: String = ""
+    public var startMilliseconds: UInt64 = 0
+    public var endMilliseconds: UInt64 = 0
+    public var confidence: Double?
+    public var speaker: String?
+    public var words: [TranscriptWord] = []
+
+    init() {}
+
+    public init(segment: String, text: String, startMilliseconds: UInt64, endMilliseconds: UInt64,
+                confidence: Double? = nil, speaker: String? = nil, words: [TranscriptWord] = []) {
+        self.segment = segment
+        self.text = text
+        self.startMilliseconds = startMilliseconds
+        self.endMilliseconds = endMilliseconds
+        self.confidence = confidence
+        self.speaker = speaker
+        self.words = words
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.string(8, segment)
+        writer.string(9, text)
+        writer.uint(10, startMilliseconds)
+        writer.uint(11, endMilliseconds)
+        writer.double(12, confidence)
+        writer.optionalString(13, speaker)
+        for word in words { writer.message(14) { word.write(to: &$0) } }
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: segment = try reader.text(type, field)
+        case 9: text = try reader.text(type, field)
+        case 10: startMilliseconds = try reader.uint64(type, field)
+        case 11: endMilliseconds = try reader.uint64(type, field)
+        case 12: confidence = try reader.real(type, field)
+        case 13: speaker = try reader.text(type, field)
+        case 14:
+            try WireReader.expect(type, .lengthDelimited, field: field)
+            words.append(try WireCodec.decodeMessage(TranscriptWord.self, from: try reader.lengthDelimited()))
+        default: return false
+        }
+        return true
+    }
+}
+
+/// A correction of a committed segment's text, recorded as a new event.
+public struct TranscriptCorrected: Hashable, Sendable, WirePayload {
+    public var segment: String = ""
+    public var text: String = ""
+    public var reason: String?
+
+    init() {}
+
+    public init(segment: String, text: String, reason: String? = nil) {
+        self.segment = segment
+        self.text = text
+        self.reason = reason
+    }
+
+    func write(to writer: inout WireWriter) {
+        writer.string(8, segment)
+        writer.string(9, text)
+        writer.optionalString(10, reason)
+    }
+
+    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
+        switch field {
+        case 8: segment = try reader.text(type, field)
+        case 9: text = try reader.text(type, field)
+        case 10: reason = try reader.text(type, field)
+        default: return false
+        }
+        return true
+    }
+}

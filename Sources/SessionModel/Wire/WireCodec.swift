@@ -1,0 +1,18 @@
+/// Whole messages to and from bytes.
+enum WireCodec {
+    static func encode(_ payload: some WirePayload) -> [UInt8] {
+        var writer = WireWriter()
+        payload.write(to: &writer)
+        return writer.bytes
+    }
+
+    /// Decodes a message on its own (nested messages), skipping unknown fields.
+    static func decodeMessage<P: WirePayload>(_ type: P.Type, from bytes: UnsafeRawBufferPointer) throws -> P {
+        var payload = P()
+        var reader = WireReader(bytes)
+        while let (field, wireType) = try reader.nextField() {
+            if try !payload.read(field, wireType, from: &reader) { try reader.skip(wireType) }
+        }
+        return payload
+    }
+}
