@@ -1,0 +1,68 @@
+#!/usr/bin/env python3
+"""Decodes session event payloads with Google's protobuf library and docs/session-events.proto alone.
+
+Input, one per line: `event type <TAB> payload hex`. Output, one JSON line per input: the message as
+protobuf's JSON mapping (field names as in the .proto), and `"canonical": true` when the payload
+parses with no unknown fields and re-serialises to exactly the same bytes, i.e. every field has the
+number and wire type the schema gives it.
+
+    pip install protobuf grpcio-tools
+    python3 decode_payloads.py < payloads.tsv
+"""
+import importlib
+import json
+import os
+import sys
+import tempfile
+
+from google.protobuf import json_format
+from google.protobuf.unknown_fields import UnknownFieldSet
+from grpc_tools import protoc
+
+MESSAGES = {
+    "session.started": "SessionStarted", "session.paused": "SessionPaused", "session.resumed": "SessionResumed",
+    "session.ended": "SessionEnded", "consent.granted": "ConsentChange", "consent.revoked": "ConsentChange",
+    "recording.started": "RecordingStarted", "recording.chunk": "RecordingChunk",
+    "recording.stopped": "RecordingStopped", "transcript.partial": "TranscriptPartial",
+    "transcript.committed": "TranscriptCommitted", "transcript.corrected": "TranscriptCorrected",
+    "playback.started": "PlaybackStarted", "playback.paused": "PlaybackPosition", "playback.seeked": "PlaybackSeeked",
+    "playback.stopped": "PlaybackPosition", "playback.completed": "PlaybackCompleted",
+    "retention.purged": "RetentionPurged", "subject.erased": "SubjectErased", "export.performed": "ExportPerformed",
+}
+
+
+def load_schema():
+    docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
+    out = tempfile.mkdtemp()
+    if protoc.main(["protoc", f"-I{docs}", f"--python_out={out}", os.path.join(docs, "session-events.proto")]) != 0:
+        sys.exit("decode_payloads: protoc failed on docs/session-events.proto")
+    sys.path.insert(0, out)
+    return importlib.import_module("session_events_pb2")
+
+
+def has_unknown_fields(message):
+    if len(UnknownFieldSet(message)) > 0:
+        return True
+    for field, value in message.ListFields():
+        if field.message_type is not None:
+            repeated = field.is_repeated if hasattr(field, "is_repeated") else field.label == field.LABEL_REPEATED
+            items = value if repeated else [value]
+            if any(has_unknown_fields(item) for item in items):
+                return True
+    return False
+
+
+def main():
+    schema = load_schema()
+    for line in sys.stdin:
+        event_type, payload_hex = line.rstrip("\n").split("\t")
+        payload = bytes.fromhex(payload_hex)
+        message = getattr(schema, MESSAGES[event_type])()
+        message.ParseFromString(payload)
+        canonical = not has_unknown_fields(message) and message.SerializeToString() == payload
+        decoded = json_format.MessageToDict(message, preserving_proto_field_name=True)
+        print(json.dumps({"type": event_type, "canonical": canonical, "message": decoded}, ensure_ascii=False))
+
+
+if __name__ == "__main__":
+    main()
