@@ -47,6 +47,24 @@ public struct RecordedEvent: Hashable, Sendable {
     }
 }
 
+/// One stream's part of an append: ``EventLog/append(_:)`` takes several, atomically.
+public struct StreamAppend: Hashable, Sendable {
+    public var stream: StreamID
+    public var events: [ProposedEvent]
+    public var expectedVersion: ExpectedVersion
+    public var keyScope: KeyScope
+    public var deduplicate: Bool
+
+    public init(stream: StreamID, events: [ProposedEvent], expectedVersion: ExpectedVersion = .any,
+                keyScope: KeyScope = .stream, deduplicate: Bool = false) {
+        self.stream = stream
+        self.events = events
+        self.expectedVersion = expectedVersion
+        self.keyScope = keyScope
+        self.deduplicate = deduplicate
+    }
+}
+
 /// Which data key encrypts a new stream's events.
 public enum KeyScope: Hashable, Sendable {
     /// A data key of the stream's own: destroying it erases exactly this stream.

@@ -24,8 +24,7 @@ final class AppendQueue: @unchecked Sendable {
         thread.start()
     }
 
-    func submit(stream: StreamID, events: [ProposedEvent], expectedVersion: ExpectedVersion,
-                keyScope: KeyScope, deduplicate: Bool) async throws -> AppendResult {
+    func submit(_ parts: [StreamAppend]) async throws -> [AppendResult] {
         try await withCheckedThrowingContinuation { continuation in
             condition.lock()
             defer { condition.unlock() }
@@ -33,8 +32,7 @@ final class AppendQueue: @unchecked Sendable {
                 continuation.resume(throwing: EventLogError(.closed, "the event log is closed"))
                 return
             }
-            pending.append(PendingAppend(stream: stream, events: events, expectedVersion: expectedVersion,
-                                         keyScope: keyScope, deduplicate: deduplicate, continuation: continuation))
+            pending.append(PendingAppend(parts: parts, continuation: continuation))
             // Wake the writer only when it has something to do: the first append of a batch, or the
             // batch it is coalescing is complete. Waking it for every append costs a context switch each.
             if pending.count == 1 || pending.count >= lastBatchAppends { condition.signal() }
@@ -101,8 +99,8 @@ final class AppendQueue: @unchecked Sendable {
         coalesce()
         var taken = 0
         var events = 0
-        while taken < pending.count, taken == 0 || events + pending[taken].events.count <= maximumBatchEvents {
-            events += pending[taken].events.count
+        while taken < pending.count, taken == 0 || events + pending[taken].eventCount <= maximumBatchEvents {
+            events += pending[taken].eventCount
             taken += 1
         }
         let batch = Array(pending[..<taken])

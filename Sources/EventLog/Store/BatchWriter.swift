@@ -1,13 +1,11 @@
 import Foundation
 
-/// One queued append and the caller waiting for it to be durable.
+/// One queued group of appends, atomic together, and the caller waiting for it to be durable.
 struct PendingAppend {
-    var stream: StreamID
-    var events: [ProposedEvent]
-    var expectedVersion: ExpectedVersion
-    var keyScope: KeyScope
-    var deduplicate: Bool
-    var continuation: CheckedContinuation<AppendResult, any Error>
+    var parts: [StreamAppend]
+    var continuation: CheckedContinuation<[AppendResult], any Error>
+
+    var eventCount: Int { parts.reduce(0) { $0 + $1.events.count } }
 }
 
 /// Writes a batch of appends in one LMDB transaction. Used only by the writer thread.
@@ -18,7 +16,7 @@ struct PendingAppend {
 /// commit writes the log's own pages and not one index page per stream (see ``StreamIndex``).
 final class BatchWriter {
     private let environment: LMDBEnvironment
-    private let keys: KeyRing
+    let keys: KeyRing
     private let dictionaries: DictionarySet
     private let storeID: [UInt8]
     private let clock: @Sendable () -> Int64
@@ -30,7 +28,7 @@ final class BatchWriter {
     private(set) var nextPosition: UInt64
     private var nextKeyID: UInt32
     /// The streams appended to since the index was last written, as they are now.
-    private var pending: [StreamID: StreamChange] = [:]
+    var pending: [StreamID: StreamChange] = [:]
     /// False after a failed transaction: `pending` may hold its changes and is reloaded from disk.
     private var pendingIsCurrent = false
 
@@ -80,8 +78,8 @@ final class BatchWriter {
         }
     }
 
-    /// Writes the batch; returns one result per append, in order.
-    func write(_ batch: [PendingAppend]) -> [Result<AppendResult, EventLogError>] {
+    /// Writes the batch; returns one result per group of appends, in order.
+    func write(_ batch: [PendingAppend]) -> [Result<[AppendResult], EventLogError>] {
         var createdKeys: [UInt32] = []
         do {
             let (results, position, keyID) = try environment.write { txn in
@@ -145,105 +143,32 @@ final class BatchWriter {
     }
 
     private func write(_ batch: [PendingAppend], in txn: LMDBTransaction, createdKeys: inout [UInt32])
-        throws -> ([Result<AppendResult, EventLogError>], UInt64, UInt32) {
+        throws -> ([Result<[AppendResult], EventLogError>], UInt64, UInt32) {
         try preparePending(in: txn)
-        let now = clock()
-        var position = nextPosition
-        var keyID = nextKeyID
-        var jobs: [SealJob] = []
-        var results: [Result<AppendResult, EventLogError>] = []
+        var state = BatchState(position: nextPosition, keyID: nextKeyID, now: clock())
+        var results: [Result<[AppendResult], EventLogError>] = []
         results.reserveCapacity(batch.count)
-
-        for var append in batch {
-            var duplicates = 0
-            if append.deduplicate {
-                // Drop events whose ids the stream holds already (committed, or earlier in this batch).
-                var known = try StreamIndex.eventIDs(of: append.stream, in: txn)
-                for job in jobs where job.stream == append.stream.uuid { known.insert(job.event.id) }
-                let fresh = append.events.filter { known.insert($0.id).inserted }
-                duplicates = append.events.count - fresh.count
-                if fresh.isEmpty, duplicates > 0 {
-                    let version = try pending[append.stream]?.state.version ?? StreamState.read(append.stream, in: txn)?.version ?? 0
-                    results.append(.success(AppendResult(nextExpectedVersion: version, positions: position..<position,
-                                                         duplicates: duplicates)))
-                    continue
-                }
-                append.events = fresh
-            }
-            var change = try pending[append.stream]
-                ?? StreamState.read(append.stream, in: txn).map { StreamChange(state: $0, isNew: false) }
-            let version = change?.state.version ?? 0
-            guard append.expectedVersion.admits(currentVersion: version) else {
-                var error = EventLogError(
-                    .wrongExpectedVersion,
-                    "append to stream \(append.stream) expected \(append.expectedVersion) but the stream is at version \(version)",
-                    stream: append.stream)
-                error.expectedVersion = append.expectedVersion
-                error.actualVersion = version
-                results.append(.failure(error))
-                continue
-            }
-            guard !append.events.isEmpty else {
-                results.append(.success(AppendResult(nextExpectedVersion: version, positions: position..<position)))
-                continue
-            }
-            let count = UInt64(append.events.count)
-            let key: SecureBytes
-            if var existing = change {
-                guard let found = try keys.key(existing.state.row.keyID, in: txn) else {
-                    results.append(.failure(EventLogError(
-                        .keyDestroyed, "stream \(append.stream) was erased (its data key is destroyed); nothing can be appended to it",
-                        stream: append.stream)))
-                    continue
-                }
-                key = found
-                existing.append(count, at: position)
-                change = existing
-            } else {
-                let id: UInt32
-                switch append.keyScope {
-                case .audit:
-                    id = KeyRing.auditKeyID
-                    guard let audit = try keys.key(id, in: txn) else {
-                        throw EventLogError(.storeUnusable, "the store's audit key is missing")
-                    }
-                    key = audit
-                case .stream:
-                    id = keyID
-                    keyID += 1
-                    key = try keys.createKey(id, in: txn)
-                    createdKeys.append(id)
-                }
-                change = .new(StreamRow(createdAtMilliseconds: now, keyID: id, firstPosition: position), count: count)
-            }
-            guard let change else { preconditionFailure("every path above sets the change") }
-            for (offset, event) in append.events.enumerated() {
-                jobs.append(SealJob(event: event, stream: append.stream.uuid, streamNumber: version + UInt64(offset),
-                                    position: position + UInt64(offset), keyID: change.state.row.keyID, key: key,
-                                    recordedAtMilliseconds: now))
-            }
-            pending[append.stream] = change
-            results.append(.success(AppendResult(nextExpectedVersion: change.state.version, positions: position..<(position + count),
-                                                 duplicates: duplicates)))
-            position += count
+        for group in batch {
+            results.append(try apply(group.parts, to: &state, in: txn))
         }
+        createdKeys = state.createdKeys
 
         var totals = try StoreTotals.read(in: txn)
         let nonceBase = NonceBase.random()
-        if let first = jobs.first { try nonceBase.write(firstPosition: first.position, in: txn) }
-        let records = seal(jobs, nonceBase: nonceBase)
-        for (job, record) in zip(jobs, records) {
+        if let first = state.jobs.first { try nonceBase.write(firstPosition: first.position, in: txn) }
+        let records = seal(state.jobs, nonceBase: nonceBase)
+        for (job, record) in zip(state.jobs, records) {
             try txn.put(StoreLayout.events, StoreLayout.positionKey(job.position), record, append: true)
             totals.recordBytes += UInt64(record.count)
             totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
             totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
         }
-        if position - (try StreamIndex.indexedThrough(in: txn)) >= StreamIndex.maximumTail {
-            try writeIndex(through: position, in: txn)
+        if state.position - (try StreamIndex.indexedThrough(in: txn)) >= StreamIndex.maximumTail {
+            try writeIndex(through: state.position, in: txn)
         }
-        if keyID != nextKeyID { try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: keyID)) }
-        if !jobs.isEmpty { try totals.write(in: txn) }
-        return (results, position, keyID)
+        if state.keyID != nextKeyID { try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: state.keyID)) }
+        if !state.jobs.isEmpty { try totals.write(in: txn) }
+        return (results, state.position, state.keyID)
     }
 
     /// Seals every job, on all sealers at once when the batch is large enough.

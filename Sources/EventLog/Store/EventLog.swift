@@ -135,21 +135,39 @@ public final class EventLog: Sendable {
     @discardableResult
     public func append(_ events: [ProposedEvent], to stream: StreamID, expectedVersion: ExpectedVersion = .any,
                        keyScope: KeyScope = .stream, deduplicate: Bool = false) async throws -> AppendResult {
-        for (index, event) in events.enumerated() {
-            let typeCount = event.type.utf8.count
-            guard (1...255).contains(typeCount) else {
-                throw EventLogError(.invalidArgument,
-                                    "event \(index) of the append to stream \(stream) has a type of \(typeCount) bytes; 1 to 255 are allowed",
-                                    stream: stream)
-            }
-            guard event.data.count <= ProposedEvent.maximumDataCount else {
-                throw EventLogError(.invalidArgument,
-                                    "event \(index) of the append to stream \(stream) has \(event.data.count) bytes of data; at most \(ProposedEvent.maximumDataCount) are allowed",
-                                    stream: stream)
+        let results = try await append([StreamAppend(stream: stream, events: events, expectedVersion: expectedVersion,
+                                                     keyScope: keyScope, deduplicate: deduplicate)])
+        return results[0]
+    }
+
+    /// Appends to several streams atomically: every part is appended, in one transaction, or (when
+    /// one is refused) none is, and the error is that part's. Returns one result per part.
+    ///
+    /// ```swift
+    /// try await log.append([
+    ///     StreamAppend(stream: session, events: sessionEvents, deduplicate: true),
+    ///     StreamAppend(stream: consentTrail, events: consentEvents, keyScope: .audit, deduplicate: true),
+    /// ])
+    /// ```
+    @discardableResult
+    public func append(_ parts: [StreamAppend]) async throws -> [AppendResult] {
+        for part in parts {
+            for (index, event) in part.events.enumerated() {
+                let typeCount = event.type.utf8.count
+                guard (1...255).contains(typeCount) else {
+                    throw EventLogError(.invalidArgument,
+                                        "event \(index) of the append to stream \(part.stream) has a type of \(typeCount) bytes; 1 to 255 are allowed",
+                                        stream: part.stream)
+                }
+                guard event.data.count <= ProposedEvent.maximumDataCount else {
+                    throw EventLogError(.invalidArgument,
+                                        "event \(index) of the append to stream \(part.stream) has \(event.data.count) bytes of data; at most \(ProposedEvent.maximumDataCount) are allowed",
+                                        stream: part.stream)
+                }
             }
         }
-        return try await appends.submit(stream: stream, events: events, expectedVersion: expectedVersion,
-                                        keyScope: keyScope, deduplicate: deduplicate)
+        guard !parts.isEmpty else { return [] }
+        return try await appends.submit(parts)
     }
 
     /// Finishes queued appends, stops accepting new ones and flushes the store to disk.

@@ -1,0 +1,112 @@
+/// What the appends of one transaction have done so far.
+struct BatchState {
+    var position: UInt64
+    var keyID: UInt32
+    var now: Int64
+    var jobs: [SealJob] = []
+    var createdKeys: [UInt32] = []
+}
+
+extension BatchWriter {
+    /// Applies a group of appends atomically: all of them, or (when one is refused) none, leaving
+    /// `state` and the pending index as they were before the group.
+    func apply(_ parts: [StreamAppend], to state: inout BatchState, in txn: LMDBTransaction)
+        throws -> Result<[AppendResult], EventLogError> {
+        // A checkpoint of counts, not a copy of `state`: copying would make every group copy the
+        // batch's jobs so far, quadratic in the batch size.
+        let (position, keyID, jobCount, createdKeyCount) = (state.position, state.keyID, state.jobs.count, state.createdKeys.count)
+        let pendingBefore = parts.count == 1 ? [parts[0].stream: pending[parts[0].stream]]
+            : Dictionary(parts.map { ($0.stream, pending[$0.stream]) }, uniquingKeysWith: { first, _ in first })
+        var results: [AppendResult] = []
+        for part in parts {
+            switch try apply(part, to: &state, in: txn) {
+            case .success(let result):
+                results.append(result)
+            case .failure(let error):
+                for id in state.createdKeys.dropFirst(createdKeyCount) {
+                    try txn.delete(StoreLayout.keys, [UInt8](bigEndian: id))
+                    keys.forget(id)
+                }
+                for (stream, change) in pendingBefore { pending[stream] = change }
+                state.position = position
+                state.keyID = keyID
+                state.jobs.removeLast(state.jobs.count - jobCount)
+                state.createdKeys.removeLast(state.createdKeys.count - createdKeyCount)
+                return .failure(error)
+            }
+        }
+        return .success(results)
+    }
+
+    /// Applies one stream's append: checks it, assigns positions and queues its records for sealing.
+    private func apply(_ part: StreamAppend, to state: inout BatchState, in txn: LMDBTransaction)
+        throws -> Result<AppendResult, EventLogError> {
+        var events = part.events
+        var duplicates = 0
+        if part.deduplicate {
+            // Leave out events whose ids the stream holds already (committed, or earlier in this batch).
+            var known = try StreamIndex.eventIDs(of: part.stream, in: txn)
+            for job in state.jobs where job.stream == part.stream.uuid { known.insert(job.event.id) }
+            events = events.filter { known.insert($0.id).inserted }
+            duplicates = part.events.count - events.count
+            if events.isEmpty, duplicates > 0 {
+                let version = try pending[part.stream]?.state.version ?? StreamState.read(part.stream, in: txn)?.version ?? 0
+                return .success(AppendResult(nextExpectedVersion: version, positions: state.position..<state.position,
+                                             duplicates: duplicates))
+            }
+        }
+        var change = try pending[part.stream]
+            ?? StreamState.read(part.stream, in: txn).map { StreamChange(state: $0, isNew: false) }
+        let version = change?.state.version ?? 0
+        guard part.expectedVersion.admits(currentVersion: version) else {
+            var error = EventLogError(
+                .wrongExpectedVersion,
+                "append to stream \(part.stream) expected \(part.expectedVersion) but the stream is at version \(version)",
+                stream: part.stream)
+            error.expectedVersion = part.expectedVersion
+            error.actualVersion = version
+            return .failure(error)
+        }
+        guard !events.isEmpty else {
+            return .success(AppendResult(nextExpectedVersion: version, positions: state.position..<state.position))
+        }
+        let count = UInt64(events.count)
+        let key: SecureBytes
+        if var existing = change {
+            guard let found = try keys.key(existing.state.row.keyID, in: txn) else {
+                return .failure(EventLogError(
+                    .keyDestroyed, "stream \(part.stream) was erased (its data key is destroyed); nothing can be appended to it",
+                    stream: part.stream))
+            }
+            key = found
+            existing.append(count, at: state.position)
+            change = existing
+        } else {
+            let id: UInt32
+            switch part.keyScope {
+            case .audit:
+                id = KeyRing.auditKeyID
+                guard let audit = try keys.key(id, in: txn) else {
+                    throw EventLogError(.storeUnusable, "the store's audit key is missing")
+                }
+                key = audit
+            case .stream:
+                id = state.keyID
+                state.keyID += 1
+                key = try keys.createKey(id, in: txn)
+                state.createdKeys.append(id)
+            }
+            change = .new(StreamRow(createdAtMilliseconds: state.now, keyID: id, firstPosition: state.position), count: count)
+        }
+        guard let change else { preconditionFailure("every path above sets the change") }
+        for (offset, event) in events.enumerated() {
+            state.jobs.append(SealJob(event: event, stream: part.stream.uuid, streamNumber: version + UInt64(offset),
+                                      position: state.position + UInt64(offset), keyID: change.state.row.keyID, key: key,
+                                      recordedAtMilliseconds: state.now))
+        }
+        pending[part.stream] = change
+        let positions = state.position..<(state.position + count)
+        state.position += count
+        return .success(AppendResult(nextExpectedVersion: change.state.version, positions: positions, duplicates: duplicates))
+    }
+}
