@@ -32,11 +32,13 @@ let package = Package(
         // Appends in a loop and reports each acknowledged append; the crash-safety tests SIGKILL it.
         .executableTarget(name: "EventLogCrashWriter", dependencies: ["EventLog"]),
 
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogCrashWriter"]),
+        // Helpers shared by the test targets: temporary stores, built executables.
+        .target(name: "TestSupport", dependencies: ["EventLog"], path: "Tests/TestSupport"),
+        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogCrashWriter", "TestSupport"]),
         .testTarget(
             name: "SessionModelTests",
-            dependencies: ["SessionModel", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SessionModel", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog"]),
+        .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog", "SessionModel", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import TestSupport
 import Testing
 
 /// A writer process is killed with SIGKILL at random moments; every append it had been told was

@@ -1,4 +1,5 @@
 import EventLog
+import TestSupport
 import Testing
 
 @Suite struct ExpectedVersionTests {

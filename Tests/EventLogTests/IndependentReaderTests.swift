@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import TestSupport
 import Testing
 
 /// tools/format-reader/read_store.py reads stores from docs/FORMAT.md alone, sharing no code with

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import TestSupport
 import Testing
 
 /// LMDB serialises writers across processes; the log must keep its positions, versions and index

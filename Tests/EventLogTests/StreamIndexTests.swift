@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import TestSupport
 import Testing
 
 /// The stream index lags the log by up to 2,048 events; readers complete it from the tail.

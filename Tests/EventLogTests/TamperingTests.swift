@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import TestSupport
 import Testing
 
 /// Damage done to the data file directly, as an attacker or a failing disk would.

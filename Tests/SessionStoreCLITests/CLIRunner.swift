@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import TestSupport
 
 /// Runs the built `sessionstore` binary in a scratch directory of its own.
 struct CLIRunner {
@@ -11,12 +12,7 @@ struct CLIRunner {
 
     let directory: URL
 
-    static func binary() -> URL {
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("sessionstore")
-        if FileManager.default.isExecutableFile(atPath: beside.path) { return beside }
-        let bundle = Bundle.allBundles.first { $0.bundlePath.hasSuffix(".xctest") }
-        return URL(fileURLWithPath: bundle?.bundlePath ?? beside.path).deletingLastPathComponent().appendingPathComponent("sessionstore")
-    }
+    static func binary() -> URL { BuiltProducts.url("sessionstore") }
 
     var storePath: String { directory.appendingPathComponent("sessions.store").path }
     var keyPath: String { directory.appendingPathComponent("sessions.key").path }

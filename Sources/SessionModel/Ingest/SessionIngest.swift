@@ -1,0 +1,148 @@
+import EventLog
+import Foundation
+
+/// Every problem of a rejected ingest file; nothing of it was appended.
+public struct IngestFailure: Error, Sendable, CustomStringConvertible {
+    public var problems: [IngestProblem]
+    public var description: String {
+        "\(problems.count) \(problems.count == 1 ? "line has a problem" : "problems"); nothing was appended"
+    }
+}
+
+/// What an ingest appended.
+public struct IngestReport: Hashable, Sendable {
+    public var lines: Int
+    public var appended: Int
+    /// Events left out because their ids were stored already (a resent file).
+    public var duplicates: Int
+    public var sessions: Int
+
+    public init(lines: Int, appended: Int, duplicates: Int, sessions: Int) {
+        self.lines = lines
+        self.appended = appended
+        self.duplicates = duplicates
+        self.sessions = sessions
+    }
+}
+
+/// Ingests NDJSON files of session events (docs/INGEST.md): every line is checked first, and a
+/// file with any bad line appends nothing; a good file is appended in one atomic transaction, each
+/// session's events to its stream and each consent event also to its subject's consent stream.
+/// Events already stored (by id) are skipped, so a client may send a file again safely.
+public struct SessionIngest: Sendable {
+    public let log: EventLog
+    public let codec: SessionEventCodec
+
+    public init(log: EventLog, codec: SessionEventCodec = SessionEventCodec()) {
+        self.log = log
+        self.codec = codec
+    }
+
+    /// Parses and checks every line of `data`; the events, or every problem found.
+    public func validate(_ data: Data) throws -> Result<[IngestedEvent], IngestFailure> {
+        let log = self.log
+        let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) })
+        let lines = Self.lines(of: data)
+        var results = [Result<IngestedEvent, IngestFailure>?](repeating: nil, count: lines.count)
+        results.withUnsafeMutableBufferPointer { output in
+            let work = ParallelParse(lines: lines, parser: parser, output: output)
+            let workers = lines.count >= 2048 ? ProcessInfo.processInfo.activeProcessorCount : 1
+            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0, of: workers) }
+        }
+        var events: [IngestedEvent] = []
+        var problems: [IngestProblem] = []
+        for result in results {
+            switch result {
+            case .success(let event)?: events.append(event)
+            case .failure(let found)?: problems += found.problems
+            case nil: break  // a blank line
+            }
+        }
+        problems += try sessionProblems(events)
+        problems.sort { ($0.line, $0.field ?? "") < ($1.line, $1.field ?? "") }
+        return problems.isEmpty ? .success(events) : .failure(IngestFailure(problems: problems))
+    }
+
+    /// Validates and appends `data`; throws ``IngestFailure`` listing every problem when any line is bad.
+    public func ingest(_ data: Data) async throws -> IngestReport {
+        let events = try validate(data).get()
+        var sessionOrder: [UUID] = []
+        var bySession: [UUID: [ProposedEvent]] = [:]
+        var consent: [SubjectHash: [ProposedEvent]] = [:]
+        var consentOrder: [SubjectHash] = []
+        for ingested in events {
+            let event = ingested.event
+            if bySession[event.session] == nil { sessionOrder.append(event.session) }
+            bySession[event.session, default: []].append(codec.encode(event))
+            switch event.payload {
+            case .consentGranted(let change), .consentRevoked(let change):
+                guard let subject = change.subject else { break }
+                if consent[subject] == nil { consentOrder.append(subject) }
+                consent[subject, default: []].append(codec.encode(event, storedOutsideSession: true))
+            default: break
+            }
+        }
+        let parts = sessionOrder.map { StreamAppend(stream: SessionStreams.session($0), events: bySession[$0]!, deduplicate: true) }
+            + consentOrder.map { StreamAppend(stream: SessionStreams.consent(of: $0), events: consent[$0]!, keyScope: .audit,
+                                              deduplicate: true) }
+        let results = try await log.append(parts)
+        let sessionResults = results.prefix(sessionOrder.count)
+        return IngestReport(lines: events.count, appended: sessionResults.reduce(0) { $0 + $1.positions.count },
+                            duplicates: sessionResults.reduce(0) { $0 + $1.duplicates }, sessions: sessionOrder.count)
+    }
+
+    /// A session's first event must start it, unless the store holds the session already; and a
+    /// session is started once.
+    private func sessionProblems(_ events: [IngestedEvent]) throws -> [IngestProblem] {
+        var problems: [IngestProblem] = []
+        var seen: Set<UUID> = []
+        var started: [UUID: UUID] = [:]  // session → id of its session.started in this file
+        for ingested in events {
+            let event = ingested.event
+            if case .sessionStarted = event.payload {
+                if let earlier = started[event.session], earlier != event.id {
+                    problems.append(IngestProblem(line: ingested.line, field: "type",
+                                                  reason: "session \(event.session.uuidString.lowercased()) is started twice in this file"))
+                }
+                started[event.session] = event.id
+            }
+            guard seen.insert(event.session).inserted else { continue }
+            if event.type != .sessionStarted, try log.streamMetadata(SessionStreams.session(event.session)) == nil {
+                problems.append(IngestProblem(
+                    line: ingested.line, field: "session",
+                    reason: "session \(event.session.uuidString.lowercased()) is not in the store and its first event here is \(event.type.rawValue), not session.started"))
+            }
+        }
+        return problems
+    }
+
+    /// Lines without their line ends, with 1-based numbers; blank lines are left out.
+    static func lines(of data: Data) -> [(number: Int, bytes: Data)] {
+        var lines: [(Int, Data)] = []
+        var number = 0
+        var start = data.startIndex
+        while start < data.endIndex {
+            number += 1
+            let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
+            var line = data[start..<end]
+            if line.last == 0x0D { line = line.dropLast() }
+            if line.contains(where: { $0 != 0x20 && $0 != 0x09 }) { lines.append((number, Data(line))) }
+            start = end == data.endIndex ? end : data.index(after: end)
+        }
+        return lines
+    }
+}
+
+/// What the parsing workers share.
+private struct ParallelParse: @unchecked Sendable {
+    // @unchecked: worker `w` writes only its own stride of `output`; the rest is read-only.
+    let lines: [(number: Int, bytes: Data)]
+    let parser: IngestLineParser
+    let output: UnsafeMutableBufferPointer<Result<IngestedEvent, IngestFailure>?>
+
+    func run(worker: Int, of workers: Int) {
+        for index in stride(from: worker, to: lines.count, by: workers) {
+            output[index] = parser.parse(lines[index].bytes, line: lines[index].number)
+        }
+    }
+}

@@ -1,0 +1,161 @@
+import EventLog
+import Foundation
+import SessionModel
+import TestSupport
+import Testing
+
+@Suite struct SessionIngestTests {
+    static let session = "3f2c8a1e-5b7d-4c9e-8f10-2a3b4c5d6e7f"
+    static let other = "9a8b7c6d-5e4f-4a3b-9c2d-1e0f2a3b4c5d"
+
+    /// A complete small session, one line per event type a client sends.
+    static func validFile(session: String = session, subject: String = "user-4711") -> String {
+        let pcm = Data((0..<320).map { UInt8(truncatingIfNeeded: $0) }).base64EncodedString()
+        return """
+        {"type":"session.started","session":"\(session)","at":"2026-11-21T10:00:00.000Z","subject":"\(subject)","locale":"en-GB","device":"Pixel 9","app_version":"4.2.0"}
+        {"type":"consent.granted","session":"\(session)","at":"2026-11-21T10:00:00.100Z","subject":"\(subject)","consent_type":"audio_recording","method":"in_app_prompt","policy_version":"2026-01"}
+        {"type":"consent.granted","session":"\(session)","at":"2026-11-21T10:00:00.150Z","subject":"\(subject)","consent_type":"transcription","method":"in_app_prompt"}
+        {"type":"recording.started","session":"\(session)","at":"2026-11-21T10:00:00.200Z","recording":"r1","sample_rate":16000,"channels":1}
+        {"type":"recording.chunk","session":"\(session)","at":"2026-11-21T10:00:00.300Z","recording":"r1","index":0,"pcm":"\(pcm)"}
+        {"type":"transcript.partial","session":"\(session)","at":"2026-11-21T10:00:01.000Z","segment":1,"revision":0,"text":"please","start_ms":0,"end_ms":400}
+        {"type":"transcript.committed","session":"\(session)","at":"2026-11-21T10:00:02.000Z","segment":1,"text":"Please call me.","start_ms":0,"end_ms":1200,"confidence":0.93,"speaker":"doctor","words":[{"word":"Please","start_ms":0,"end_ms":400,"confidence":0.9},{"word":"call","start_ms":400,"end_ms":800},{"word":"me","start_ms":800,"end_ms":1200}]}
+        {"type":"session.paused","session":"\(session)","at":"2026-11-21T10:00:03.000Z"}
+        {"type":"session.resumed","session":"\(session)","at":"2026-11-21T10:00:30.000Z"}
+        {"type":"recording.stopped","session":"\(session)","at":"2026-11-21T10:00:31.000Z","recording":"r1"}
+        {"type":"playback.started","session":"\(session)","at":"2026-11-21T10:00:32.000Z","recording":"r1","position_ms":0,"rate":1.5}
+        {"type":"playback.seeked","session":"\(session)","at":"2026-11-21T10:00:33.000Z","recording":"r1","from_ms":100,"to_ms":900}
+        {"type":"playback.paused","session":"\(session)","at":"2026-11-21T10:00:34.000Z","recording":"r1","position_ms":950}
+        {"type":"playback.stopped","session":"\(session)","at":"2026-11-21T10:00:35.000Z","recording":"r1","position_ms":990}
+        {"type":"playback.completed","session":"\(session)","at":"2026-11-21T10:00:36.000Z","recording":"r1"}
+        {"type":"consent.revoked","session":"\(session)","at":"2026-11-21T10:00:37.000Z","subject":"\(subject)","consent_type":"audio_recording","method":"settings_screen"}
+        {"type":"session.ended","session":"\(session)","at":"2026-11-21T10:00:38.000Z","reason":"user"}
+
+        """
+    }
+
+    func decoded(_ log: EventLog, _ stream: StreamID) throws -> [RecordedSessionEvent] {
+        try log.readStream(stream).map { try SessionEventCodec().decode($0) }
+    }
+
+    @Test func aValidFileIsAppendedToTheSessionAndConsentToTheSubjectsTrail() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let report = try await SessionIngest(log: log).ingest(Data(Self.validFile().utf8))
+            #expect(report == IngestReport(lines: 17, appended: 17, duplicates: 0, sessions: 1))
+            let events = try decoded(log, StreamID(UUID(uuidString: Self.session)!))
+            #expect(events.map(\.event.type.rawValue).first == "session.started")
+            #expect(events.count == 17)
+            #expect(events[0].event.occurredAt == 1_795_255_200_000)  // date -u -d 2026-11-21T10:00:00Z +%s
+            guard case .transcriptCommitted(let committed) = events[6].event.payload else { Issue.record("not a commit"); return }
+            #expect(committed.text == "Please call me.")
+            #expect(committed.segment == "1")
+            #expect(committed.words.map(\.word) == ["Please", "call", "me"])
+            #expect(committed.words[1].confidence == nil)
+            guard case .recordingChunk(let chunk) = events[4].event.payload else { Issue.record("not a chunk"); return }
+            #expect(chunk.pcm == (0..<320).map { UInt8(truncatingIfNeeded: $0) })
+
+            let subject = try #require(SubjectHash(bytes: log.identifierHash("user-4711")))
+            let trail = try decoded(log, SessionStreams.consent(of: subject))
+            #expect(trail.map(\.event.type) == [.consentGranted, .consentGranted, .consentRevoked])
+            #expect(trail.allSatisfy { $0.event.session == UUID(uuidString: Self.session) })
+            #expect(try log.streamMetadata(SessionStreams.consent(of: subject))?.keyID == 1)  // the audit key
+        }
+    }
+
+    @Test func aFileWithBadLinesAppendsNothingAndNamesEveryProblem() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let file = Self.validFile() + """
+            {"type":"transcript.partial","session":"\(Self.session)","at":"2026-11-21T10:00:01Z","segment":2,"revision":true,"text":"x","start_ms":5,"end_ms":1}
+            not json at all
+            {"type":"recording.chunk","session":"\(Self.session)","at":"yesterday","recording":"r1","index":1,"pcm":"AAA"}
+            {"type":"dictation.teleported","session":"not-a-uuid","at":"2026-11-21T10:00:01Z","colour":"blue"}
+            {"type":"subject.erased","session":"\(Self.session)","at":"2026-11-21T10:00:01Z"}
+            [1, 2, 3]
+            """
+            let failure = await #expect(throws: IngestFailure.self) { try await SessionIngest(log: log).ingest(Data(file.utf8)) }
+            let problems = failure?.problems ?? []
+            let described = problems.map(\.description)
+            #expect(described.contains("line 18, field \"revision\": must be an integer"))
+            #expect(described.contains("line 18, field \"end_ms\": is 1, before start_ms 5"))
+            #expect(described.contains("line 19: is not valid JSON"))
+            #expect(described.contains { $0.hasPrefix("line 20, field \"at\": must be an RFC 3339 UTC time") })
+            #expect(described.contains("line 20, field \"pcm\": is not valid base64"))
+            #expect(described.contains { $0.hasPrefix("line 21, field \"type\": \"dictation.teleported\" is not an event type") })
+            #expect(described.contains { $0.hasPrefix("line 21, field \"session\": must be a UUID") })
+            #expect(described.contains("line 21, field \"colour\": is not a field of this event type"))
+            #expect(described.contains { $0.hasPrefix("line 22, field \"type\": \"subject.erased\" is written by the store") })
+            #expect(described.contains("line 23: is not a JSON object"))
+            #expect(problems.map(\.line) == problems.map(\.line).sorted())
+            #expect(try log.eventCount() == 0)
+        }
+    }
+
+    @Test func resendingAFileAppendsNothingNewEvenWithoutEventIds() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let ingest = SessionIngest(log: log)
+            _ = try await ingest.ingest(Data(Self.validFile().utf8))
+            let again = try await ingest.ingest(Data(Self.validFile().utf8))
+            #expect(again.appended == 0)
+            #expect(again.duplicates == 17)
+            #expect(try log.eventCount() == 17 + 3)  // the session and the three consent copies
+        }
+    }
+
+    @Test func aLaterFileContinuesAStoredSessionButANewSessionMustStart() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let ingest = SessionIngest(log: log)
+            _ = try await ingest.ingest(Data(Self.validFile().utf8))
+            let continuation = """
+            {"type":"session.resumed","session":"\(Self.session)","at":"2026-11-21T11:00:00Z"}
+            {"type":"transcript.committed","session":"\(Self.session)","at":"2026-11-21T11:00:05Z","segment":"2","text":"Later.","start_ms":3600000,"end_ms":3601000}
+            """
+            #expect(try await ingest.ingest(Data(continuation.utf8)).appended == 2)
+            let unstarted = """
+            {"type":"transcript.partial","session":"\(Self.other)","at":"2026-11-21T11:00:00Z","segment":"1","revision":0,"text":"hi","start_ms":0,"end_ms":1}
+            """
+            let failure = await #expect(throws: IngestFailure.self) { try await ingest.ingest(Data(unstarted.utf8)) }
+            #expect(failure?.problems.first?.reason.contains("not session.started") == true)
+        }
+    }
+
+    @Test func textSurvivesExactly() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let texts = ["emoji 👩🏽‍⚕️🎙️ and ZWJ", "עברית ومرحبا mixed", "e\u{301} combining \u{0308}", "comma, \"quotes\", \\ and\nnew\r\nlines\ttabs",
+                         String(repeating: "long segment ", count: 154)]
+            var lines = [#"{"type":"session.started","session":"\#(Self.session)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"ar"}"#]
+            for (index, text) in texts.enumerated() {
+                let json = String(decoding: try JSONSerialization.data(withJSONObject: [
+                    "type": "transcript.committed", "session": Self.session, "at": "2026-11-21T10:00:0\(index + 1)Z",
+                    "segment": "s\(index)", "text": text, "start_ms": index, "end_ms": index + 1,
+                ]), as: UTF8.self)
+                lines.append(json)
+            }
+            _ = try await SessionIngest(log: log).ingest(Data(lines.joined(separator: "\n").utf8))
+            let stored = try decoded(log, StreamID(UUID(uuidString: Self.session)!)).compactMap { event -> String? in
+                if case .transcriptCommitted(let committed) = event.event.payload { return committed.text }
+                return nil
+            }
+            #expect(stored == texts)
+            #expect(texts.last!.count > 2000)
+        }
+    }
+
+    @Test func rawSubjectIdsNeverReachTheStoreFiles() async throws {
+        try await withTemporaryStore { store in
+            let marker = "subject-MARKER-8a7b6c"
+            do {
+                let log = try store.create()
+                _ = try await SessionIngest(log: log).ingest(Data(Self.validFile(subject: marker).utf8))
+                try log.close()
+            }
+            for file in try FileManager.default.contentsOfDirectory(atPath: store.storePath) {
+                let contents = try Data(contentsOf: URL(fileURLWithPath: store.storePath + "/" + file))
+                #expect(contents.range(of: Data(marker.utf8)) == nil, "the raw subject id is in \(file)")
+            }
+        }
+    }
+}
