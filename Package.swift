@@ -26,6 +26,7 @@ let package = Package(
             name: "sessionstore",
             dependencies: [
                 "EventLog",
+                "SessionModel",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

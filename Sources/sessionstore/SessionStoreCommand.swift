@@ -10,11 +10,11 @@ struct SessionStoreCommand: AsyncParsableCommand {
             lives outside it: in a key file (default ./sessions.key, or $SESSIONSTORE_KEY_FILE) or derived \
             from a passphrase read from an environment variable (--passphrase-env).
 
-            Start with `sessionstore init`, then `sessionstore stats` and `sessionstore verify`.
+            Start with `sessionstore init`, then `sessionstore ingest FILE`, `sessionstore stats` and `sessionstore verify`.
 
             Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, \
             64 usage error, 65 invalid input data, 77 wrong key or unusable key file.
             """,
-        subcommands: [InitCommand.self, StatsCommand.self, VerifyCommand.self]
+        subcommands: [InitCommand.self, IngestCommand.self, StatsCommand.self, VerifyCommand.self]
     )
 }

@@ -18,7 +18,7 @@ struct CLIRunner {
     var keyPath: String { directory.appendingPathComponent("sessions.key").path }
 
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:]) throws -> Outcome {
+    func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws -> Outcome {
         let process = Process()
         process.executableURL = Self.binary()
         process.arguments = arguments
@@ -31,6 +31,13 @@ struct CLIRunner {
         let out = Pipe(), err = Pipe()
         process.standardOutput = out
         process.standardError = err
+        if let input {
+            let inputURL = directory.appendingPathComponent(".stdin-\(UUID().uuidString)")
+            try input.write(to: inputURL)
+            process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        } else {
+            process.standardInput = FileHandle.nullDevice
+        }
         try process.run()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()

@@ -1,0 +1,50 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import SessionModel
+
+struct IngestCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ingest",
+        abstract: "Append the session events of an NDJSON file (one JSON event per line).",
+        discussion: """
+            Every line is checked before anything is written; a file with any bad line appends nothing, \
+            lists every problem (line, field, reason) on stderr and exits 65. Events already stored (same \
+            id, or the same line sent again) are skipped, so a file can be sent again safely. A session's \
+            first event must be session.started unless the store holds the session already. Raw subject \
+            ids are replaced by keyed hashes before anything is stored. The line format is docs/INGEST.md.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("The NDJSON file, or - for standard input.", valueName: "file"))
+    var file: String
+
+    func run() async throws {
+        try await reportingFailures {
+            let data: Data
+            do {
+                data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
+            } catch {
+                throw CommandFailure(.invalidData, "cannot read \(file): \(error.localizedDescription)")
+            }
+            let log = try storeOptions.openLog()
+            do {
+                let report = try await SessionIngest(log: log).ingest(data)
+                try log.close()
+                var summary = "ingested \(report.appended) events into \(report.sessions) "
+                    + (report.sessions == 1 ? "session" : "sessions")
+                if report.duplicates > 0 { summary += " (\(report.duplicates) already stored, skipped)" }
+                print(summary)
+            } catch let failure as IngestFailure {
+                let name = file == "-" ? "stdin" : file
+                for problem in failure.problems {
+                    FileHandle.standardError.write(Data("\(name): \(problem)\n".utf8))
+                }
+                throw CommandFailure(.invalidData, "\(name) has \(failure.problems.count) "
+                                     + (failure.problems.count == 1 ? "problem" : "problems") + "; nothing was appended")
+            }
+        }
+    }
+}
