@@ -12,7 +12,10 @@ let package = Package(
     targets: [
         .executableTarget(
             name: "eventlog-bench",
-            dependencies: [.product(name: "EventLog", package: "SessionStore")]
+            dependencies: [
+                .product(name: "EventLog", package: "SessionStore"),
+                .product(name: "SessionModel", package: "SessionStore"),
+            ]
         ),
     ]
 )

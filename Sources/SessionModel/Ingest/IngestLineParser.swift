@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// One valid line of an ingest file, as the event it becomes.
@@ -5,6 +6,9 @@ public struct IngestedEvent: Hashable, Sendable {
     public var event: SessionEvent
     /// The 1-based line it came from.
     public var line: Int
+    /// The event encoded for its session's stream, and for its subject's consent stream if it is consent.
+    var encoded: ProposedEvent
+    var encodedForConsentTrail: ProposedEvent?
 }
 
 /// Turns one NDJSON line into a session event, or into every problem the line has.
@@ -12,6 +16,7 @@ public struct IngestedEvent: Hashable, Sendable {
 struct IngestLineParser {
     /// The keyed hash of an identifier (the store's subject-hashing key).
     let hashIdentifier: @Sendable (String) -> [UInt8]
+    let codec: SessionEventCodec
 
     static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed]
 
@@ -45,15 +50,20 @@ struct IngestLineParser {
             }
         }
         fields.rejectUnknownFields()
-        guard fields.problems.isEmpty, let session, let at, let payload, let typeName else {
+        guard fields.problems.isEmpty, let session, let at, let payload else {
             return .failure(IngestFailure(problems: fields.problems))
         }
         // Without an id, the id is derived from the line by the keyed hash: resending the same line
         // is recognised, and the id (stored in clear) reveals nothing about the line's content.
-        let eventID = id ?? Self.uuid(from: hashIdentifier("event-id:\(session.uuidString):\(typeName):\(String(decoding: bytes, as: UTF8.self))"))
+        let eventID = id ?? Self.uuid(from: hashIdentifier("event-id:\(String(decoding: bytes, as: UTF8.self))"))
         let event = SessionEvent(id: eventID, session: session, occurredAt: at, correlationID: correlation,
                                  causationID: causation, payload: payload)
-        return .success(IngestedEvent(event: event, line: line))
+        var consentCopy: ProposedEvent?
+        switch payload {
+        case .consentGranted, .consentRevoked: consentCopy = codec.encode(event, storedOutsideSession: true)
+        default: break
+        }
+        return .success(IngestedEvent(event: event, line: line, encoded: codec.encode(event), encodedForConsentTrail: consentCopy))
     }
 
     private func subject(_ fields: inout JSONFields) -> SubjectHash? {

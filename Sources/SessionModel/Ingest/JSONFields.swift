@@ -6,7 +6,9 @@ struct JSONFields {
     let object: [String: Any]
     let line: Int
     private(set) var problems: [IngestProblem] = []
-    private var used: Set<String> = []
+    /// The names asked for; only consulted when the line holds more fields than were found.
+    private var asked: [String] = []
+    private var found = 0
 
     init(_ object: [String: Any], line: Int) {
         self.object = object
@@ -19,14 +21,21 @@ struct JSONFields {
 
     /// Reports every field that was not asked for.
     mutating func rejectUnknownFields() {
-        for field in object.keys.sorted() where !used.contains(field) {
+        guard found < object.count else { return }
+        let known = Set(asked)
+        for field in object.keys.sorted() where !known.contains(field) {
             problem(field, "is not a field of this event type")
         }
     }
 
     private mutating func value(_ field: String, required: Bool) -> Any? {
-        used.insert(field)
-        guard let value = object[field], !(value is NSNull) else {
+        asked.append(field)
+        guard let value = object[field] else {
+            if required { problem(field, "is required") }
+            return nil
+        }
+        found += 1
+        if value is NSNull {
             if required { problem(field, "is required") }
             return nil
         }
@@ -87,7 +96,7 @@ struct JSONFields {
 
     mutating func uuid(_ field: String, required: Bool) -> UUID? {
         guard let raw = value(field, required: required) else { return nil }
-        guard let string = raw as? String, let uuid = UUID(uuidString: string) else {
+        guard let string = raw as? String, let uuid = Self.parseUUID(string) else {
             problem(field, "must be a UUID such as 7d444840-9dc0-11d1-b245-5ffdce74fad2")
             return nil
         }
@@ -110,6 +119,38 @@ struct JSONFields {
             return nil
         }
         return array
+    }
+
+    /// Parses `8-4-4-4-12` hex digits (either case) without Foundation's scanf-based parser.
+    static func parseUUID(_ string: String) -> UUID? {
+        var bytes = [UInt8](repeating: 0, count: 16)
+        var count = 0
+        var high: UInt8?
+        var position = 0
+        for byte in string.utf8 {
+            defer { position += 1 }
+            if position == 8 || position == 13 || position == 18 || position == 23 {
+                guard byte == UInt8(ascii: "-") else { return nil }
+                continue
+            }
+            let nibble: UInt8
+            switch byte {
+            case 48...57: nibble = byte - 48
+            case 97...102: nibble = byte - 87
+            case 65...70: nibble = byte - 55
+            default: return nil
+            }
+            guard count < 16 else { return nil }
+            if let first = high {
+                bytes[count] = first << 4 | nibble
+                count += 1
+                high = nil
+            } else {
+                high = nibble
+            }
+        }
+        guard position == 36, count == 16 else { return nil }
+        return try? UUID(wire: bytes, field: 0)
     }
 
     /// JSONSerialization gives booleans as NSNumber too (type "c", which no JSON number gets);

@@ -41,7 +41,7 @@ public struct SessionIngest: Sendable {
     /// Parses and checks every line of `data`; the events, or every problem found.
     public func validate(_ data: Data) throws -> Result<[IngestedEvent], IngestFailure> {
         let log = self.log
-        let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) })
+        let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
         let lines = Self.lines(of: data)
         var results = [Result<IngestedEvent, IngestFailure>?](repeating: nil, count: lines.count)
         results.withUnsafeMutableBufferPointer { output in
@@ -73,12 +73,12 @@ public struct SessionIngest: Sendable {
         for ingested in events {
             let event = ingested.event
             if bySession[event.session] == nil { sessionOrder.append(event.session) }
-            bySession[event.session, default: []].append(codec.encode(event))
+            bySession[event.session, default: []].append(ingested.encoded)
             switch event.payload {
             case .consentGranted(let change), .consentRevoked(let change):
-                guard let subject = change.subject else { break }
+                guard let subject = change.subject, let copy = ingested.encodedForConsentTrail else { break }
                 if consent[subject] == nil { consentOrder.append(subject) }
-                consent[subject, default: []].append(codec.encode(event, storedOutsideSession: true))
+                consent[subject, default: []].append(copy)
             default: break
             }
         }
@@ -118,18 +118,26 @@ public struct SessionIngest: Sendable {
 
     /// Lines without their line ends, with 1-based numbers; blank lines are left out.
     static func lines(of data: Data) -> [(number: Int, bytes: Data)] {
-        var lines: [(Int, Data)] = []
-        var number = 0
-        var start = data.startIndex
-        while start < data.endIndex {
-            number += 1
-            let end = data[start...].firstIndex(of: 0x0A) ?? data.endIndex
-            var line = data[start..<end]
-            if line.last == 0x0D { line = line.dropLast() }
-            if line.contains(where: { $0 != 0x20 && $0 != 0x09 }) { lines.append((number, Data(line))) }
-            start = end == data.endIndex ? end : data.index(after: end)
+        data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
+            var lines: [(Int, Data)] = []
+            var number = 0
+            var start = 0
+            while start < raw.count {
+                number += 1
+                var end = start
+                while end < raw.count, raw[end] != 0x0A { end += 1 }
+                var last = end
+                if last > start, raw[last - 1] == 0x0D { last -= 1 }
+                var blank = true
+                for index in start..<last where raw[index] != 0x20 && raw[index] != 0x09 {
+                    blank = false
+                    break
+                }
+                if !blank { lines.append((number, Data(UnsafeRawBufferPointer(rebasing: raw[start..<last])))) }
+                start = end + 1
+            }
+            return lines
         }
-        return lines
     }
 }
 

@@ -41,6 +41,10 @@ case "run":
     try await bench.groupCommit(appenders: 64, eventsEach: 400, records: small, dictionary: dictionary)
     try await bench.groupCommit(appenders: 256, eventsEach: 200, records: small, dictionary: dictionary)
 
+case "ingest":
+    guard arguments.count == 4 else { fail("usage: ingest NDJSON_FILE WORK_DIR") }
+    try await IngestMeasurement(file: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3])).run()
+
 default:
-    fail("usage: eventlog-bench prepare|run …")
+    fail("usage: eventlog-bench prepare|run|ingest …")
 }
