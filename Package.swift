@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
+        .library(name: "Projections", targets: ["Projections"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
     dependencies: [
@@ -21,6 +22,7 @@ let package = Package(
 
         .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd"]),
         .target(name: "SessionModel", dependencies: ["EventLog"]),
+        .target(name: "Projections", dependencies: ["SessionModel", "EventLog"]),
 
         .executableTarget(
             name: "sessionstore",
@@ -40,6 +42,7 @@ let package = Package(
             name: "SessionModelTests",
             dependencies: ["SessionModel", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "TestSupport"]),
         .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog", "SessionModel", "TestSupport"]),
     ]
 )

@@ -28,6 +28,10 @@ public struct SessionEvent: Hashable, Sendable {
 /// A session event as stored: with its place in the session and the log, and the store's time.
 public struct RecordedSessionEvent: Hashable, Sendable {
     public var event: SessionEvent
+    /// The stream it is stored in: its session's, or (for a consent copy) its subject's consent trail.
+    public var stream: UUID
+    /// Whether this is a copy stored outside the session's own stream.
+    public var isCopy: Bool { stream != event.session }
     /// The event's number in its session's stream, from 0.
     public var streamNumber: UInt64
     /// The event's global position in the log.
@@ -36,4 +40,14 @@ public struct RecordedSessionEvent: Hashable, Sendable {
     public var recordedAt: Int64
     /// The schema version it was written with (it has been upcast to the current one).
     public var storedSchemaVersion: UInt32
+
+    public init(event: SessionEvent, stream: UUID, streamNumber: UInt64, position: UInt64, recordedAt: Int64,
+                storedSchemaVersion: UInt32) {
+        self.event = event
+        self.stream = stream
+        self.streamNumber = streamNumber
+        self.position = position
+        self.recordedAt = recordedAt
+        self.storedSchemaVersion = storedSchemaVersion
+    }
 }

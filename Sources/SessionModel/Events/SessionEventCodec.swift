@@ -77,7 +77,8 @@ public struct SessionEventCodec: Sendable {
             }
             var event = try Self.decodeEvent(type, bytes, session: recorded.stream.uuid)
             event.id = recorded.id
-            return RecordedSessionEvent(event: event, streamNumber: recorded.streamNumber, position: recorded.position,
+            return RecordedSessionEvent(event: event, stream: recorded.stream.uuid, streamNumber: recorded.streamNumber,
+                                        position: recorded.position,
                                         recordedAt: recorded.recordedAtMilliseconds, storedSchemaVersion: stored)
         } catch let error as SessionModelError {
             throw error

@@ -1,0 +1,94 @@
+import Foundation
+import SessionModel
+
+/// One row of the session list, folded from a session's events.
+public struct SessionSummary: Hashable, Sendable {
+    public enum Status: String, Hashable, Sendable, CaseIterable {
+        case active, paused, ended, erased, purged
+    }
+
+    /// A recording's format and length so far.
+    public struct Recording: Hashable, Sendable {
+        public var sampleRate: UInt32
+        public var channels: UInt32
+        public var frames: UInt64
+
+        public var milliseconds: UInt64 { sampleRate == 0 ? 0 : frames * 1000 / UInt64(sampleRate) }
+    }
+
+    public let session: UUID
+    public var subject: SubjectHash?
+    public var locale: String?
+    public var status: Status = .active
+    /// Client times, ms since 1970.
+    public var startedAt: Int64?
+    public var endedAt: Int64?
+    public var lastEventAt: Int64?
+    public var segments = 0
+    public var words = 0
+    public var recordings: [String: Recording] = [:]
+    /// Consent per type (`audio_recording`, `transcription`, …): true while granted.
+    public var consent: [String: Bool] = [:]
+
+    public init(session: UUID) {
+        self.session = session
+    }
+
+    /// From start to end (or to the last event while the session is open).
+    public var durationMilliseconds: Int64? {
+        guard let startedAt, let end = endedAt ?? lastEventAt else { return nil }
+        return max(0, end - startedAt)
+    }
+
+    public var audioMilliseconds: UInt64 { recordings.values.reduce(0) { $0 + $1.milliseconds } }
+
+    public mutating func apply(_ event: SessionEvent) {
+        guard event.session == session else { return }
+        lastEventAt = max(lastEventAt ?? event.occurredAt, event.occurredAt)
+        switch event.payload {
+        case .sessionStarted(let started):
+            subject = started.subject
+            locale = started.locale
+            startedAt = event.occurredAt
+            status = .active
+        case .sessionPaused:
+            if status == .active { status = .paused }
+        case .sessionResumed:
+            if status == .paused { status = .active }
+        case .sessionEnded:
+            if status == .active || status == .paused { status = .ended }
+            endedAt = event.occurredAt
+        case .consentGranted(let change):
+            consent[change.consentType] = true
+        case .consentRevoked(let change):
+            consent[change.consentType] = false
+        case .recordingStarted(let started):
+            recordings[started.recording] = Recording(sampleRate: started.sampleRate, channels: started.channels, frames: 0)
+        case .recordingChunk(let chunk):
+            guard var recording = recordings[chunk.recording] else { return }
+            recording.frames += UInt64(chunk.pcm.count) / UInt64(2 * max(1, recording.channels))
+            recordings[chunk.recording] = recording
+        case .transcriptCommitted(let commit):
+            segments += 1
+            words += commit.words.isEmpty ? Self.wordCount(commit.text) : commit.words.count
+        case .retentionPurged:
+            status = .purged
+        case .subjectErased:
+            status = .erased
+        default:
+            return
+        }
+    }
+
+    /// Words as runs of letters, digits and marks.
+    static func wordCount(_ text: String) -> Int {
+        var count = 0
+        var inWord = false
+        for scalar in text.unicodeScalars {
+            let wordy = CharacterSet.alphanumerics.contains(scalar) || CharacterSet.nonBaseCharacters.contains(scalar)
+            if wordy, !inWord { count += 1 }
+            inWord = wordy
+        }
+        return count
+    }
+}

@@ -1,0 +1,86 @@
+import Foundation
+import SessionModel
+
+/// One session's transcript, folded from its events: committed segments in the order they were
+/// committed, and the current partial guess of each segment not committed yet.
+///
+/// A committed segment never changes: a later commit of the same segment is ignored, and a
+/// correction is kept beside the committed text. A partial is superseded by a later revision of
+/// its segment and by the segment's commit. Pauses add nothing; a resumed session keeps appending.
+public struct TranscriptView: Hashable, Sendable {
+    public struct Segment: Hashable, Sendable {
+        public var id: String
+        /// The text as committed.
+        public var text: String
+        /// The latest correction, if any.
+        public var correction: String?
+        public var startMilliseconds: UInt64
+        public var endMilliseconds: UInt64
+        public var confidence: Double?
+        public var speaker: String?
+        public var words: [TranscriptWord]
+        /// When it was committed, on the client's clock (ms since 1970).
+        public var committedAt: Int64
+
+        /// The text to show: the latest correction, else the committed text.
+        public var currentText: String { correction ?? text }
+    }
+
+    public struct Partial: Hashable, Sendable {
+        public var segment: String
+        public var revision: UInt32
+        public var text: String
+        public var startMilliseconds: UInt64
+        public var endMilliseconds: UInt64
+        public var stability: Double?
+    }
+
+    public let session: UUID
+    public private(set) var segments: [Segment] = []
+    /// Uncommitted segments' latest partials, in the order the segments first appeared.
+    public var partials: [Partial] { partialOrder.compactMap { partialsBySegment[$0] } }
+
+    private var committed: [String: Int] = [:]
+    private var partialsBySegment: [String: Partial] = [:]
+    private var partialOrder: [String] = []
+
+    public init(session: UUID) {
+        self.session = session
+    }
+
+    /// The view after `events` (of any sessions; only this session's count).
+    public static func fold(session: UUID, _ events: some Sequence<SessionEvent>) -> TranscriptView {
+        var view = TranscriptView(session: session)
+        for event in events { view.apply(event) }
+        return view
+    }
+
+    public mutating func apply(_ event: SessionEvent) {
+        guard event.session == session else { return }
+        switch event.payload {
+        case .transcriptPartial(let partial):
+            guard committed[partial.segment] == nil else { return }
+            if let current = partialsBySegment[partial.segment], current.revision > partial.revision { return }
+            if partialsBySegment[partial.segment] == nil { partialOrder.append(partial.segment) }
+            partialsBySegment[partial.segment] = Partial(
+                segment: partial.segment, revision: partial.revision, text: partial.text,
+                startMilliseconds: partial.startMilliseconds, endMilliseconds: partial.endMilliseconds,
+                stability: partial.stability)
+        case .transcriptCommitted(let commit):
+            guard committed[commit.segment] == nil else { return }
+            committed[commit.segment] = segments.count
+            segments.append(Segment(
+                id: commit.segment, text: commit.text, correction: nil, startMilliseconds: commit.startMilliseconds,
+                endMilliseconds: commit.endMilliseconds, confidence: commit.confidence, speaker: commit.speaker,
+                words: commit.words, committedAt: event.occurredAt))
+            if partialsBySegment.removeValue(forKey: commit.segment) != nil {
+                partialOrder.removeAll { $0 == commit.segment }
+            }
+        case .transcriptCorrected(let correction):
+            guard let index = committed[correction.segment] else { return }
+            segments[index].correction = correction.text
+        default:
+            return
+        }
+    }
+}
