@@ -29,6 +29,7 @@ let package = Package(
             dependencies: [
                 "EventLog",
                 "SessionModel",
+                "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

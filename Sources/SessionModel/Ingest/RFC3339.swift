@@ -1,7 +1,7 @@
 /// Parses RFC 3339 timestamps in UTC, `2026-11-21T10:00:00.250Z`, to milliseconds since 1970.
 /// The offset must be `Z` or `+00:00`; fractions beyond milliseconds are truncated.
-enum RFC3339 {
-    static func milliseconds(_ text: String) -> Int64? {
+public enum RFC3339 {
+    public static func milliseconds(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
@@ -30,7 +30,7 @@ enum RFC3339 {
     }
 
     /// The canonical form with milliseconds: `2026-11-21T10:00:00.250Z`.
-    static func string(_ milliseconds: Int64) -> String {
+    public static func string(_ milliseconds: Int64) -> String {
         let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (wholeDays, millisOfDay) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
         let (year, month, day) = civilFromDays(Int(wholeDays))

@@ -1,23 +1,23 @@
 /// Reads the protobuf wire format written by ``WireWriter``, field by field. Fields a reader does
 /// not know are skipped by their wire type, so newer payloads stay readable by older code.
-struct WireReader {
+public struct WireReader {
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
 
-    init(_ bytes: UnsafeRawBufferPointer) {
+    public init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
-    var isAtEnd: Bool { offset >= bytes.count }
-    var remaining: Int { bytes.count - offset }
+    public var isAtEnd: Bool { offset >= bytes.count }
+    public var remaining: Int { bytes.count - offset }
 
-    struct Malformed: Error, CustomStringConvertible {
-        var reason: String
-        var description: String { reason }
+    public struct Malformed: Error, CustomStringConvertible {
+        public var reason: String
+        public var description: String { reason }
     }
 
     /// The next field's number and wire type, or nil at the end.
-    mutating func nextField() throws -> (field: Int, type: UInt8)? {
+    public mutating func nextField() throws -> (field: Int, type: UInt8)? {
         guard !isAtEnd else { return nil }
         let key = try varint()
         let field = Int(truncatingIfNeeded: key >> 3)
@@ -25,7 +25,7 @@ struct WireReader {
         return (field, UInt8(key & 7))
     }
 
-    mutating func varint() throws -> UInt64 {
+    public mutating func varint() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while offset < bytes.count {
@@ -39,12 +39,12 @@ struct WireReader {
         throw Malformed(reason: "a varint runs past the end or past 64 bits")
     }
 
-    mutating func sint() throws -> Int64 {
+    public mutating func sint() throws -> Int64 {
         let raw = try varint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    mutating func double() throws -> Double {
+    public mutating func double() throws -> Double {
         guard offset + 8 <= bytes.count else { throw Malformed(reason: "a double runs past the end") }
         let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         offset += 8
@@ -52,7 +52,7 @@ struct WireReader {
     }
 
     /// The bytes of a length-delimited field, without copying.
-    mutating func lengthDelimited() throws -> UnsafeRawBufferPointer {
+    public mutating func lengthDelimited() throws -> UnsafeRawBufferPointer {
         let count = try varint()
         guard count <= UInt64(bytes.count - offset) else { throw Malformed(reason: "a length-delimited field runs past the end") }
         let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(count))])
@@ -60,16 +60,16 @@ struct WireReader {
         return slice
     }
 
-    mutating func bytesField() throws -> [UInt8] { Array(try lengthDelimited()) }
+    public mutating func bytesField() throws -> [UInt8] { Array(try lengthDelimited()) }
 
-    mutating func string() throws -> String {
+    public mutating func string() throws -> String {
         let raw = try lengthDelimited()
         guard let string = String(validating: raw, as: UTF8.self) else { throw Malformed(reason: "a string is not valid UTF-8") }
         return string
     }
 
     /// Skips a field of the given wire type.
-    mutating func skip(_ type: UInt8) throws {
+    public mutating func skip(_ type: UInt8) throws {
         switch type {
         case 0: _ = try varint()
         case 1: try advance(8)
@@ -85,7 +85,7 @@ struct WireReader {
     }
 
     /// Checks that a field of a known number has the wire type its schema gives it.
-    static func expect(_ type: UInt8, _ expected: WireWriter.WireType, field: Int) throws {
+    public static func expect(_ type: UInt8, _ expected: WireWriter.WireType, field: Int) throws {
         guard type == expected.rawValue else {
             throw Malformed(reason: "field \(field) has wire type \(type), expected \(expected.rawValue)")
         }

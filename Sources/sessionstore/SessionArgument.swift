@@ -1,0 +1,23 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import SessionModel
+
+/// Reads one session's events, or fails with a clear message when the store has no such session.
+func readSession(_ id: String, from log: EventLog) throws -> [RecordedSessionEvent] {
+    guard let session = UUID(uuidString: id) else {
+        throw CommandFailure(.usage, "\(id) is not a session id (a UUID such as 3f2c8a1e-5b7d-4c9e-8f10-2a3b4c5d6e7f)")
+    }
+    let recorded = try log.readStream(SessionStreams.session(session))
+    guard !recorded.isEmpty else {
+        throw CommandFailure(.invalidData, "the store has no session \(session.uuidString.lowercased())")
+    }
+    let codec = SessionEventCodec()
+    return try recorded.map { try codec.decode($0) }
+}
+
+/// One JSON object per line, keys sorted, so output is stable and diffable.
+func jsonLine(_ object: Any) throws -> String {
+    String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
+           as: UTF8.self)
+}

@@ -1,0 +1,71 @@
+import EventLog
+import Foundation
+@testable import Projections
+import SessionModel
+import TestSupport
+import Testing
+
+@Suite struct ProjectionRunnerTests {
+    /// NDJSON for `count` sessions, each started, consented, with `segments` commits.
+    static func sessionsFile(_ sessions: [UUID], segments: Int, from: Int = 0, started: Bool = true) -> Data {
+        var lines: [String] = []
+        for (index, session) in sessions.enumerated() {
+            let id = session.uuidString.lowercased()
+            if started {
+                lines.append(#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:0\#(index % 10).000Z","subject":"user-\#(index % 3)","locale":"en"}"#)
+                lines.append(#"{"type":"consent.granted","session":"\#(id)","at":"2026-11-21T10:00:0\#(index % 10).100Z","subject":"user-\#(index % 3)","consent_type":"transcription","method":"in_app_prompt"}"#)
+            }
+            for segment in from..<(from + segments) {
+                lines.append(#"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:01:\#(10 + segment).000Z","segment":"\#(segment)","text":"two words","start_ms":\#(segment * 1000),"end_ms":\#(segment * 1000 + 900)}"#)
+            }
+        }
+        return Data(lines.joined(separator: "\n").utf8)
+    }
+
+    @Test func catchingUpFoldsOnlyNewEventsAndRebuildingGivesTheSameList() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let sessions = (0..<12).map { _ in UUID() }
+            _ = try await SessionIngest(log: log).ingest(Self.sessionsFile(sessions, segments: 3))
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            #expect(try runner.sessions().count == 12)
+            #expect(try runner.catchUp() == 0)  // nothing new: nothing folded twice
+
+            _ = try await SessionIngest(log: log).ingest(Self.sessionsFile(Array(sessions.prefix(4)), segments: 2, from: 3, started: false))
+            #expect(try runner.catchUp() == 8)
+            let caughtUp = try runner.sessions().sorted { $0.session.uuidString < $1.session.uuidString }
+            #expect(caughtUp.filter { $0.segments == 5 }.count == 4)
+            #expect(caughtUp.filter { $0.segments == 3 }.count == 8)
+            #expect(caughtUp.allSatisfy { $0.words == $0.segments * 2 })
+            #expect(caughtUp.allSatisfy { $0.consent == ["transcription": true] })  // consent copies not counted twice
+
+            try runner.rebuild()
+            let rebuilt = try runner.sessions().sorted { $0.session.uuidString < $1.session.uuidString }
+            #expect(rebuilt == caughtUp)
+        }
+    }
+
+    @Test func aSummaryRoundTripsThroughItsRow() throws {
+        var summary = SessionSummary(session: UUID())
+        summary.subject = SubjectHash(bytes: Array(repeating: 3, count: 32))
+        summary.locale = "ar-EG"
+        summary.status = .paused
+        summary.startedAt = 0
+        summary.endedAt = nil
+        summary.lastEventAt = -5
+        summary.segments = 7
+        summary.words = 70
+        summary.recordings = ["r1": .init(sampleRate: 16_000, channels: 1, frames: 48_000), "r2": .init(sampleRate: 8000, channels: 2, frames: 0)]
+        summary.consent = ["audio_recording": false, "transcription": true]
+        #expect(try SessionSummary(session: summary.session, row: summary.rowBytes) == summary)
+    }
+
+    @Test func theSessionListOfAStoreWithoutSessionsIsEmpty() async throws {
+        try await withTemporaryStore { store in
+            let runner = ProjectionRunner(log: try store.create())
+            #expect(try runner.catchUp() == 0)
+            #expect(try runner.sessions().isEmpty)
+        }
+    }
+}

@@ -1,0 +1,61 @@
+import Foundation
+import TestSupport
+import Testing
+
+/// The main journey: ingest → sessions → transcript → events, through the built binary.
+@Suite struct QueryCommandsTests {
+    static let session = "3f2c8a1e-5b7d-4c9e-8f10-2a3b4c5d6e7f"
+    static let file = """
+    {"type":"session.started","session":"\(session)","at":"2026-11-21T10:00:00.000Z","subject":"user-1","locale":"en-GB"}
+    {"type":"consent.granted","session":"\(session)","at":"2026-11-21T10:00:00.100Z","subject":"user-1","consent_type":"transcription","method":"in_app_prompt"}
+    {"type":"transcript.partial","session":"\(session)","at":"2026-11-21T10:00:01.000Z","segment":"1","revision":0,"text":"hello","start_ms":0,"end_ms":500}
+    {"type":"transcript.committed","session":"\(session)","at":"2026-11-21T10:00:02.000Z","segment":"1","text":"Hello, \\"world\\" — مرحبا 👋","start_ms":0,"end_ms":1200}
+    {"type":"transcript.partial","session":"\(session)","at":"2026-11-21T10:00:03.000Z","segment":"2","revision":0,"text":"and then","start_ms":1300,"end_ms":1800}
+    {"type":"session.ended","session":"\(session)","at":"2026-11-21T10:00:04.000Z"}
+    """
+
+    @Test func ingestThenSessionsTranscriptAndEvents() async throws {
+        try await withCLI { cli in
+            try cli.run(["init"])
+            #expect(try cli.run(["ingest", "-"], input: Data(Self.file.utf8)).status == 0)
+
+            let csv = try cli.run(["sessions", "--format", "csv"])
+            #expect(csv.status == 0)
+            let lines = csv.stdout.components(separatedBy: "\r\n")
+            #expect(lines[0].hasPrefix("session,status,started,ended,duration_ms,segments,words"))
+            #expect(lines[1].hasPrefix("\(Self.session),ended,2026-11-21T10:00:00.000Z,2026-11-21T10:00:04.000Z,4000,1,3,"))  // Hello, world, مرحبا
+            #expect(lines[1].contains("+transcription"))
+
+            let transcript = try cli.run(["transcript", Self.session])
+            #expect(transcript.stdout == "Hello, \"world\" — مرحبا 👋\n")
+            let withPartials = try cli.run(["transcript", Self.session, "--partials"])
+            #expect(withPartials.stdout == "Hello, \"world\" — مرحبا 👋\n… and then\n")
+            let json = try cli.run(["transcript", Self.session, "--format", "json"])
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+            #expect((object["segments"] as? [[String: Any]])?.first?["text"] as? String == "Hello, \"world\" — مرحبا 👋")
+
+            let events = try cli.run(["events", Self.session])
+            let decoded = try events.stdout.split(separator: "\n").map {
+                try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
+            }
+            #expect(decoded.map { $0["type"] as? String } == ["session.started", "consent.granted", "transcript.partial",
+                                                              "transcript.committed", "transcript.partial", "session.ended"])
+            #expect(decoded.map { $0["stream_number"] as? Int } == [0, 1, 2, 3, 4, 5])
+            #expect(decoded[0]["subject_hash"] as? String != nil)
+            #expect(decoded[0]["subject"] == nil)
+            #expect(!events.stdout.contains("user-1"))
+        }
+    }
+
+    @Test func anUnknownSessionIsAClearErrorAndABadIdAUsageError() async throws {
+        try await withCLI { cli in
+            try cli.run(["init"])
+            let unknown = try cli.run(["transcript", "00000000-0000-4000-8000-000000000000"])
+            #expect(unknown.status == 65)
+            #expect(unknown.stderr == "sessionstore: error: the store has no session 00000000-0000-4000-8000-000000000000\n")
+            let bad = try cli.run(["events", "not-a-session"])
+            #expect(bad.status == 64)
+            #expect(bad.stderr.contains("not-a-session is not a session id"))
+        }
+    }
+}
