@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "Migrations", targets: ["Migrations"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
     dependencies: [
@@ -22,13 +23,16 @@ let package = Package(
 
         .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd"]),
         .target(name: "SessionModel", dependencies: ["EventLog"]),
-        .target(name: "Projections", dependencies: ["SessionModel", "EventLog"]),
+        // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
+        .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
+        .target(name: "Projections", dependencies: ["SessionModel", "Migrations", "EventLog"]),
 
         .executableTarget(
             name: "sessionstore",
             dependencies: [
                 "EventLog",
                 "SessionModel",
+                "Migrations",
                 "Projections",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -44,6 +48,10 @@ let package = Package(
             dependencies: ["SessionModel", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "TestSupport"]),
+        .testTarget(
+            name: "MigrationsTests",
+            dependencies: ["Migrations", "SessionModel", "EventLog", "Projections", "TestSupport"]
+        ),
         .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog", "SessionModel", "TestSupport"]),
     ]
 )

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Migrations
 import SessionModel
 
 /// Keeps the persisted session list up to date: folds the events after its checkpoint, a batch at a
@@ -12,7 +13,7 @@ public struct ProjectionRunner: Sendable {
     public let log: EventLog
     public let codec: SessionEventCodec
 
-    public init(log: EventLog, codec: SessionEventCodec = SessionEventCodec()) {
+    public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec) {
         self.log = log
         self.codec = codec
     }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Migrations
 import SessionModel
 
 /// Reads one session's events, or fails with a clear message when the store has no such session.
@@ -12,7 +13,7 @@ func readSession(_ id: String, from log: EventLog) throws -> [RecordedSessionEve
     guard !recorded.isEmpty else {
         throw CommandFailure(.invalidData, "the store has no session \(session.uuidString.lowercased())")
     }
-    let codec = SessionEventCodec()
+    let codec = SessionMigrations.codec
     return try recorded.map { try codec.decode($0) }
 }
 

@@ -101,22 +101,26 @@ public final class EventLog: Sendable {
     }
 
     private static func openStore(at directory: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
+        let environment = try openEnvironment(at: directory, options: options)
+        let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, in: txn) }
+        return try EventLog(directory: directory, environment: environment, master: master, options: options)
+    }
+
+    /// Opens the LMDB environment of an existing store, with clear errors for a missing or damaged one.
+    static func openEnvironment(at directory: String, options: EventLogOptions) throws -> LMDBEnvironment {
         let dataFile = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
         guard FileManager.default.fileExists(atPath: dataFile) else {
             throw EventLogError(.storeUnusable, "there is no store at \(directory) (no \(StoreLayout.dataFileName)); run init first",
                                 path: directory)
         }
-        let environment: LMDBEnvironment
         do {
-            environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                              initialMapSize: options.initialMapSize, durable: options.durable, create: false)
+            return try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
+                                       initialMapSize: options.initialMapSize, durable: options.durable, create: false)
         } catch let error as LMDBError where error.isCorruption {
             throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory)
         } catch {
             throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory)
         }
-        let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, in: txn) }
-        return try EventLog(directory: directory, environment: environment, master: master, options: options)
     }
 
     /// Appends `events` to `stream` atomically, if the stream is at `expectedVersion`.

@@ -98,14 +98,22 @@ enum StoreOpening {
         return master
     }
 
-    static func checkFormat(in txn: LMDBTransaction) throws {
+    static func format(in txn: LMDBTransaction) throws -> UInt32 {
         guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.formatKey), bytes.count == 4 else {
             throw EventLogError(.storeUnusable, "the store has no format version; it is not a SessionStore store")
         }
-        let format: UInt32 = bytes.loadBigEndian(at: 0)
-        guard format == StoreLayout.formatVersion else {
+        return bytes.loadBigEndian(at: 0)
+    }
+
+    static func checkFormat(in txn: LMDBTransaction) throws {
+        let format = try format(in: txn)
+        if format < StoreLayout.formatVersion {
             throw EventLogError(.unsupportedFormat,
-                                "the store has format version \(format); this build reads version \(StoreLayout.formatVersion)")
+                                "the store has format \(format), older than this build's \(StoreLayout.formatVersion); run `sessionstore migrate` to upgrade it")
+        }
+        if format > StoreLayout.formatVersion {
+            throw EventLogError(.unsupportedFormat,
+                                "the store has format \(format), newer than this build's \(StoreLayout.formatVersion); use a newer sessionstore")
         }
     }
 

@@ -1,0 +1,74 @@
+import Foundation
+
+/// Upgrades stores written by older format versions, in place and in one transaction each step.
+///
+/// Format 0 (the first stores) kept the stream index complete on every commit and no running
+/// totals: upgrading records that every event is indexed (`meta/indexed-through`) and computes the
+/// totals from the records' clear headers. No record is rewritten and no key is needed beyond the
+/// master key check.
+enum FormatMigration {
+    static func upgrade(from format: UInt32, in txn: LMDBTransaction) throws -> [String] {
+        var steps: [String] = []
+        var current = format
+        while current < StoreLayout.formatVersion {
+            switch current {
+            case 0:
+                try upgradeFromFormat0(in: txn)
+                steps.append("format 0 → 1: recorded that every event is indexed; computed the running totals")
+            default:
+                throw EventLogError(.unsupportedFormat, "no upgrade from format \(current) is known")
+            }
+            current += 1
+        }
+        try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: StoreLayout.formatVersion))
+        return steps
+    }
+
+    private static func upgradeFromFormat0(in txn: LMDBTransaction) throws {
+        var totals = StoreTotals()
+        var count: UInt64 = 0
+        try txn.withCursor(StoreLayout.events) { cursor in
+            var entry = try cursor.first()
+            while let (key, record) = entry {
+                guard key.count == 8, let header = RecordHeader(parsing: record) else {
+                    throw EventLogError.integrity(key.count == 8 ? key.loadBigEndian(at: 0) : 0, "has an unreadable header")
+                }
+                totals.bodyBytes += UInt64(header.bodyCount)
+                totals.compressedBytes += UInt64(max(0, record.count - RecordLayout.minimumCount))
+                totals.recordBytes += UInt64(record.count)
+                count = key.loadBigEndian(at: 0, as: UInt64.self) + 1
+                entry = try cursor.next()
+            }
+        }
+        try totals.write(in: txn)
+        try txn.put(StoreLayout.meta, StoreLayout.indexedThroughKey, [UInt8](bigEndian: count))
+    }
+}
+
+extension EventLog {
+    /// The format version of the store at `directory`, read without a key.
+    public static func formatVersion(at directory: String) throws -> UInt32 {
+        let environment = try openEnvironment(at: directory, options: EventLogOptions())
+        return try environment.read { txn in try StoreOpening.format(in: txn) }
+    }
+
+    /// Upgrades the store at `directory` to this build's format, checking the key first. Returns
+    /// what was done (nothing for a store that is current). A store of a newer format is refused.
+    public static func migrate(at directory: String, key: KeySource) throws -> [String] {
+        do {
+            let environment = try openEnvironment(at: directory, options: EventLogOptions())
+            let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, in: txn) }
+            return try environment.write { txn in
+                let format = try StoreOpening.format(in: txn)
+                guard format <= StoreLayout.formatVersion else {
+                    throw EventLogError(.unsupportedFormat, "the store at \(directory) has format \(format), newer than this build's \(StoreLayout.formatVersion); use a newer sessionstore")
+                }
+                let storeID = try StoreOpening.storeID(in: txn)
+                try StoreOpening.checkKey(KeyHierarchy(master: master), storeID: storeID, in: txn)
+                return format == StoreLayout.formatVersion ? [] : try FormatMigration.upgrade(from: format, in: txn)
+            }
+        } catch {
+            throw EventLogError.storage(error)
+        }
+    }
+}

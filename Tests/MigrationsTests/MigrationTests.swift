@@ -1,0 +1,95 @@
+@testable import EventLog
+import Foundation
+import Migrations
+import Projections
+import SessionModel
+import TestSupport
+import Testing
+
+@Suite struct MigrationTests {
+    @Test func aFormat0StoreIsRefusedUntilMigratedAndThenReadsCompletely() async throws {
+        try await withTemporaryStore { store in
+            let (path, keyPath) = try FixtureStore.copyFormat0(into: store)
+            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: path, key: .keyFile(keyPath)) }
+            #expect(refused?.code == .unsupportedFormat)
+            #expect(refused?.message.contains("run `sessionstore migrate`") == true)
+            #expect(try EventLog.formatVersion(at: path) == 0)
+
+            let steps = try EventLog.migrate(at: path, key: .keyFile(keyPath))
+            #expect(steps.count == 1)
+            #expect(try EventLog.formatVersion(at: path) == 1)
+            #expect(try EventLog.migrate(at: path, key: .keyFile(keyPath)).isEmpty)  // nothing more to do
+
+            let log = try EventLog.open(at: path, key: .keyFile(keyPath))
+            #expect(try log.verify().isIntact)
+            let events = try log.readStream(StreamID(FixtureStore.session)).map { try SessionMigrations.codec.decode($0) }
+            #expect(events.count == 5)  // not doubled: the index covers them all, the tail is empty
+            let statistics = try log.statistics()
+            #expect(statistics.events == 6)
+            #expect(statistics.recordBytes > 0)
+            #expect(statistics.payloadBytes > statistics.compressedPayloadBytes / 2)
+        }
+    }
+
+    @Test func oldCommitsAreUpcastOnRead() async throws {
+        try await withTemporaryStore { store in
+            let (path, keyPath) = try FixtureStore.copyFormat0(into: store)
+            _ = try EventLog.migrate(at: path, key: .keyFile(keyPath))
+            let log = try EventLog.open(at: path, key: .keyFile(keyPath))
+            let commits = try log.readStream(StreamID(FixtureStore.session)).map { try SessionMigrations.codec.decode($0) }
+                .compactMap { event -> (TranscriptCommitted, UInt32)? in
+                    if case .transcriptCommitted(let commit) = event.event.payload { return (commit, event.storedSchemaVersion) }
+                    return nil
+                }
+            #expect(commits.map(\.0.text) == ["An old sentence.", "Without a confidence."])
+            #expect(commits.map(\.0.confidence) == [0.87, nil])
+            #expect(commits.map(\.1) == [0, 0])
+            #expect(commits[1].0.startMilliseconds == 1300)
+            // Without the upcaster the old payloads cannot be read.
+            #expect(throws: SessionModelError.self) {
+                try log.readStream(StreamID(FixtureStore.session)).forEach { _ = try SessionEventCodec().decode($0) }
+            }
+            // The projections use the migrating codec.
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            #expect(try runner.sessions().first?.segments == 2)
+        }
+    }
+
+    @Test func theUpcasterKeepsAConfidenceAlreadyThereAndEveryOtherField() throws {
+        var payload = WireWriter()
+        payload.string(8, "seg")
+        payload.double(12, 0.5)
+        payload.uint(15, 99)
+        payload.string(13, "speaker")
+        let upcast = try SessionMigrations.upcasters[0].upcast(payload.bytes)
+        var expected = WireWriter()
+        expected.string(8, "seg")
+        expected.double(12, 0.5)
+        expected.string(13, "speaker")
+        #expect(upcast == expected.bytes)
+    }
+
+    @Test func aStoreOfANewerFormatIsRefusedByOpenAndByMigrate() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            try log.close()
+            try log.environment.write { txn in
+                try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(2)))
+            }
+            let opened = #expect(throws: EventLogError.self) { try store.open() }
+            #expect(opened?.message.contains("newer than this build") == true)
+            let migrated = #expect(throws: EventLogError.self) { try EventLog.migrate(at: store.storePath, key: store.key) }
+            #expect(migrated?.code == .unsupportedFormat)
+        }
+    }
+
+    @Test func migrateChecksTheKeyBeforeTouchingTheStore() async throws {
+        try await withTemporaryStore { store in
+            let (path, _) = try FixtureStore.copyFormat0(into: store)
+            let wrong = #expect(throws: EventLogError.self) { try EventLog.migrate(at: path, key: store.key) }
+            #expect(wrong?.code == .wrongKey)
+            #expect(try EventLog.formatVersion(at: path) == 0)
+        }
+    }
+}
