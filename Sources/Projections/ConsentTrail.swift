@@ -16,7 +16,7 @@ public struct ConsentTrail: Hashable, Sendable {
     }
 
     public let subject: SubjectHash
-    public private(set) var entries: [Entry] = []
+    public internal(set) var entries: [Entry] = []
 
     public init(subject: SubjectHash) {
         self.subject = subject
@@ -28,16 +28,22 @@ public struct ConsentTrail: Hashable, Sendable {
     }
 
     public mutating func apply(_ recorded: RecordedSessionEvent) {
+        guard let (subject, entry) = Self.entry(from: recorded), subject == self.subject else { return }
+        entries.append(entry)
+    }
+
+    /// The subject and trail entry of a consent event; nil for any other event.
+    public static func entry(from recorded: RecordedSessionEvent) -> (SubjectHash, Entry)? {
         let granted: Bool
         let change: ConsentChange
         switch recorded.event.payload {
         case .consentGranted(let value): (granted, change) = (true, value)
         case .consentRevoked(let value): (granted, change) = (false, value)
-        default: return
+        default: return nil
         }
-        guard change.subject == subject else { return }
-        entries.append(Entry(granted: granted, session: recorded.event.session, consentType: change.consentType,
-                             method: change.method, policyVersion: change.policyVersion,
-                             occurredAt: recorded.event.occurredAt, recordedAt: recorded.recordedAt))
+        guard let subject = change.subject else { return nil }
+        return (subject, Entry(granted: granted, session: recorded.event.session, consentType: change.consentType,
+                               method: change.method, policyVersion: change.policyVersion,
+                               occurredAt: recorded.event.occurredAt, recordedAt: recorded.recordedAt))
     }
 }

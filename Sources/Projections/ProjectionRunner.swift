@@ -3,11 +3,12 @@ import Foundation
 import Migrations
 import SessionModel
 
-/// Keeps the persisted session list up to date: folds the events after its checkpoint, a batch at a
-/// time, writing each batch's rows and the new checkpoint in one transaction (exactly-once across
-/// crashes). `rebuild` starts again from position 0.
+/// Keeps the persisted views up to date (the session list, and every subject's consent trail): folds
+/// the events after their checkpoints, a batch at a time, writing each view's rows and its new
+/// checkpoint in one transaction (exactly-once across crashes). `rebuild` starts again from 0.
 public struct ProjectionRunner: Sendable {
     public static let sessionsView = "sessions"
+    public static let consentView = "consent-trail"
     public static let batchSize = 16_384
 
     public let log: EventLog
@@ -18,47 +19,80 @@ public struct ProjectionRunner: Sendable {
         self.codec = codec
     }
 
-    /// Folds every event not folded yet; returns how many were read. `progress` gets (position, log size).
+    /// Folds every event not folded yet into the session list and the consent trails; returns how
+    /// many events were read. `progress` gets (position, log size).
     @discardableResult
     public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
-        var position = try log.readView(Self.sessionsView) { try $0.checkpoint() } ?? 0
+        var sessionsAt = try log.readView(Self.sessionsView) { try $0.checkpoint() } ?? 0
+        var trailsAt = try log.readView(Self.consentView) { try $0.checkpoint() } ?? 0
+        var position = min(sessionsAt, trailsAt)
         let end = try log.eventCount()
-        var folded: UInt64 = 0
+        var read: UInt64 = 0
         while true {
             let recorded = try log.readAll(from: position, maxCount: Self.batchSize)
             guard let last = recorded.last else { break }
             var touched: [UUID: SessionSummary] = [:]
+            var entries: [(key: [UInt8], entry: ConsentTrail.Entry)] = []
             try log.readView(Self.sessionsView) { view in
                 for record in recorded {
                     let decoded = try codec.decode(record)
-                    guard !decoded.isCopy else { continue }  // consent copies in subjects' trails
+                    if decoded.isCopy {
+                        // Consent copies in subjects' trails feed the trails, not the session list.
+                        if record.position >= trailsAt, let (subject, entry) = ConsentTrail.entry(from: decoded) {
+                            entries.append((subject.bytes + record.position.bigEndianBytes, entry))
+                        }
+                        continue
+                    }
+                    guard record.position >= sessionsAt else { continue }
                     let session = decoded.event.session
                     if touched[session] == nil {
-                        let key = session.wireBytes
-                        touched[session] = try view.row(key).map { try SessionSummary(session: session, row: $0) }
+                        touched[session] = try view.row(session.wireBytes).map { try SessionSummary(session: session, row: $0) }
                             ?? SessionSummary(session: session)
                     }
                     touched[session]!.apply(decoded.event)
                 }
             }
             let next = last.position + 1
-            try log.updateView(Self.sessionsView) { view in
-                // Only if no one else moved the checkpoint meanwhile: each event is folded once.
-                guard try view.checkpoint() ?? 0 == position else { return }
-                for (session, summary) in touched { try view.put(session.wireBytes, summary.rowBytes) }
-                try view.setCheckpoint(next)
+            // Each view: its rows and its checkpoint together, only if no one moved the checkpoint meanwhile.
+            if next > sessionsAt {
+                let expected = sessionsAt
+                try log.updateView(Self.sessionsView) { view in
+                    guard try view.checkpoint() ?? 0 == expected else { return }
+                    for (session, summary) in touched { try view.put(session.wireBytes, summary.rowBytes) }
+                    try view.setCheckpoint(next)
+                }
+                sessionsAt = next
             }
-            folded += UInt64(recorded.count)
+            if next > trailsAt {
+                let expected = trailsAt
+                try log.updateView(Self.consentView) { view in
+                    guard try view.checkpoint() ?? 0 == expected else { return }
+                    for (key, entry) in entries { try view.put(key, entry.rowBytes) }
+                    try view.setCheckpoint(next)
+                }
+                trailsAt = next
+            }
+            read += UInt64(recorded.count)
             position = next
             progress?(position, end)
         }
-        return folded
+        return read
     }
 
-    /// Drops the session list and folds the whole log again.
+    /// The consent trail of `subject`, from the persisted view (call ``catchUp(progress:)`` first).
+    public func consentTrail(of subject: SubjectHash) throws -> ConsentTrail {
+        try log.readView(Self.consentView) { view in
+            var entries: [ConsentTrail.Entry] = []
+            try view.forEachRow(startingWith: subject.bytes) { _, row in entries.append(try ConsentTrail.Entry(row: row)) }
+            return ConsentTrail(subject: subject, entries: entries)
+        }
+    }
+
+    /// Drops the persisted views and folds the whole log again.
     @discardableResult
     public func rebuild(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         try log.dropView(Self.sessionsView)
+        try log.dropView(Self.consentView)
         return try catchUp(progress: progress)
     }
 
@@ -73,6 +107,10 @@ public struct ProjectionRunner: Sendable {
             return summaries
         }
     }
+}
+
+extension UInt64 {
+    var bigEndianBytes: [UInt8] { withUnsafeBytes(of: bigEndian) { Array($0) } }
 }
 
 extension UUID {

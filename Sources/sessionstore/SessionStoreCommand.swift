@@ -16,6 +16,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
             64 usage error, 65 invalid input data, 77 wrong key or unusable key file.
             """,
         subcommands: [InitCommand.self, IngestCommand.self, SessionsCommand.self, TranscriptCommand.self, EventsCommand.self,
+                      ConsentCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]
     )
 }

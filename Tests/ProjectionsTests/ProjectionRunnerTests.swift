@@ -69,3 +69,32 @@ import Testing
         }
     }
 }
+
+@Suite struct ConsentTrailViewTests {
+    @Test func everySubjectsTrailIsPersistedInOrderAcrossSessions() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let first = UUID(), second = UUID()
+            let file = """
+            {"type":"session.started","session":"\(first)","at":"2026-11-21T10:00:00Z","subject":"anna","locale":"en"}
+            {"type":"consent.granted","session":"\(first)","at":"2026-11-21T10:00:01Z","subject":"anna","consent_type":"audio_recording","method":"in_app_prompt","policy_version":"v3"}
+            {"type":"session.started","session":"\(second)","at":"2026-11-21T11:00:00Z","subject":"anna","locale":"en"}
+            {"type":"consent.revoked","session":"\(second)","at":"2026-11-21T11:00:01Z","subject":"anna","consent_type":"audio_recording","method":"settings"}
+            {"type":"consent.granted","session":"\(second)","at":"2026-11-21T11:00:02Z","subject":"ben","consent_type":"transcription","method":"in_app_prompt"}
+            """
+            _ = try await SessionIngest(log: log).ingest(Data(file.utf8))
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            let anna = try runner.consentTrail(of: try #require(SubjectHash(bytes: log.identifierHash("anna"))))
+            #expect(anna.entries.map(\.granted) == [true, false])
+            #expect(anna.entries.map(\.session) == [first, second])
+            #expect(anna.entries[0].policyVersion == "v3")
+            #expect(!anna.isGranted("audio_recording"))
+            let ben = try runner.consentTrail(of: try #require(SubjectHash(bytes: log.identifierHash("ben"))))
+            #expect(ben.entries.count == 1)
+            #expect(ben.isGranted("transcription"))
+            try runner.rebuild()
+            #expect(try runner.consentTrail(of: anna.subject) == anna)
+        }
+    }
+}

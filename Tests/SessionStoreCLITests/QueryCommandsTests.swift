@@ -44,6 +44,11 @@ import Testing
             #expect(decoded[0]["subject_hash"] as? String != nil)
             #expect(decoded[0]["subject"] == nil)
             #expect(!events.stdout.contains("user-1"))
+
+            let consent = try cli.run(["consent", "user-1"])
+            #expect(consent.status == 0, "\(consent.stderr)")
+            #expect(consent.stdout.contains("+ 2026-11-21T10:00:00.100Z  transcription  in_app_prompt  -  \(Self.session)"))
+            #expect(try cli.run(["consent", "nobody"]).status == 65)
         }
     }
 

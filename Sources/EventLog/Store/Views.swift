@@ -50,11 +50,13 @@ public struct ViewReader {
         return try open(sealed, storedKey: storedKey)
     }
 
-    /// Calls `body` with every row of the view in key order.
-    public func forEachRow(_ body: (_ key: [UInt8], _ value: [UInt8]) throws -> Void) throws {
+    /// Calls `body` with every row of the view whose key starts with `keyPrefix` (all rows by
+    /// default), in key order.
+    public func forEachRow(startingWith keyPrefix: [UInt8] = [], _ body: (_ key: [UInt8], _ value: [UInt8]) throws -> Void) throws {
+        let start = prefix + keyPrefix
         try txn.withCursor(StoreLayout.views) { cursor in
-            var entry = try cursor.seek(atOrAfter: prefix)
-            while let (storedKey, sealed) = entry, storedKey.starts(with: prefix) {
+            var entry = try cursor.seek(atOrAfter: start)
+            while let (storedKey, sealed) = entry, storedKey.starts(with: start) {
                 let key = Array(storedKey)
                 try body(Array(key[prefix.count...]), try open(sealed, storedKey: key))
                 entry = try cursor.next()
