@@ -29,21 +29,21 @@ public struct ProjectionRunner: Sendable {
         let end = try log.eventCount()
         var read: UInt64 = 0
         while true {
-            let recorded = try log.readAll(from: position, maxCount: Self.batchSize)
+            let codec = self.codec
+            let recorded = try log.readAll(from: position, maxCount: Self.batchSize) { try codec.decode($0) }
             guard let last = recorded.last else { break }
             var touched: [UUID: SessionSummary] = [:]
             var entries: [(key: [UInt8], entry: ConsentTrail.Entry)] = []
             try log.readView(Self.sessionsView) { view in
-                for record in recorded {
-                    let decoded = try codec.decode(record)
+                for decoded in recorded {
                     if decoded.isCopy {
                         // Consent copies in subjects' trails feed the trails, not the session list.
-                        if record.position >= trailsAt, let (subject, entry) = ConsentTrail.entry(from: decoded) {
-                            entries.append((subject.bytes + record.position.bigEndianBytes, entry))
+                        if decoded.position >= trailsAt, let (subject, entry) = ConsentTrail.entry(from: decoded) {
+                            entries.append((subject.bytes + decoded.position.bigEndianBytes, entry))
                         }
                         continue
                     }
-                    guard record.position >= sessionsAt else { continue }
+                    guard decoded.position >= sessionsAt else { continue }
                     let session = decoded.event.session
                     if touched[session] == nil {
                         touched[session] = try view.row(session.wireBytes).map { try SessionSummary(session: session, row: $0) }

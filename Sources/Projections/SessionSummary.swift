@@ -80,12 +80,20 @@ public struct SessionSummary: Hashable, Sendable {
         }
     }
 
-    /// Words as runs of letters, digits and marks.
+    /// Words as runs of letters, digits and combining marks (Unicode properties, no Foundation).
     static func wordCount(_ text: String) -> Int {
         var count = 0
         var inWord = false
         for scalar in text.unicodeScalars {
-            let wordy = CharacterSet.alphanumerics.contains(scalar) || CharacterSet.nonBaseCharacters.contains(scalar)
+            let wordy: Bool
+            if scalar.isASCII {
+                let value = scalar.value
+                wordy = (value >= 48 && value <= 57) || (value >= 65 && value <= 90) || (value >= 97 && value <= 122)
+            } else {
+                let properties = scalar.properties
+                wordy = properties.isAlphabetic || properties.numericType != nil
+                    || properties.generalCategory == .nonspacingMark || properties.generalCategory == .spacingMark
+            }
             if wordy, !inWord { count += 1 }
             inWord = wordy
         }

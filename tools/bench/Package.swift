@@ -15,6 +15,7 @@ let package = Package(
             dependencies: [
                 .product(name: "EventLog", package: "SessionStore"),
                 .product(name: "SessionModel", package: "SessionStore"),
+                .product(name: "Projections", package: "SessionStore"),
             ]
         ),
     ]

@@ -46,7 +46,7 @@ final class DictionarySet: @unchecked Sendable {
             while let (key, value) = entry {
                 guard key.count == 2 else { throw EventLogError(.storeUnusable, "a dictionary key is malformed") }
                 let id: UInt16 = key.loadBigEndian(at: 0)
-                guard let bytes = AEAD.openBox(value, additionalData: additionalData(id), key: metadataKey, { Array($0) })
+                guard let bytes = AEAD.openBox(value, additionalData: additionalData(id), key: metadataKey)
                 else { throw EventLogError(.integrity, "compression dictionary \(id) does not authenticate") }
                 loaded[id] = try CompressionDictionary(id: id, bytes: bytes, level: Compressor.level)
                 entry = try cursor.next()

@@ -47,7 +47,8 @@ enum AEAD {
         return box
     }
 
-    /// Opens a box made by ``sealBox(_:additionalData:key:)``; nil when it does not authenticate.
+    /// Opens a box made by ``sealBox(_:additionalData:key:)`` into secure memory (for keys) and lends
+    /// the plaintext to `body`; nil when it does not authenticate.
     static func openBox<R>(
         _ box: UnsafeRawBufferPointer, additionalData: [UInt8], key: SecureBytes,
         _ body: (UnsafeRawBufferPointer) throws -> R
@@ -63,6 +64,21 @@ enum AEAD {
         }
         guard let secret else { return nil }
         return try secret.withUnsafeBytes(body)
+    }
+
+    /// Opens a box into ordinary memory (for data, not keys); nil when it does not authenticate.
+    static func openBox(_ box: UnsafeRawBufferPointer, additionalData: [UInt8], key: SecureBytes) -> [UInt8]? {
+        guard box.count >= nonceBytes + tagBytes else { return nil }
+        var ok = false
+        let plaintext = [UInt8](unsafeUninitializedCapacity: box.count - nonceBytes - tagBytes) { buffer, count in
+            ok = additionalData.withUnsafeBytes { aad in
+                open(UnsafeRawBufferPointer(rebasing: box[nonceBytes...]), additionalData: aad,
+                     nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceBytes]), key: key,
+                     into: UnsafeMutableRawBufferPointer(buffer))
+            }
+            count = ok ? buffer.count : 0
+        }
+        return ok ? plaintext : nil
     }
 
     private struct BoxError: Error {}

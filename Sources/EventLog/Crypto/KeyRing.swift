@@ -11,6 +11,8 @@ final class KeyRing: @unchecked Sendable {
     private let storeID: [UInt8]
     private let lock = NSLock()
     private var cache: [UInt32: SecureBytes] = [:]
+    /// Where data keys live in memory: a few slabs rather than an allocation per key.
+    private var slabs: [KeySlab] = []
 
     init(hierarchy: KeyHierarchy, storeID: [UInt8]) {
         self.hierarchy = hierarchy
@@ -23,8 +25,29 @@ final class KeyRing: @unchecked Sendable {
     }
 
     /// Creates a fresh random data key under `id` and stores it wrapped.
+    /// A key in a slab slot written by `fill` (nil when `fill` fails).
+    private func slabKey(_ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> SecureBytes? {
+        lock.lock()
+        let available = slabs
+        lock.unlock()
+        for slab in available {
+            var failed = false
+            if let key = slab.key({ out in
+                let ok = fill(out)
+                failed = !ok
+                return ok
+            }) { return key }
+            if failed { return nil }  // the slab had room; the key did not authenticate
+        }
+        let slab = KeySlab()
+        lock.lock()
+        slabs.append(slab)
+        lock.unlock()
+        return slab.key(fill)
+    }
+
     func createKey(_ id: UInt32, in txn: LMDBTransaction) throws -> SecureBytes {
-        let key = SecureBytes.random(count: AEAD.keyBytes)
+        let key = slabKey { Sodium.randomBytes($0); return true }!
         let wrapped = key.withUnsafeBytes { AEAD.sealBox($0, additionalData: additionalData(id), key: hierarchy.keyWrapping) }
         try txn.put(StoreLayout.keys, [UInt8](bigEndian: id), wrapped)
         remember(id, key)
@@ -38,9 +61,14 @@ final class KeyRing: @unchecked Sendable {
         lock.unlock()
         if let cached { return cached }
         guard let wrapped = try txn.get(StoreLayout.keys, [UInt8](bigEndian: id)) else { return nil }
-        guard let key = AEAD.openBox(wrapped, additionalData: additionalData(id), key: hierarchy.keyWrapping, {
-            SecureBytes(copying: $0)
-        }), key.count == AEAD.keyBytes else {
+        let aad = additionalData(id)
+        guard wrapped.count == AEAD.nonceBytes + AEAD.keyBytes + AEAD.tagBytes, let key = slabKey({ out in
+            aad.withUnsafeBytes { aad in
+                AEAD.open(UnsafeRawBufferPointer(rebasing: wrapped[AEAD.nonceBytes...]), additionalData: aad,
+                          nonce: UnsafeRawBufferPointer(rebasing: wrapped[..<AEAD.nonceBytes]), key: hierarchy.keyWrapping,
+                          into: out)
+            }
+        }) else {
             throw EventLogError(.integrity, "wrapped data key \(id) does not authenticate")
         }
         remember(id, key)

@@ -6,6 +6,8 @@ final class SecureBytes: @unchecked Sendable {
     // @unchecked: the bytes are written only while the initialiser runs and are read-only after.
     let count: Int
     private let pointer: UnsafeMutableRawPointer
+    /// When the bytes live in a slot of a ``KeySlab`` rather than an allocation of their own.
+    private let slab: (owner: KeySlab, slot: Int)?
 
     /// Allocates `count` bytes and lets `fill` write them.
     init(count: Int, fill: (UnsafeMutableRawBufferPointer) throws -> Void) rethrows {
@@ -15,6 +17,7 @@ final class SecureBytes: @unchecked Sendable {
         }
         self.pointer = pointer
         self.count = count
+        self.slab = nil
         // Every stored property is set: if `fill` throws, deinit runs and frees the memory.
         try fill(UnsafeMutableRawBufferPointer(start: pointer, count: count))
         sodium_mprotect_readonly(pointer)
@@ -28,8 +31,19 @@ final class SecureBytes: @unchecked Sendable {
         SecureBytes(count: count) { Sodium.randomBytes($0) }
     }
 
+    /// A key in a slab slot, already written; the slot is zeroed and freed with this object.
+    init(slab: KeySlab, slot: Int, pointer: UnsafeMutableRawPointer) {
+        self.pointer = pointer
+        self.count = KeySlab.slotBytes
+        self.slab = (slab, slot)
+    }
+
     deinit {
-        sodium_free(pointer)  // zeroes before freeing
+        if let slab {
+            slab.owner.release(slab.slot)
+        } else {
+            sodium_free(pointer)  // zeroes before freeing
+        }
     }
 
     func withUnsafeBytes<R>(_ body: (UnsafeRawBufferPointer) throws -> R) rethrows -> R {

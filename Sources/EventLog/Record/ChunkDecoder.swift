@@ -12,8 +12,14 @@ struct ChunkDecoder {
     static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
     func decode(_ entries: [Entry], in txn: LMDBTransaction) -> [Result<RecordedEvent, any Error>] {
+        decode(entries, in: txn) { $0 }
+    }
+
+    /// Opens the records and applies `transform` to each, both on the workers.
+    func decode<T>(_ entries: [Entry], in txn: LMDBTransaction,
+                   transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
         guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
-            return entries.map { entry in Result { try opener.open(entry.record, position: entry.position, in: txn) } }
+            return entries.map { entry in Result { try transform(try opener.open(entry.record, position: entry.position, in: txn)) } }
         }
         var keys: [UInt32: Result<SecureBytes?, any Error>] = [:]
         var bases: [NonceBase?] = []
@@ -26,10 +32,10 @@ struct ChunkDecoder {
             let id: UInt32 = entry.record.loadBigEndian(at: 4)
             if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
         }
-        var results = [Result<RecordedEvent, any Error>](repeating: .failure(CancellationError()), count: entries.count)
+        var results = [Result<T, any Error>](repeating: .failure(CancellationError()), count: entries.count)
         results.withUnsafeMutableBufferPointer { output in
-            let work = ParallelOpen(entries: entries, bases: bases, keys: keys, opener: opener, output: output,
-                                    share: (entries.count + Self.workers - 1) / Self.workers)
+            let work = ParallelOpen(entries: entries, bases: bases, keys: keys, opener: opener, transform: transform,
+                                    output: output, share: (entries.count + Self.workers - 1) / Self.workers)
             DispatchQueue.concurrentPerform(iterations: Self.workers) { work.run(worker: $0) }
         }
         return results
@@ -37,14 +43,15 @@ struct ChunkDecoder {
 }
 
 /// What the opening workers of one chunk share.
-private struct ParallelOpen: @unchecked Sendable {
+private struct ParallelOpen<T>: @unchecked Sendable {
     // @unchecked: the records point into pages of a read transaction that outlives the workers and
     // that no one writes; worker `w` writes only its own slice of `output`; `keys` is read-only.
     let entries: [ChunkDecoder.Entry]
     let bases: [NonceBase?]
     let keys: [UInt32: Result<SecureBytes?, any Error>]
     let opener: RecordOpener
-    let output: UnsafeMutableBufferPointer<Result<RecordedEvent, any Error>>
+    let transform: @Sendable (RecordedEvent) throws -> T
+    let output: UnsafeMutableBufferPointer<Result<T, any Error>>
     let share: Int
 
     func run(worker: Int) {
@@ -54,10 +61,11 @@ private struct ParallelOpen: @unchecked Sendable {
             for index in range {
                 let entry = entries[index]
                 output[index] = Result {
-                    try opener.open(entry.record, position: entry.position, nonceBase: bases[index], decompressor: decompressor) { id in
+                    try transform(try opener.open(entry.record, position: entry.position, nonceBase: bases[index],
+                                                  decompressor: decompressor) { id in
                         guard let key = keys[id] else { throw EventLogError.integrity(entry.position, "is malformed") }
                         return try key.get()
-                    }
+                    })
                 }
             }
         }

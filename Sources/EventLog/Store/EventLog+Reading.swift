@@ -40,9 +40,16 @@ extension EventLog {
 
     /// Reads up to `maxCount` events of the whole log from global position `position` on.
     public func readAll(from position: UInt64 = 0, maxCount: Int = .max) throws -> [RecordedEvent] {
-        var events: [RecordedEvent] = []
-        try forEachRecord(from: position, maxCount: maxCount) { events.append($0) }
-        return events
+        try readAll(from: position, maxCount: maxCount) { $0 }
+    }
+
+    /// Reads up to `maxCount` events from `position` on and turns each into a `T` with `transform`,
+    /// which runs on the decoding threads (several at once): a decoder of payloads belongs here.
+    public func readAll<T>(from position: UInt64 = 0, maxCount: Int = .max,
+                           transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
+        var results: [T] = []
+        try forEachRecord(from: position, maxCount: maxCount, transform: transform) { results.append($0) }
+        return results
     }
 
     /// Calls `body` with each event of the log from `position` on, in order, in constant memory.
@@ -75,6 +82,11 @@ extension EventLog {
     }
 
     private func forEachRecord(from position: UInt64, maxCount: Int, _ body: (RecordedEvent) throws -> Void) throws {
+        try forEachRecord(from: position, maxCount: maxCount, transform: { $0 }, body)
+    }
+
+    private func forEachRecord<T>(from position: UInt64, maxCount: Int, transform: @escaping @Sendable (RecordedEvent) throws -> T,
+                                  _ body: (T) throws -> Void) throws {
         guard maxCount > 0 else { return }
         let decoder = ChunkDecoder(opener: opener)
         try reading { txn in
@@ -91,7 +103,7 @@ extension EventLog {
                         entry = try cursor.next()
                     }
                     remaining -= chunk.count
-                    for result in decoder.decode(chunk, in: txn) { try body(try result.get()) }
+                    for result in decoder.decode(chunk, in: txn, transform: transform) { try body(try result.get()) }
                 }
             }
         }

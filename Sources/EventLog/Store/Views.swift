@@ -71,7 +71,7 @@ public struct ViewReader {
     }
 
     private func open(_ sealed: UnsafeRawBufferPointer, storedKey: [UInt8]) throws -> [UInt8] {
-        guard let value = AEAD.openBox(sealed, additionalData: additionalData(storedKey), key: key, { Array($0) }) else {
+        guard let value = AEAD.openBox(sealed, additionalData: additionalData(storedKey), key: key) else {
             throw EventLogError(.integrity, "a row of a view does not authenticate (damaged or moved)")
         }
         return value

@@ -75,8 +75,7 @@ public struct SessionEventCodec: Sendable {
                 bytes = try Self.settingSchemaVersion(version + 1, in: try upcaster.upcast(bytes))
                 version += 1
             }
-            var event = try Self.decodeEvent(type, bytes, session: recorded.stream.uuid)
-            event.id = recorded.id
+            let event = try Self.decodeEvent(type, bytes, id: recorded.id, session: recorded.stream.uuid)
             return RecordedSessionEvent(event: event, stream: recorded.stream.uuid, streamNumber: recorded.streamNumber,
                                         position: recorded.position,
                                         recordedAt: recorded.recordedAtMilliseconds, storedSchemaVersion: stored)
@@ -118,38 +117,39 @@ public struct SessionEventCodec: Sendable {
         return writer.bytes
     }
 
-    private static func decodeEvent(_ type: EventType, _ bytes: [UInt8], session: UUID) throws -> SessionEvent {
+    private static func decodeEvent(_ type: EventType, _ bytes: [UInt8], id: UUID, session: UUID) throws -> SessionEvent {
         switch type {
-        case .sessionStarted: try decode(SessionStarted.self, bytes, session) { .sessionStarted($0) }
-        case .sessionPaused: try decode(SessionPaused.self, bytes, session) { .sessionPaused($0) }
-        case .sessionResumed: try decode(EmptyPayload.self, bytes, session) { _ in .sessionResumed }
-        case .sessionEnded: try decode(SessionEnded.self, bytes, session) { .sessionEnded($0) }
-        case .consentGranted: try decode(ConsentChange.self, bytes, session) { .consentGranted($0) }
-        case .consentRevoked: try decode(ConsentChange.self, bytes, session) { .consentRevoked($0) }
-        case .recordingStarted: try decode(RecordingStarted.self, bytes, session) { .recordingStarted($0) }
-        case .recordingChunk: try decode(RecordingChunk.self, bytes, session) { .recordingChunk($0) }
-        case .recordingStopped: try decode(RecordingStopped.self, bytes, session) { .recordingStopped($0) }
-        case .transcriptPartial: try decode(TranscriptPartial.self, bytes, session) { .transcriptPartial($0) }
-        case .transcriptCommitted: try decode(TranscriptCommitted.self, bytes, session) { .transcriptCommitted($0) }
-        case .transcriptCorrected: try decode(TranscriptCorrected.self, bytes, session) { .transcriptCorrected($0) }
-        case .playbackStarted: try decode(PlaybackStarted.self, bytes, session) { .playbackStarted($0) }
-        case .playbackPaused: try decode(PlaybackPosition.self, bytes, session) { .playbackPaused($0) }
-        case .playbackSeeked: try decode(PlaybackSeeked.self, bytes, session) { .playbackSeeked($0) }
-        case .playbackStopped: try decode(PlaybackPosition.self, bytes, session) { .playbackStopped($0) }
-        case .playbackCompleted: try decode(PlaybackCompleted.self, bytes, session) { .playbackCompleted($0) }
-        case .retentionPurged: try decode(RetentionPurged.self, bytes, session) { .retentionPurged($0) }
-        case .subjectErased: try decode(SubjectErased.self, bytes, session) { .subjectErased($0) }
-        case .exportPerformed: try decode(ExportPerformed.self, bytes, session) { .exportPerformed($0) }
+        case .sessionStarted: try decode(id, SessionStarted.self, bytes, session) { .sessionStarted($0) }
+        case .sessionPaused: try decode(id, SessionPaused.self, bytes, session) { .sessionPaused($0) }
+        case .sessionResumed: try decode(id, EmptyPayload.self, bytes, session) { _ in .sessionResumed }
+        case .sessionEnded: try decode(id, SessionEnded.self, bytes, session) { .sessionEnded($0) }
+        case .consentGranted: try decode(id, ConsentChange.self, bytes, session) { .consentGranted($0) }
+        case .consentRevoked: try decode(id, ConsentChange.self, bytes, session) { .consentRevoked($0) }
+        case .recordingStarted: try decode(id, RecordingStarted.self, bytes, session) { .recordingStarted($0) }
+        case .recordingChunk: try decode(id, RecordingChunk.self, bytes, session) { .recordingChunk($0) }
+        case .recordingStopped: try decode(id, RecordingStopped.self, bytes, session) { .recordingStopped($0) }
+        case .transcriptPartial: try decode(id, TranscriptPartial.self, bytes, session) { .transcriptPartial($0) }
+        case .transcriptCommitted: try decode(id, TranscriptCommitted.self, bytes, session) { .transcriptCommitted($0) }
+        case .transcriptCorrected: try decode(id, TranscriptCorrected.self, bytes, session) { .transcriptCorrected($0) }
+        case .playbackStarted: try decode(id, PlaybackStarted.self, bytes, session) { .playbackStarted($0) }
+        case .playbackPaused: try decode(id, PlaybackPosition.self, bytes, session) { .playbackPaused($0) }
+        case .playbackSeeked: try decode(id, PlaybackSeeked.self, bytes, session) { .playbackSeeked($0) }
+        case .playbackStopped: try decode(id, PlaybackPosition.self, bytes, session) { .playbackStopped($0) }
+        case .playbackCompleted: try decode(id, PlaybackCompleted.self, bytes, session) { .playbackCompleted($0) }
+        case .retentionPurged: try decode(id, RetentionPurged.self, bytes, session) { .retentionPurged($0) }
+        case .subjectErased: try decode(id, SubjectErased.self, bytes, session) { .subjectErased($0) }
+        case .exportPerformed: try decode(id, ExportPerformed.self, bytes, session) { .exportPerformed($0) }
         }
     }
 
     /// Reads the envelope and the payload in one pass; fields neither knows are skipped.
-    private static func decode<P: WirePayload>(_ type: P.Type, _ bytes: [UInt8], _ session: UUID,
+    private static func decode<P: WirePayload>(_ id: UUID, _ type: P.Type, _ bytes: [UInt8], _ session: UUID,
                                                _ wrap: (P) -> SessionPayload) throws -> SessionEvent {
         try bytes.withUnsafeBytes { raw in
             var reader = WireReader(raw)
             var payload = P()
-            var event = SessionEvent(session: session, occurredAt: 0, payload: .sessionResumed)
+            // The id is passed in: a default UUID() would cost a read of the random device per event.
+            var event = SessionEvent(id: id, session: session, occurredAt: 0, payload: .sessionResumed)
             while let (field, wireType) = try reader.nextField() {
                 switch field {
                 case schemaVersionField: try reader.skip(wireType)

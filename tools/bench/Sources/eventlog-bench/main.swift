@@ -5,6 +5,7 @@
 // one JSON object per line. tools/bench/run does both and compares with the C reference.
 import EventLog
 import Foundation
+import Projections
 
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
@@ -45,6 +46,25 @@ case "ingest":
     guard arguments.count == 4 else { fail("usage: ingest NDJSON_FILE WORK_DIR") }
     try await IngestMeasurement(file: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3])).run()
 
+case "sessions":
+    guard arguments.count == 5, let sessions = Int(arguments[3]), let events = Int(arguments[4]) else {
+        fail("usage: sessions WORK_DIR SESSIONS EVENTS")
+    }
+    try await SessionsMeasurement(work: URL(fileURLWithPath: arguments[2]), sessions: sessions, events: events).run()
+
+case "rebuild":
+    guard arguments.count == 4 else { fail("usage: rebuild STORE KEY") }
+    let runner = ProjectionRunner(log: try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
+    let clock = ContinuousClock()
+    var started = clock.now
+    let folded = try runner.rebuild()
+    let rebuild = Measurements.seconds(clock.now - started)
+    started = clock.now
+    try runner.catchUp()
+    let count = try runner.sessions().count
+    Measurements.emit(["scenario": "rebuild", "folded": folded, "per_second": Double(folded) / rebuild,
+                       "sessions": count, "sessions_list_ms": Measurements.seconds(clock.now - started) * 1000])
+
 default:
-    fail("usage: eventlog-bench prepare|run|ingest …")
+    fail("usage: eventlog-bench prepare|run|ingest|sessions|rebuild …")
 }

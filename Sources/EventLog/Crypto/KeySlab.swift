@@ -1,0 +1,72 @@
+internal import CSodium
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Many 32-byte keys in one `sodium_malloc`'d region: one mapping with guard pages for a thousand
+/// keys, where a `sodium_malloc` per key costs several mappings and system calls each. A slot is
+/// zeroed when its key is released. Slab keys are not made read-only (their neighbours change).
+final class KeySlab: @unchecked Sendable {
+    // @unchecked: `free` is guarded by `lock`; each slot is written only by the one key that owns it,
+    // before it is handed out.
+    static let slotBytes = 32
+    static let slots = 1024
+
+    private let region: UnsafeMutableRawPointer
+    private let lock = NSLockLike()
+    private var free: [Int]
+
+    init() {
+        Sodium.initialise()
+        guard let region = sodium_malloc(Self.slotBytes * Self.slots) else {
+            preconditionFailure("sodium_malloc of a key slab failed: out of memory")
+        }
+        self.region = region
+        free = Array((0..<Self.slots).reversed())
+    }
+
+    deinit {
+        sodium_free(region)  // zeroes the whole region
+    }
+
+    /// A key in a free slot, written by `fill`; nil when the slab is full or `fill` returns false.
+    func key(_ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> SecureBytes? {
+        guard let slot = lock.withLock({ free.popLast() }) else { return nil }
+        let bytes = UnsafeMutableRawBufferPointer(start: region + slot * Self.slotBytes, count: Self.slotBytes)
+        guard fill(bytes) else {
+            release(slot)
+            return nil
+        }
+        return SecureBytes(slab: self, slot: slot, pointer: bytes.baseAddress!)
+    }
+
+    func release(_ slot: Int) {
+        sodium_memzero(region + slot * Self.slotBytes, Self.slotBytes)
+        lock.withLock { free.append(slot) }
+    }
+}
+
+/// A tiny mutex that does not need Foundation.
+final class NSLockLike: @unchecked Sendable {
+    // @unchecked: the pthread mutex is the synchronisation itself; its storage never moves.
+    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
+
+    init() {
+        mutex = .allocate(capacity: 1)
+        mutex.initialize(to: pthread_mutex_t())
+        pthread_mutex_init(mutex, nil)
+    }
+
+    deinit {
+        pthread_mutex_destroy(mutex)
+        mutex.deallocate()
+    }
+
+    func withLock<R>(_ body: () throws -> R) rethrows -> R {
+        pthread_mutex_lock(mutex)
+        defer { pthread_mutex_unlock(mutex) }
+        return try body()
+    }
+}
