@@ -1,3 +1,5 @@
+import Foundation
+
 /// A person as the store knows them: the keyed BLAKE2b-256 hash of their raw user id, never the id.
 public struct SubjectHash: Hashable, Sendable, Comparable, CustomStringConvertible {
     public let bytes: [UInt8]
@@ -9,9 +11,7 @@ public struct SubjectHash: Hashable, Sendable, Comparable, CustomStringConvertib
     }
 
     /// Lowercase hex, 64 characters.
-    public var description: String {
-        bytes.map { String($0, radix: 16).leftPadded(to: 2) }.joined()
-    }
+    public var description: String { Hex.string(bytes) }
 
     /// Parses 64 hex characters.
     public init?(hex: String) {
@@ -32,5 +32,34 @@ public struct SubjectHash: Hashable, Sendable, Comparable, CustomStringConvertib
 extension String {
     func leftPadded(to width: Int) -> String {
         count >= width ? self : String(repeating: "0", count: width - count) + self
+    }
+}
+
+/// Lowercase hexadecimal, without a String per byte.
+public enum Hex {
+    private static let digits = Array("0123456789abcdef".utf8)
+
+    public static func string(_ bytes: some Collection<UInt8>) -> String {
+        String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            var index = 0
+            for byte in bytes {
+                buffer[index] = digits[Int(byte >> 4)]
+                buffer[index + 1] = digits[Int(byte & 0x0F)]
+                index += 2
+            }
+            return index
+        }
+    }
+
+    /// A UUID in its canonical lowercase form, `3f2c8a1e-5b7d-4c9e-8f10-2a3b4c5d6e7f`.
+    public static func uuid(_ uuid: UUID) -> String {
+        let hex = Array(string(withUnsafeBytes(of: uuid.uuid) { Array($0) }).utf8)
+        var out: [UInt8] = []
+        out.reserveCapacity(36)
+        for (index, digit) in hex.enumerated() {
+            if index == 8 || index == 12 || index == 16 || index == 20 { out.append(UInt8(ascii: "-")) }
+            out.append(digit)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 }

@@ -35,9 +35,22 @@ public enum RFC3339 {
         let (wholeDays, millisOfDay) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
         let (year, month, day) = civilFromDays(Int(wholeDays))
         let seconds = Int(millisOfDay / 1000)
-        func pad(_ value: Int, _ width: Int) -> String { String(value).leftPadded(to: width) }
-        return "\(pad(year, 4))-\(pad(month, 2))-\(pad(day, 2))T\(pad(seconds / 3600, 2)):\(pad(seconds / 60 % 60, 2)):"
-            + "\(pad(seconds % 60, 2)).\(pad(Int(millisOfDay % 1000), 3))Z"
+        // Digits straight into one buffer: this runs for every row of a listing.
+        var out = [UInt8](repeating: 0, count: 24)
+        func put(_ value: Int, _ width: Int, at offset: Int) {
+            var value = value
+            for index in stride(from: offset + width - 1, through: offset, by: -1) {
+                out[index] = UInt8(48 + value % 10)
+                value /= 10
+            }
+        }
+        put(year, 4, at: 0); put(month, 2, at: 5); put(day, 2, at: 8)
+        put(seconds / 3600, 2, at: 11); put(seconds / 60 % 60, 2, at: 14); put(seconds % 60, 2, at: 17)
+        put(Int(millisOfDay % 1000), 3, at: 20)
+        for (offset, byte) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
+            out[offset] = UInt8(byte.value)
+        }
+        return String(decoding: out, as: UTF8.self)
     }
 
     private static func digits(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {
