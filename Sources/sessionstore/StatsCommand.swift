@@ -46,7 +46,7 @@ struct StatisticsTable {
             ("payload bytes", Self.bytes(s.payloadBytes) + " before compression"),
             ("compressed payload", Self.bytes(s.compressedPayloadBytes)),
             ("compression ratio", String(format: "%.2fx", s.compressionRatio)),
-            ("record bytes", Self.bytes(s.recordBytes) + " with headers, nonces, tags and leaf hashes"),
+            ("record bytes", Self.bytes(s.recordBytes) + " with headers, leaf hashes and tags"),
             ("map size", Self.bytes(s.mapSize)),
             ("map used", Self.bytes(s.mapUsed) + String(format: ", %.0f%% of the map", mapUse)),
         ]
