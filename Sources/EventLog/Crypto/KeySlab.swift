@@ -1,9 +1,5 @@
 internal import CSodium
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
+import Foundation
 
 /// Many 32-byte keys in one `sodium_malloc`'d region: one mapping with guard pages for a thousand
 /// keys, where a `sodium_malloc` per key costs several mappings and system calls each. A slot is
@@ -15,7 +11,7 @@ final class KeySlab: @unchecked Sendable {
     static let slots = 1024
 
     private let region: UnsafeMutableRawPointer
-    private let lock = NSLockLike()
+    private let lock = NSLock()
     private var free: [Int]
 
     init() {
@@ -45,28 +41,5 @@ final class KeySlab: @unchecked Sendable {
     func release(_ slot: Int) {
         sodium_memzero(region + slot * Self.slotBytes, Self.slotBytes)
         lock.withLock { free.append(slot) }
-    }
-}
-
-/// A tiny mutex that does not need Foundation.
-final class NSLockLike: @unchecked Sendable {
-    // @unchecked: the pthread mutex is the synchronisation itself; its storage never moves.
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-
-    init() {
-        mutex = .allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        pthread_mutex_init(mutex, nil)
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deallocate()
-    }
-
-    func withLock<R>(_ body: () throws -> R) rethrows -> R {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body()
     }
 }

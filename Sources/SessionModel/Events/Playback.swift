@@ -85,18 +85,3 @@ public struct PlaybackSeeked: Hashable, Sendable, WirePayload {
         return true
     }
 }
-
-public struct PlaybackCompleted: Hashable, Sendable, WirePayload {
-    public var recording: String = ""
-
-    init() {}
-    public init(recording: String) { self.recording = recording }
-
-    func write(to writer: inout WireWriter) { writer.string(8, recording) }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        guard field == 8 else { return false }
-        recording = try reader.text(type, field)
-        return true
-    }
-}

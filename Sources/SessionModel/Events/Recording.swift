@@ -61,7 +61,8 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
     }
 }
 
-public struct RecordingStopped: Hashable, Sendable, WirePayload {
+/// An event about a whole recording (stopped, or played to the end).
+public struct RecordingReference: Hashable, Sendable, WirePayload {
     public var recording: String = ""
 
     init() {}
@@ -75,3 +76,6 @@ public struct RecordingStopped: Hashable, Sendable, WirePayload {
         return true
     }
 }
+
+public typealias RecordingStopped = RecordingReference
+public typealias PlaybackCompleted = RecordingReference

@@ -172,20 +172,18 @@ extension SessionPayload {
     var wirePayload: any WirePayload {
         switch self {
         case .sessionStarted(let p): p
-        case .sessionPaused(let p): p
+        case .sessionPaused(let p), .sessionEnded(let p): p
         case .sessionResumed: EmptyPayload()
-        case .sessionEnded(let p): p
         case .consentGranted(let p), .consentRevoked(let p): p
         case .recordingStarted(let p): p
         case .recordingChunk(let p): p
-        case .recordingStopped(let p): p
+        case .recordingStopped(let p), .playbackCompleted(let p): p
         case .transcriptPartial(let p): p
         case .transcriptCommitted(let p): p
         case .transcriptCorrected(let p): p
         case .playbackStarted(let p): p
         case .playbackPaused(let p), .playbackStopped(let p): p
         case .playbackSeeked(let p): p
-        case .playbackCompleted(let p): p
         case .retentionPurged(let p): p
         case .subjectErased(let p): p
         case .exportPerformed(let p): p

@@ -44,7 +44,8 @@ public struct SessionStarted: Hashable, Sendable, WirePayload {
     }
 }
 
-public struct SessionPaused: Hashable, Sendable, WirePayload {
+/// A session paused or ended, with an optional reason.
+public struct SessionTransition: Hashable, Sendable, WirePayload {
     public var reason: String?
 
     public init(reason: String? = nil) { self.reason = reason }
@@ -59,20 +60,8 @@ public struct SessionPaused: Hashable, Sendable, WirePayload {
     }
 }
 
-public struct SessionEnded: Hashable, Sendable, WirePayload {
-    public var reason: String?
-
-    public init(reason: String? = nil) { self.reason = reason }
-    init() {}
-
-    func write(to writer: inout WireWriter) { writer.optionalString(8, reason) }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        guard field == 8 else { return false }
-        reason = try reader.text(type, field)
-        return true
-    }
-}
+public typealias SessionPaused = SessionTransition
+public typealias SessionEnded = SessionTransition
 
 /// An event with no fields of its own (session resumed).
 struct EmptyPayload: WirePayload {

@@ -56,8 +56,15 @@ struct SessionsMeasurement {
         written += hour.events
         try log.close()
 
-        let reopened = try EventLog.open(at: path, key: .keyFile(measurements.keyPath))
-        let runner = ProjectionRunner(log: reopened)
+        var result = try Self.rebuildAndList(try EventLog.open(at: path, key: .keyFile(measurements.keyPath)))
+        result.merge(["scenario": "projections", "events": written, "hour_session": hour.session.uuidString.lowercased(),
+                      "hour_events": hour.events, "store": path, "key": measurements.keyPath]) { $1 }
+        Measurements.emit(result)
+    }
+
+    /// Rebuilds the projections, then lists the sessions, timing each.
+    static func rebuildAndList(_ log: EventLog) throws -> [String: Any] {
+        let runner = ProjectionRunner(log: log)
         let clock = ContinuousClock()
         var started = clock.now
         let folded = try runner.rebuild()
@@ -65,11 +72,8 @@ struct SessionsMeasurement {
         started = clock.now
         try runner.catchUp()
         let list = try runner.sessions()
-        let listing = Measurements.seconds(clock.now - started)
-        Measurements.emit(["scenario": "projections", "events": written, "folded": folded, "rebuild_seconds": rebuild,
-                           "rebuild_per_second": Double(folded) / rebuild, "sessions": list.count,
-                           "sessions_list_ms": listing * 1000, "hour_session": hour.session.uuidString.lowercased(),
-                           "hour_events": hour.events, "store": path, "key": measurements.keyPath])
+        return ["folded": folded, "rebuild_seconds": rebuild, "per_second": Double(folded) / rebuild,
+                "sessions": list.count, "sessions_list_ms": Measurements.seconds(clock.now - started) * 1000]
     }
 
     /// One hour of dictation: 36,000 partial and commit events and 36,000 chunks of 100 ms PCM.

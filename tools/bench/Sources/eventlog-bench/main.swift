@@ -5,7 +5,6 @@
 // one JSON object per line. tools/bench/run does both and compares with the C reference.
 import EventLog
 import Foundation
-import Projections
 
 let arguments = CommandLine.arguments
 func fail(_ message: String) -> Never {
@@ -54,16 +53,9 @@ case "sessions":
 
 case "rebuild":
     guard arguments.count == 4 else { fail("usage: rebuild STORE KEY") }
-    let runner = ProjectionRunner(log: try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
-    let clock = ContinuousClock()
-    var started = clock.now
-    let folded = try runner.rebuild()
-    let rebuild = Measurements.seconds(clock.now - started)
-    started = clock.now
-    try runner.catchUp()
-    let count = try runner.sessions().count
-    Measurements.emit(["scenario": "rebuild", "folded": folded, "per_second": Double(folded) / rebuild,
-                       "sessions": count, "sessions_list_ms": Measurements.seconds(clock.now - started) * 1000])
+    var result = try SessionsMeasurement.rebuildAndList(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
+    result["scenario"] = "rebuild"
+    Measurements.emit(result)
 
 default:
     fail("usage: eventlog-bench prepare|run|ingest|sessions|rebuild …")
