@@ -47,7 +47,7 @@ let package = Package(
             name: "SessionModelTests",
             dependencies: ["SessionModel", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "TestSupport"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",
             dependencies: ["Migrations", "SessionModel", "EventLog", "Projections", "TestSupport"]

@@ -3,12 +3,15 @@ import Foundation
 import Migrations
 import SessionModel
 
-/// Keeps the persisted views up to date (the session list, and every subject's consent trail): folds
+/// Keeps the persisted views up to date (the session list, the transcripts and every subject's
+/// consent trail): folds
 /// the events after their checkpoints, a batch at a time, writing each view's rows and its new
 /// checkpoint in one transaction (exactly-once across crashes). `rebuild` starts again from 0.
 public struct ProjectionRunner: Sendable {
     public static let sessionsView = "sessions"
     public static let consentView = "consent-trail"
+    public static let transcriptsView = "transcripts"
+    static let views = [sessionsView, transcriptsView, consentView]
     public static let batchSize = 16_384
 
     public let log: EventLog
@@ -19,64 +22,95 @@ public struct ProjectionRunner: Sendable {
         self.codec = codec
     }
 
-    /// Folds every event not folded yet into the session list and the consent trails; returns how
-    /// many events were read. `progress` gets (position, log size).
+    /// Folds every event not folded yet into the session list, the transcripts and the consent
+    /// trails; returns how many events were read. `progress` gets (position, log size).
     @discardableResult
     public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
-        var sessionsAt = try log.readView(Self.sessionsView) { try $0.checkpoint() } ?? 0
-        var trailsAt = try log.readView(Self.consentView) { try $0.checkpoint() } ?? 0
-        var position = min(sessionsAt, trailsAt)
+        var checkpoints: [String: UInt64] = [:]
+        for view in Self.views { checkpoints[view] = try log.readView(view) { try $0.checkpoint() } ?? 0 }
+        var position = checkpoints.values.min() ?? 0
         let end = try log.eventCount()
         var read: UInt64 = 0
+        let codec = self.codec
         while true {
-            let codec = self.codec
-            let recorded = try log.readAll(from: position, maxCount: Self.batchSize) { try codec.decode($0) }
-            guard let last = recorded.last else { break }
-            var touched: [UUID: SessionSummary] = [:]
-            var entries: [(key: [UInt8], entry: ConsentTrail.Entry)] = []
-            try log.readView(Self.sessionsView) { view in
-                for decoded in recorded {
-                    if decoded.isCopy {
-                        // Consent copies in subjects' trails feed the trails, not the session list.
-                        if decoded.position >= trailsAt, let (subject, entry) = ConsentTrail.entry(from: decoded) {
-                            entries.append((subject.bytes + decoded.position.bigEndianBytes, entry))
-                        }
-                        continue
-                    }
-                    guard decoded.position >= sessionsAt else { continue }
-                    let session = decoded.event.session
-                    if touched[session] == nil {
-                        touched[session] = try view.row(session.wireBytes).map { try SessionSummary(session: session, row: $0) }
-                            ?? SessionSummary(session: session)
-                    }
-                    touched[session]!.apply(decoded.event)
-                }
-            }
+            let events = try log.readAll(from: position, maxCount: Self.batchSize) { try codec.decode($0) }
+            guard let last = events.last else { break }
             let next = last.position + 1
-            // Each view: its rows and its checkpoint together, only if no one moved the checkpoint meanwhile.
-            if next > sessionsAt {
-                let expected = sessionsAt
-                try log.updateView(Self.sessionsView) { view in
-                    guard try view.checkpoint() ?? 0 == expected else { return }
-                    for (session, summary) in touched { try view.put(session.wireBytes, summary.rowBytes) }
-                    try view.setCheckpoint(next)
+            // Each view folds the events past its own checkpoint (they differ only after a crash between
+            // views). One pass finds the sessions whose rows are needed, one pass folds: no copies of the batch.
+            let (sessionsFrom, transcriptsFrom, trailsFrom) =
+                (checkpoints[Self.sessionsView]!, checkpoints[Self.transcriptsView]!, checkpoints[Self.consentView]!)
+            var summarySessions: Set<UUID> = []
+            var transcriptSessions: Set<UUID> = []
+            for event in events where !event.isCopy {
+                if event.position >= sessionsFrom { summarySessions.insert(event.event.session) }
+                if event.position >= transcriptsFrom, Self.transcriptTypes.contains(event.event.type) {
+                    transcriptSessions.insert(event.event.session)
                 }
-                sessionsAt = next
             }
-            if next > trailsAt {
-                let expected = trailsAt
-                try log.updateView(Self.consentView) { view in
-                    guard try view.checkpoint() ?? 0 == expected else { return }
-                    for (key, entry) in entries { try view.put(key, entry.rowBytes) }
-                    try view.setCheckpoint(next)
+            var summaries = try loadRows(Self.sessionsView, for: summarySessions, decode: SessionSummary.init(session:row:))
+            var transcripts = try loadRows(Self.transcriptsView, for: transcriptSessions, decode: TranscriptView.init(session:row:))
+            var trailRows: [([UInt8], [UInt8])] = []
+            for event in events {
+                if event.isCopy {  // consent copies in subjects' trails feed the trails, not the session list
+                    if event.position >= trailsFrom, let (subject, entry) = ConsentTrail.entry(from: event) {
+                        trailRows.append((subject.bytes + event.position.bigEndianBytes, entry.rowBytes))
+                    }
+                    continue
                 }
-                trailsAt = next
+                let session = event.event.session
+                if event.position >= sessionsFrom {
+                    summaries[session, default: SessionSummary(session: session)].apply(event.event)
+                }
+                if event.position >= transcriptsFrom, Self.transcriptTypes.contains(event.event.type) {
+                    transcripts[session, default: TranscriptView(session: session)].apply(event.event)
+                }
             }
-            read += UInt64(recorded.count)
+            try write(Self.sessionsView, from: sessionsFrom, to: next, rows: summaries.map { ($0.key.wireBytes, $0.value.rowBytes) })
+            try write(Self.transcriptsView, from: transcriptsFrom, to: next,
+                      rows: transcripts.map { ($0.key.wireBytes, $0.value.rowBytes) })
+            try write(Self.consentView, from: trailsFrom, to: next, rows: trailRows)
+
+            for view in Self.views { checkpoints[view] = max(checkpoints[view]!, next) }
+            read += UInt64(events.count)
             position = next
             progress?(position, end)
         }
         return read
+    }
+
+    static let transcriptTypes: Set<EventType> = [.transcriptPartial, .transcriptCommitted, .transcriptCorrected]
+
+    /// The stored rows of these sessions.
+    private func loadRows<Row>(_ view: String, for sessions: Set<UUID>,
+                               decode: (UUID, [UInt8]) throws -> Row) throws -> [UUID: Row] {
+        guard !sessions.isEmpty else { return [:] }
+        return try log.readView(view) { reader in
+            var rows: [UUID: Row] = [:]
+            for session in sessions {
+                if let row = try reader.row(session.wireBytes) { rows[session] = try decode(session, row) }
+            }
+            return rows
+        }
+    }
+
+    /// Writes a view's rows and its new checkpoint in one transaction, only if the checkpoint is still
+    /// `expected` (no one else folded these events meanwhile): each event is folded once.
+    private func write(_ view: String, from expected: UInt64, to next: UInt64, rows: [([UInt8], [UInt8])]) throws {
+        guard next > expected else { return }
+        try log.updateView(view) { writer in
+            guard try writer.checkpoint() ?? 0 == expected else { return }
+            for (key, value) in rows { try writer.put(key, value) }
+            try writer.setCheckpoint(next)
+        }
+    }
+
+    /// The persisted transcript of `session` (call ``catchUp(progress:)`` first); nil when the
+    /// session has no transcript events.
+    public func transcript(of session: UUID) throws -> TranscriptView? {
+        try log.readView(Self.transcriptsView) { view in
+            try view.row(session.wireBytes).map { try TranscriptView(session: session, row: $0) }
+        }
     }
 
     /// The consent trail of `subject`, from the persisted view (call ``catchUp(progress:)`` first).
@@ -91,8 +125,7 @@ public struct ProjectionRunner: Sendable {
     /// Drops the persisted views and folds the whole log again.
     @discardableResult
     public func rebuild(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
-        try log.dropView(Self.sessionsView)
-        try log.dropView(Self.consentView)
+        for view in Self.views { try log.dropView(view) }
         return try catchUp(progress: progress)
     }
 

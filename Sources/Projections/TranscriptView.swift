@@ -36,13 +36,13 @@ public struct TranscriptView: Hashable, Sendable {
     }
 
     public let session: UUID
-    public private(set) var segments: [Segment] = []
+    public internal(set) var segments: [Segment] = []
     /// Uncommitted segments' latest partials, in the order the segments first appeared.
     public var partials: [Partial] { partialOrder.compactMap { partialsBySegment[$0] } }
 
-    private var committed: [String: Int] = [:]
-    private var partialsBySegment: [String: Partial] = [:]
-    private var partialOrder: [String] = []
+    var committed: [String: Int] = [:]
+    var partialsBySegment: [String: Partial] = [:]
+    var partialOrder: [String] = []
 
     public init(session: UUID) {
         self.session = session

@@ -4,17 +4,22 @@ import Foundation
 import Migrations
 import SessionModel
 
-/// Reads one session's events, or fails with a clear message when the store has no such session.
-func readSession(_ id: String, from log: EventLog) throws -> [RecordedSessionEvent] {
+/// The session named on the command line, which the store must hold.
+func existingSession(_ id: String, in log: EventLog) throws -> UUID {
     guard let session = UUID(uuidString: id) else {
         throw CommandFailure(.usage, "\(id) is not a session id (a UUID such as 3f2c8a1e-5b7d-4c9e-8f10-2a3b4c5d6e7f)")
     }
-    let recorded = try log.readStream(SessionStreams.session(session))
-    guard !recorded.isEmpty else {
+    guard try log.streamMetadata(SessionStreams.session(session)) != nil else {
         throw CommandFailure(.invalidData, "the store has no session \(session.uuidString.lowercased())")
     }
+    return session
+}
+
+/// Reads one session's events, or fails with a clear message when the store has no such session.
+func readSession(_ id: String, from log: EventLog) throws -> [RecordedSessionEvent] {
+    let session = try existingSession(id, in: log)
     let codec = SessionMigrations.codec
-    return try recorded.map { try codec.decode($0) }
+    return try log.readStream(SessionStreams.session(session)).map { try codec.decode($0) }
 }
 
 /// One JSON object per line, keys sorted, so output is stable and diffable.

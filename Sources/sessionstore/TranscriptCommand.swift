@@ -9,7 +9,7 @@ struct TranscriptCommand: AsyncParsableCommand {
         abstract: "Print a session's transcript: one committed segment per line.",
         discussion: """
             Committed segments in the order they were committed, each with its latest correction if it has \
-            one. With --partials, the current guesses of segments not committed yet follow, marked "…". \
+            one, from the persisted transcript (brought up to date first). With --partials, the current guesses of segments not committed yet follow, marked "…". \
             --format json prints segments with their times, confidence, speaker, words and corrections.
             """
     )
@@ -29,8 +29,12 @@ struct TranscriptCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let events = try readSession(session, from: try storeOptions.openLog())
-            let view = TranscriptView.fold(session: events[0].event.session, events.map(\.event))
+            let log = try storeOptions.openLog()
+            let id = try existingSession(session, in: log)
+            // The persisted transcript, brought up to date: no need to read (and decrypt) the session's audio.
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            let view = try runner.transcript(of: id) ?? TranscriptView(session: id)
             switch format {
             case .text:
                 for segment in view.segments { print(segment.currentText) }

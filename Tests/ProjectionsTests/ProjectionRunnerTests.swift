@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 @testable import Projections
+import Migrations
 import SessionModel
 import TestSupport
 import Testing
@@ -95,6 +96,40 @@ import Testing
             #expect(ben.isGranted("transcription"))
             try runner.rebuild()
             #expect(try runner.consentTrail(of: anna.subject) == anna)
+        }
+    }
+}
+
+@Suite struct TranscriptViewPersistenceTests {
+    @Test func thePersistedTranscriptEqualsTheFoldOfTheSessionAndSurvivesRebuild() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID()
+            let id = session.uuidString.lowercased()
+            let file = """
+            {"type":"session.started","session":"\(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}
+            {"type":"transcript.partial","session":"\(id)","at":"2026-11-21T10:00:01Z","segment":"1","revision":0,"text":"hel","start_ms":0,"end_ms":1,"stability":0.2}
+            {"type":"transcript.committed","session":"\(id)","at":"2026-11-21T10:00:02Z","segment":"1","text":"Hello.","start_ms":0,"end_ms":900,"confidence":0.8,"speaker":"a","words":[{"word":"Hello","start_ms":0,"end_ms":900,"confidence":0.8}]}
+            {"type":"transcript.corrected","session":"\(id)","at":"2026-11-21T10:00:03Z","segment":"1","text":"Hallo."}
+            {"type":"transcript.partial","session":"\(id)","at":"2026-11-21T10:00:04Z","segment":"2","revision":3,"text":"and then","start_ms":1000,"end_ms":1400}
+            """
+            _ = try await SessionIngest(log: log).ingest(Data(file.utf8))
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            let folded = TranscriptView.fold(session: session, try log.readStream(StreamID(session)).map { try SessionMigrations.codec.decode($0).event })
+            let persisted = try #require(try runner.transcript(of: session))
+            #expect(persisted == folded)
+            #expect(persisted.segments.first?.currentText == "Hallo.")
+            #expect(persisted.partials.map(\.text) == ["and then"])
+            // A later commit of segment 2 supersedes the stored partial.
+            let more = #"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:00:05Z","segment":"2","text":"And then.","start_ms":1000,"end_ms":1600}"#
+            _ = try await SessionIngest(log: log).ingest(Data(more.utf8))
+            try runner.catchUp()
+            let updated = try #require(try runner.transcript(of: session))
+            #expect(updated.segments.map(\.currentText) == ["Hallo.", "And then."])
+            #expect(updated.partials.isEmpty)
+            try runner.rebuild()
+            #expect(try runner.transcript(of: session) == updated)
         }
     }
 }

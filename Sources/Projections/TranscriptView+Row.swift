@@ -1,0 +1,113 @@
+import Foundation
+import SessionModel
+
+/// A session's transcript row in the `transcripts` view, keyed by the session id: protobuf wire
+/// format, fields 1 segment {1 id · 2 text · 3 correction · 4 start · 5 end · 6 confidence · 7 speaker ·
+/// 8 word {1 word · 2 start · 3 end · 4 confidence} · 9 committed-at} (repeated, in commit order) and
+/// 2 partial {1 segment · 2 revision · 3 text · 4 start · 5 end · 6 stability} (repeated, in order).
+extension TranscriptView {
+    var rowBytes: [UInt8] {
+        var writer = WireWriter(capacity: segments.count * 96 + 64)
+        for segment in segments {
+            writer.message(1) { w in
+                w.string(1, segment.id)
+                w.string(2, segment.text)
+                w.optionalString(3, segment.correction)
+                w.uint(4, segment.startMilliseconds)
+                w.uint(5, segment.endMilliseconds)
+                w.double(6, segment.confidence)
+                w.optionalString(7, segment.speaker)
+                for word in segment.words {
+                    w.message(8) { v in
+                        v.string(1, word.word)
+                        v.uint(2, word.startMilliseconds)
+                        v.uint(3, word.endMilliseconds)
+                        v.double(4, word.confidence)
+                    }
+                }
+                w.optionalSint(9, segment.committedAt)
+            }
+        }
+        for partial in partials {
+            writer.message(2) { w in
+                w.string(1, partial.segment)
+                w.uint(2, UInt64(partial.revision))
+                w.string(3, partial.text)
+                w.uint(4, partial.startMilliseconds)
+                w.uint(5, partial.endMilliseconds)
+                w.double(6, partial.stability)
+            }
+        }
+        return writer.bytes
+    }
+
+    init(session: UUID, row: [UInt8]) throws {
+        self.init(session: session)
+        try row.withUnsafeBytes { raw in
+            var reader = WireReader(raw)
+            while let (field, type) = try reader.nextField() {
+                switch field {
+                case 1:
+                    let segment = try Self.segment(try reader.lengthDelimited())
+                    committed[segment.id] = segments.count
+                    segments.append(segment)
+                case 2:
+                    let partial = try Self.partial(try reader.lengthDelimited())
+                    partialOrder.append(partial.segment)
+                    partialsBySegment[partial.segment] = partial
+                default: try reader.skip(type)
+                }
+            }
+        }
+    }
+
+    private static func segment(_ bytes: UnsafeRawBufferPointer) throws -> Segment {
+        var segment = Segment(id: "", text: "", correction: nil, startMilliseconds: 0, endMilliseconds: 0, confidence: nil,
+                              speaker: nil, words: [], committedAt: 0)
+        var reader = WireReader(bytes)
+        while let (field, type) = try reader.nextField() {
+            switch field {
+            case 1: segment.id = try reader.text(type, field)
+            case 2: segment.text = try reader.text(type, field)
+            case 3: segment.correction = try reader.text(type, field)
+            case 4: segment.startMilliseconds = try reader.uint64(type, field)
+            case 5: segment.endMilliseconds = try reader.uint64(type, field)
+            case 6: segment.confidence = try reader.real(type, field)
+            case 7: segment.speaker = try reader.text(type, field)
+            case 8:
+                var word = TranscriptWord(word: "", startMilliseconds: 0, endMilliseconds: 0)
+                var nested = WireReader(try reader.lengthDelimited())
+                while let (inner, innerType) = try nested.nextField() {
+                    switch inner {
+                    case 1: word.word = try nested.text(innerType, inner)
+                    case 2: word.startMilliseconds = try nested.uint64(innerType, inner)
+                    case 3: word.endMilliseconds = try nested.uint64(innerType, inner)
+                    case 4: word.confidence = try nested.real(innerType, inner)
+                    default: try nested.skip(innerType)
+                    }
+                }
+                segment.words.append(word)
+            case 9: segment.committedAt = try reader.sint()
+            default: try reader.skip(type)
+            }
+        }
+        return segment
+    }
+
+    private static func partial(_ bytes: UnsafeRawBufferPointer) throws -> Partial {
+        var partial = Partial(segment: "", revision: 0, text: "", startMilliseconds: 0, endMilliseconds: 0, stability: nil)
+        var reader = WireReader(bytes)
+        while let (field, type) = try reader.nextField() {
+            switch field {
+            case 1: partial.segment = try reader.text(type, field)
+            case 2: partial.revision = try reader.uint32(type, field)
+            case 3: partial.text = try reader.text(type, field)
+            case 4: partial.startMilliseconds = try reader.uint64(type, field)
+            case 5: partial.endMilliseconds = try reader.uint64(type, field)
+            case 6: partial.stability = try reader.real(type, field)
+            default: try reader.skip(type)
+            }
+        }
+        return partial
+    }
+}
