@@ -71,8 +71,13 @@ enum SessionsTable {
         let table = [columns] + rows.map(fields)
         let widths = columns.indices.map { column in table.map { $0[column].count }.max() ?? 0 }
         return table.map { row in
-            row.indices.map { row[$0].padding(toLength: widths[$0], withPad: " ", startingAt: 0) }
-                .joined(separator: "  ").trimmingCharacters(in: .whitespaces) + "\n"
+            var line = ""
+            for (index, field) in row.enumerated() {
+                if index > 0 { line += "  " }
+                line += field
+                if index < row.count - 1 { line += String(repeating: " ", count: widths[index] - field.count) }
+            }
+            return line + "\n"
         }.joined()
     }
 
@@ -91,27 +96,30 @@ extension SessionsTable {
     /// ten thousand sessions here.
     static func json(_ rows: [SessionSummary]) -> String {
         var out = "["
+        out.reserveCapacity(rows.count * 420)
         for (index, row) in rows.enumerated() {
-            if index > 0 { out += "," }
-            var fields: [(String, String)] = [
-                ("session", quote(Hex.uuid(row.session))), ("status", quote(row.status.rawValue)),
-                ("segments", String(row.segments)), ("words", String(row.words)),
-                ("recordings", String(row.recordings.count)), ("audio_ms", String(row.audioMilliseconds)),
-                ("consent", "{" + row.consent.sorted { $0.key < $1.key }.map { quote($0.key) + ":" + ($0.value ? "true" : "false") }
-                    .joined(separator: ",") + "}"),
-            ]
-            if let subject = row.subject { fields.append(("subject_hash", quote(subject.description))) }
-            if let locale = row.locale { fields.append(("locale", quote(locale))) }
-            if let started = row.startedAt { fields.append(("started", quote(RFC3339.string(started)))) }
-            if let ended = row.endedAt { fields.append(("ended", quote(RFC3339.string(ended)))) }
-            if let duration = row.durationMilliseconds { fields.append(("duration_ms", String(duration))) }
-            out += "{" + fields.sorted { $0.0 < $1.0 }.map { quote($0.0) + ":" + $0.1 }.joined(separator: ",") + "}"
+            // Keys in alphabetical order, optional ones only when present.
+            out += index == 0 ? "{" : ",{"
+            out += "\"audio_ms\":" + String(row.audioMilliseconds)
+            out += ",\"consent\":{" + row.consent.sorted { $0.key < $1.key }
+                .map { quote($0.key) + ":" + ($0.value ? "true" : "false") }.joined(separator: ",") + "}"
+            if let duration = row.durationMilliseconds { out += ",\"duration_ms\":" + String(duration) }
+            if let ended = row.endedAt { out += ",\"ended\":\"" + RFC3339.string(ended) + "\"" }
+            if let locale = row.locale { out += ",\"locale\":" + quote(locale) }
+            out += ",\"recordings\":" + String(row.recordings.count)
+            out += ",\"segments\":" + String(row.segments)
+            out += ",\"session\":\"" + Hex.uuid(row.session) + "\""
+            if let started = row.startedAt { out += ",\"started\":\"" + RFC3339.string(started) + "\"" }
+            out += ",\"status\":\"" + row.status.rawValue + "\""
+            if let subject = row.subject { out += ",\"subject_hash\":\"" + subject.description + "\"" }
+            out += ",\"words\":" + String(row.words) + "}"
         }
         return out + "]"
     }
 
     /// A JSON string literal (RFC 8259 escaping).
     static func quote(_ text: String) -> String {
+        if !text.utf8.contains(where: { $0 < 0x20 || $0 == 0x22 || $0 == 0x5C }) { return "\"" + text + "\"" }
         var out = "\""
         for scalar in text.unicodeScalars {
             switch scalar {

@@ -26,6 +26,17 @@ import Testing
             #expect(lines[1].hasPrefix("\(Self.session),ended,2026-11-21T10:00:00.000Z,2026-11-21T10:00:04.000Z,4000,1,3,"))  // Hello, world, مرحبا
             #expect(lines[1].contains("+transcription"))
 
+            let json = try cli.run(["sessions", "--format", "json"])
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            #expect(list.count == 1)
+            #expect(list.first?["session"] as? String == Self.session)
+            #expect(list.first?["status"] as? String == "ended")
+            #expect(list.first?["words"] as? Int == 3)
+            #expect((list.first?["consent"] as? [String: Bool]) == ["transcription": true])
+            let table = try cli.run(["sessions"])
+            #expect(table.stdout.split(separator: "\n").count == 2)
+            #expect(table.stdout.contains("\(Self.session)  ended"))
+
             let transcript = try cli.run(["transcript", Self.session])
             #expect(transcript.stdout == "Hello, \"world\" — مرحبا 👋\n")
             let withPartials = try cli.run(["transcript", Self.session, "--partials"])
