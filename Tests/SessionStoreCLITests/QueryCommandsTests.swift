@@ -26,8 +26,8 @@ import Testing
             #expect(lines[1].hasPrefix("\(Self.session),ended,2026-11-21T10:00:00.000Z,2026-11-21T10:00:04.000Z,4000,1,3,"))  // Hello, world, مرحبا
             #expect(lines[1].contains("+transcription"))
 
-            let json = try cli.run(["sessions", "--format", "json"])
-            let list = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [[String: Any]])
+            let sessionsJSON = try cli.run(["sessions", "--format", "json"])
+            let list = try #require(try JSONSerialization.jsonObject(with: Data(sessionsJSON.stdout.utf8)) as? [[String: Any]])
             #expect(list.count == 1)
             #expect(list.first?["session"] as? String == Self.session)
             #expect(list.first?["status"] as? String == "ended")
