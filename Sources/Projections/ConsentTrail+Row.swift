@@ -20,19 +20,16 @@ extension ConsentTrail.Entry {
     init(row: [UInt8]) throws {
         var entry = ConsentTrail.Entry(granted: false, session: UUID(), consentType: "", method: "", policyVersion: nil,
                                        occurredAt: 0, recordedAt: 0)
-        try row.withUnsafeBytes { raw in
-            var reader = WireReader(raw)
-            while let (field, type) = try reader.nextField() {
-                switch field {
-                case 1: entry.granted = try reader.uint64(type, field) != 0
-                case 2: entry.session = UUID(wire: try reader.data(type, field))
-                case 3: entry.consentType = try reader.text(type, field)
-                case 4: entry.method = try reader.text(type, field)
-                case 5: entry.policyVersion = try reader.text(type, field)
-                case 6: entry.occurredAt = try reader.sint()
-                case 7: entry.recordedAt = try reader.sint()
-                default: try reader.skip(type)
-                }
+        try WireReader.readFields(of: row) { field, type, reader in
+            switch field {
+            case 1: entry.granted = try reader.uint64(type, field) != 0
+            case 2: entry.session = UUID(wire: try reader.data(type, field))
+            case 3: entry.consentType = try reader.text(type, field)
+            case 4: entry.method = try reader.text(type, field)
+            case 5: entry.policyVersion = try reader.text(type, field)
+            case 6: entry.occurredAt = try reader.sint()
+            case 7: entry.recordedAt = try reader.sint()
+            default: try reader.skip(type)
             }
         }
         self = entry

@@ -36,46 +36,41 @@ extension SessionSummary {
 
     init(session: UUID, row: [UInt8]) throws {
         self.init(session: session)
-        try row.withUnsafeBytes { raw in
-            var reader = WireReader(raw)
-            while let (field, type) = try reader.nextField() {
-                switch field {
-                case 1: subject = try reader.subject(type, field)
-                case 2: locale = try reader.text(type, field)
-                case 3:
-                    let code = Int(try reader.uint64(type, field))
-                    status = code < Self.statusCodes.count ? Self.statusCodes[code] : .active
-                case 4: startedAt = try reader.sint()
-                case 5: endedAt = try reader.sint()
-                case 6: lastEventAt = try reader.sint()
-                case 7: segments = Int(try reader.uint64(type, field))
-                case 8: words = Int(try reader.uint64(type, field))
-                case 9:
-                    var nested = WireReader(try reader.lengthDelimited())
-                    var id = "", recording = Recording(sampleRate: 0, channels: 0, frames: 0)
-                    while let (inner, innerType) = try nested.nextField() {
-                        switch inner {
-                        case 1: id = try nested.text(innerType, inner)
-                        case 2: recording.sampleRate = try nested.uint32(innerType, inner)
-                        case 3: recording.channels = try nested.uint32(innerType, inner)
-                        case 4: recording.frames = try nested.uint64(innerType, inner)
-                        default: try nested.skip(innerType)
-                        }
+        try WireReader.readFields(of: row) { field, type, reader in
+            switch field {
+            case 1: subject = try reader.subject(type, field)
+            case 2: locale = try reader.text(type, field)
+            case 3:
+                let code = Int(try reader.uint64(type, field))
+                status = code < Self.statusCodes.count ? Self.statusCodes[code] : .active
+            case 4: startedAt = try reader.sint()
+            case 5: endedAt = try reader.sint()
+            case 6: lastEventAt = try reader.sint()
+            case 7: segments = Int(try reader.uint64(type, field))
+            case 8: words = Int(try reader.uint64(type, field))
+            case 9:
+                var id = "", recording = Recording(sampleRate: 0, channels: 0, frames: 0)
+                try WireReader.readFields(of: try reader.lengthDelimited()) { inner, innerType, nested in
+                    switch inner {
+                    case 1: id = try nested.text(innerType, inner)
+                    case 2: recording.sampleRate = try nested.uint32(innerType, inner)
+                    case 3: recording.channels = try nested.uint32(innerType, inner)
+                    case 4: recording.frames = try nested.uint64(innerType, inner)
+                    default: try nested.skip(innerType)
                     }
-                    recordings[id] = recording
-                case 10:
-                    var nested = WireReader(try reader.lengthDelimited())
-                    var consentType = "", granted = false
-                    while let (inner, innerType) = try nested.nextField() {
-                        switch inner {
-                        case 1: consentType = try nested.text(innerType, inner)
-                        case 2: granted = try nested.uint64(innerType, inner) != 0
-                        default: try nested.skip(innerType)
-                        }
-                    }
-                    consent[consentType] = granted
-                default: try reader.skip(type)
                 }
+                recordings[id] = recording
+            case 10:
+                var consentType = "", granted = false
+                try WireReader.readFields(of: try reader.lengthDelimited()) { inner, innerType, nested in
+                    switch inner {
+                    case 1: consentType = try nested.text(innerType, inner)
+                    case 2: granted = try nested.uint64(innerType, inner) != 0
+                    default: try nested.skip(innerType)
+                    }
+                }
+                consent[consentType] = granted
+            default: try reader.skip(type)
             }
         }
     }

@@ -43,20 +43,17 @@ extension TranscriptView {
 
     init(session: UUID, row: [UInt8]) throws {
         self.init(session: session)
-        try row.withUnsafeBytes { raw in
-            var reader = WireReader(raw)
-            while let (field, type) = try reader.nextField() {
-                switch field {
-                case 1:
-                    let segment = try Self.segment(try reader.lengthDelimited())
-                    committed[segment.id] = segments.count
-                    segments.append(segment)
-                case 2:
-                    let partial = try Self.partial(try reader.lengthDelimited())
-                    partialOrder.append(partial.segment)
-                    partialsBySegment[partial.segment] = partial
-                default: try reader.skip(type)
-                }
+        try WireReader.readFields(of: row) { field, type, reader in
+            switch field {
+            case 1:
+                let segment = try Self.segment(try reader.lengthDelimited())
+                committed[segment.id] = segments.count
+                segments.append(segment)
+            case 2:
+                let partial = try Self.partial(try reader.lengthDelimited())
+                partialOrder.append(partial.segment)
+                partialsBySegment[partial.segment] = partial
+            default: try reader.skip(type)
             }
         }
     }
@@ -64,8 +61,7 @@ extension TranscriptView {
     private static func segment(_ bytes: UnsafeRawBufferPointer) throws -> Segment {
         var segment = Segment(id: "", text: "", correction: nil, startMilliseconds: 0, endMilliseconds: 0, confidence: nil,
                               speaker: nil, words: [], committedAt: 0)
-        var reader = WireReader(bytes)
-        while let (field, type) = try reader.nextField() {
+        try WireReader.readFields(of: bytes) { field, type, reader in
             switch field {
             case 1: segment.id = try reader.text(type, field)
             case 2: segment.text = try reader.text(type, field)
@@ -76,8 +72,7 @@ extension TranscriptView {
             case 7: segment.speaker = try reader.text(type, field)
             case 8:
                 var word = TranscriptWord(word: "", startMilliseconds: 0, endMilliseconds: 0)
-                var nested = WireReader(try reader.lengthDelimited())
-                while let (inner, innerType) = try nested.nextField() {
+                try WireReader.readFields(of: try reader.lengthDelimited()) { inner, innerType, nested in
                     switch inner {
                     case 1: word.word = try nested.text(innerType, inner)
                     case 2: word.startMilliseconds = try nested.uint64(innerType, inner)
@@ -96,8 +91,7 @@ extension TranscriptView {
 
     private static func partial(_ bytes: UnsafeRawBufferPointer) throws -> Partial {
         var partial = Partial(segment: "", revision: 0, text: "", startMilliseconds: 0, endMilliseconds: 0, stability: nil)
-        var reader = WireReader(bytes)
-        while let (field, type) = try reader.nextField() {
+        try WireReader.readFields(of: bytes) { field, type, reader in
             switch field {
             case 1: partial.segment = try reader.text(type, field)
             case 2: partial.revision = try reader.uint32(type, field)

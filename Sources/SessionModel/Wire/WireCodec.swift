@@ -9,8 +9,7 @@ enum WireCodec {
     /// Decodes a message on its own (nested messages), skipping unknown fields.
     static func decodeMessage<P: WirePayload>(_ type: P.Type, from bytes: UnsafeRawBufferPointer) throws -> P {
         var payload = P()
-        var reader = WireReader(bytes)
-        while let (field, wireType) = try reader.nextField() {
+        try WireReader.readFields(of: bytes) { field, wireType, reader in
             if try !payload.read(field, wireType, from: &reader) { try reader.skip(wireType) }
         }
         return payload

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Reads the protobuf wire format written by ``WireWriter``, field by field. Fields a reader does
 /// not know are skipped by their wire type, so newer payloads stay readable by older code.
 public struct WireReader {
@@ -82,6 +84,19 @@ public struct WireReader {
     private mutating func advance(_ count: Int) throws {
         guard offset + count <= bytes.count else { throw Malformed(reason: "a fixed-size field runs past the end") }
         offset += count
+    }
+
+    /// Calls `body` with each field of a whole message: its number, its wire type, and the reader
+    /// positioned at its value, which `body` must read or skip.
+    public static func readFields(of bytes: some ContiguousBytes,
+                                  _ body: (_ field: Int, _ type: UInt8, _ reader: inout WireReader) throws -> Void) throws {
+        try bytes.withUnsafeBytes { raw in try readFields(of: raw, body) }
+    }
+
+    public static func readFields(of raw: UnsafeRawBufferPointer,
+                                  _ body: (_ field: Int, _ type: UInt8, _ reader: inout WireReader) throws -> Void) throws {
+        var reader = WireReader(raw)
+        while let (field, type) = try reader.nextField() { try body(field, type, &reader) }
     }
 
     /// Checks that a field of a known number has the wire type its schema gives it.
