@@ -135,18 +135,3 @@ extension SessionsTable {
         return out + "\""
     }
 }
-
-extension SessionSummary {
-    var json: [String: Any] {
-        var object: [String: Any] = [
-            "session": session.uuidString.lowercased(), "status": status.rawValue, "segments": segments, "words": words,
-            "recordings": recordings.count, "audio_ms": audioMilliseconds, "consent": consent,
-        ]
-        if let subject { object["subject_hash"] = subject.description }
-        if let locale { object["locale"] = locale }
-        if let startedAt { object["started"] = RFC3339.string(startedAt) }
-        if let endedAt { object["ended"] = RFC3339.string(endedAt) }
-        if let duration = durationMilliseconds { object["duration_ms"] = duration }
-        return object
-    }
-}

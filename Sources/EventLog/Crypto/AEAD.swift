@@ -47,26 +47,8 @@ enum AEAD {
         return box
     }
 
-    /// Opens a box made by ``sealBox(_:additionalData:key:)`` into secure memory (for keys) and lends
-    /// the plaintext to `body`; nil when it does not authenticate.
-    static func openBox<R>(
-        _ box: UnsafeRawBufferPointer, additionalData: [UInt8], key: SecureBytes,
-        _ body: (UnsafeRawBufferPointer) throws -> R
-    ) rethrows -> R? {
-        guard box.count >= nonceBytes + tagBytes else { return nil }
-        let plaintextCount = box.count - nonceBytes - tagBytes
-        let secret = try? SecureBytes(count: plaintextCount) { out in
-            let ok = additionalData.withUnsafeBytes { aad in
-                open(UnsafeRawBufferPointer(rebasing: box[nonceBytes...]), additionalData: aad,
-                     nonce: UnsafeRawBufferPointer(rebasing: box[..<nonceBytes]), key: key, into: out)
-            }
-            if !ok { throw BoxError() }
-        }
-        guard let secret else { return nil }
-        return try secret.withUnsafeBytes(body)
-    }
-
-    /// Opens a box into ordinary memory (for data, not keys); nil when it does not authenticate.
+    /// Opens a box made by ``sealBox(_:additionalData:key:)`` into ordinary memory (for data, not keys:
+    /// data keys are unwrapped straight into a ``KeySlab``); nil when it does not authenticate.
     static func openBox(_ box: UnsafeRawBufferPointer, additionalData: [UInt8], key: SecureBytes) -> [UInt8]? {
         guard box.count >= nonceBytes + tagBytes else { return nil }
         var ok = false
@@ -81,5 +63,4 @@ enum AEAD {
         return ok ? plaintext : nil
     }
 
-    private struct BoxError: Error {}
 }

@@ -23,10 +23,6 @@ final class SecureBytes: @unchecked Sendable {
         sodium_mprotect_readonly(pointer)
     }
 
-    convenience init(copying bytes: UnsafeRawBufferPointer) {
-        self.init(count: bytes.count) { $0.copyMemory(from: bytes) }
-    }
-
     static func random(count: Int) -> SecureBytes {
         SecureBytes(count: count) { Sodium.randomBytes($0) }
     }

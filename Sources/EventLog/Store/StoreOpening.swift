@@ -153,8 +153,7 @@ enum StoreOpening {
         guard let check = try txn.get(StoreLayout.meta, StoreLayout.keyCheckKey) else {
             throw EventLogError(.storeUnusable, "the store has no key check")
         }
-        let opens = AEAD.openBox(check, additionalData: keyCheckAdditionalData(storeID), key: hierarchy.keyCheck) { _ in true }
-        guard opens == true else {
+        guard AEAD.openBox(check, additionalData: keyCheckAdditionalData(storeID), key: hierarchy.keyCheck) != nil else {
             throw EventLogError(.wrongKey, "the key does not open this store (wrong key file or passphrase)")
         }
     }

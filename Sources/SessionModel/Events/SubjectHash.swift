@@ -29,12 +29,6 @@ public struct SubjectHash: Hashable, Sendable, Comparable, CustomStringConvertib
     public static func < (lhs: SubjectHash, rhs: SubjectHash) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
 }
 
-extension String {
-    func leftPadded(to width: Int) -> String {
-        count >= width ? self : String(repeating: "0", count: width - count) + self
-    }
-}
-
 /// Lowercase hexadecimal, without a String per byte.
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)

@@ -55,7 +55,7 @@ public struct SessionIngest: Sendable {
             switch result {
             case .success(let event)?: events.append(event)
             case .failure(let found)?: problems += found.problems
-            case nil: break  // a blank line
+            case nil: break  // not reached: every line is parsed
             }
         }
         problems += try sessionProblems(events)
