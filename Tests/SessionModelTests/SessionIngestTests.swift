@@ -78,7 +78,7 @@ import Testing
             let described = problems.map(\.description)
             #expect(described.contains("line 18, field \"revision\": must be an integer"))
             #expect(described.contains("line 18, field \"end_ms\": is 1, before start_ms 5"))
-            #expect(described.contains("line 19: is not valid JSON"))
+            #expect(described.contains("line 19: is not valid JSON: unexpected character at byte 1"))
             #expect(described.contains { $0.hasPrefix("line 20, field \"at\": must be an RFC 3339 UTC time") })
             #expect(described.contains("line 20, field \"pcm\": is not valid base64"))
             #expect(described.contains { $0.hasPrefix("line 21, field \"type\": \"dictation.teleported\" is not an event type") })

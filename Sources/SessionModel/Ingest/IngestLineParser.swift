@@ -21,14 +21,15 @@ struct IngestLineParser {
     static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed]
 
     func parse(_ bytes: Data, line: Int) -> Result<IngestedEvent, IngestFailure> {
-        let object: [String: Any]
+        let object: JSONObject
         do {
-            guard let parsed = try JSONSerialization.jsonObject(with: bytes, options: []) as? [String: Any] else {
+            guard case .object(let parsed) = try JSONParser.parse(bytes) else {
                 return .failure(IngestFailure(problems: [IngestProblem(line: line, field: nil, reason: "is not a JSON object")]))
             }
             object = parsed
         } catch {
-            return .failure(IngestFailure(problems: [IngestProblem(line: line, field: nil, reason: "is not valid JSON")]))
+            let reason = "is not valid JSON: \(error.reason) at byte \(error.offset + 1)"
+            return .failure(IngestFailure(problems: [IngestProblem(line: line, field: nil, reason: reason)]))
         }
         var fields = JSONFields(object, line: line)
         let typeName = fields.string("type")
@@ -175,7 +176,7 @@ struct IngestLineParser {
         guard let array = f.array("words") else { return [] }
         var words: [TranscriptWord] = []
         for (index, element) in array.enumerated() {
-            guard let object = element as? [String: Any] else {
+            guard case .object(let object) = element else {
                 f.problem("words[\(index)]", "must be an object with word, start_ms and end_ms")
                 continue
             }

@@ -3,14 +3,14 @@ import Foundation
 /// Typed access to one NDJSON line's fields, collecting a problem for each field that is missing,
 /// of the wrong type or out of range, and for each field the event type does not have.
 struct JSONFields {
-    let object: [String: Any]
+    let object: JSONObject
     let line: Int
     private(set) var problems: [IngestProblem] = []
     /// The names asked for; only consulted when the line holds more fields than were found.
     private var asked: [String] = []
     private var found = 0
 
-    init(_ object: [String: Any], line: Int) {
+    init(_ object: JSONObject, line: Int) {
         self.object = object
         self.line = line
     }
@@ -23,19 +23,19 @@ struct JSONFields {
     mutating func rejectUnknownFields() {
         guard found < object.count else { return }
         let known = Set(asked)
-        for field in object.keys.sorted() where !known.contains(field) {
+        for field in object.members.map(\.key).sorted() where !known.contains(field) {
             problem(field, "is not a field of this event type")
         }
     }
 
-    private mutating func value(_ field: String, required: Bool) -> Any? {
+    private mutating func value(_ field: String, required: Bool) -> JSONValue? {
         asked.append(field)
         guard let value = object[field] else {
             if required { problem(field, "is required") }
             return nil
         }
         found += 1
-        if value is NSNull {
+        if value == .null {
             if required { problem(field, "is required") }
             return nil
         }
@@ -44,7 +44,7 @@ struct JSONFields {
 
     mutating func string(_ field: String, required: Bool = true, nonEmpty: Bool = true, maxBytes: Int = 1 << 20) -> String? {
         guard let raw = value(field, required: required) else { return nil }
-        guard let string = raw as? String else {
+        guard case .string(let string) = raw else {
             problem(field, "must be a string")
             return nil
         }
@@ -56,17 +56,15 @@ struct JSONFields {
     /// A string, or an integer given as a number (segment ids come both ways).
     mutating func identifier(_ field: String) -> String? {
         guard let raw = value(field, required: true) else { return nil }
-        if let string = raw as? String, !string.isEmpty { return string }
-        if let number = raw as? NSNumber, !Self.isBoolean(number), let integer = Int64(exactly: number.doubleValue) {
-            return String(integer)
-        }
+        if case .string(let string) = raw, !string.isEmpty { return string }
+        if case .number(let number) = raw, let integer = number.integer { return String(integer) }
         problem(field, "must be a non-empty string or an integer")
         return nil
     }
 
     mutating func integer(_ field: String, in range: ClosedRange<Int64>, required: Bool = true) -> Int64? {
         guard let raw = value(field, required: required) else { return nil }
-        guard let number = raw as? NSNumber, !Self.isBoolean(number), let integer = Int64(exactly: number.doubleValue) else {
+        guard case .number(let number) = raw, let integer = number.integer else {
             problem(field, "must be an integer")
             return nil
         }
@@ -83,20 +81,20 @@ struct JSONFields {
 
     mutating func number(_ field: String, in range: ClosedRange<Double>, required: Bool = false) -> Double? {
         guard let raw = value(field, required: required) else { return nil }
-        guard let number = raw as? NSNumber, !Self.isBoolean(number), number.doubleValue.isFinite else {
+        guard case .number(let number) = raw else {
             problem(field, "must be a number")
             return nil
         }
-        guard range.contains(number.doubleValue) else {
-            problem(field, "must be between \(range.lowerBound) and \(range.upperBound), not \(number.doubleValue)")
+        guard range.contains(number.double) else {
+            problem(field, "must be between \(range.lowerBound) and \(range.upperBound), not \(number.double)")
             return nil
         }
-        return number.doubleValue
+        return number.double
     }
 
     mutating func uuid(_ field: String, required: Bool) -> UUID? {
         guard let raw = value(field, required: required) else { return nil }
-        guard let string = raw as? String, let uuid = Self.parseUUID(string) else {
+        guard case .string(let string) = raw, let uuid = Self.parseUUID(string) else {
             problem(field, "must be a UUID such as 7d444840-9dc0-11d1-b245-5ffdce74fad2")
             return nil
         }
@@ -105,16 +103,16 @@ struct JSONFields {
 
     mutating func timestamp(_ field: String) -> Int64? {
         guard let raw = value(field, required: true) else { return nil }
-        guard let string = raw as? String, let milliseconds = RFC3339.milliseconds(string) else {
+        guard case .string(let string) = raw, let milliseconds = RFC3339.milliseconds(string) else {
             problem(field, "must be an RFC 3339 UTC time such as 2026-11-21T10:00:00.250Z")
             return nil
         }
         return milliseconds
     }
 
-    mutating func array(_ field: String) -> [Any]? {
+    mutating func array(_ field: String) -> [JSONValue]? {
         guard let raw = value(field, required: false) else { return nil }
-        guard let array = raw as? [Any] else {
+        guard case .array(let array) = raw else {
             problem(field, "must be an array")
             return nil
         }
@@ -151,11 +149,5 @@ struct JSONFields {
         }
         guard position == 36, count == 16 else { return nil }
         return try? UUID(wire: bytes, field: 0)
-    }
-
-    /// JSONSerialization gives booleans as NSNumber too (type "c", which no JSON number gets);
-    /// they are not numbers here.
-    private static func isBoolean(_ number: NSNumber) -> Bool {
-        String(cString: number.objCType) == "c"
     }
 }
