@@ -12,74 +12,116 @@ public struct ProjectionRunner: Sendable {
     public static let consentView = "consent-trail"
     public static let transcriptsView = "transcripts"
     static let views = [sessionsView, transcriptsView, consentView]
-    public static let batchSize = 16_384
+    public static let defaultBatchSize = 32_768
 
     public let log: EventLog
     public let codec: SessionEventCodec
+    /// Events folded per transaction (and read ahead while the previous batch is folded).
+    public let batchSize: Int
 
-    public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec) {
+    public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec, batchSize: Int = defaultBatchSize) {
+        precondition(batchSize > 0, "a batch holds at least one event")
         self.log = log
         self.codec = codec
+        self.batchSize = batchSize
     }
 
     /// Folds every event not folded yet into the session list, the transcripts and the consent
     /// trails; returns how many events were read. `progress` gets (position, log size).
+    ///
+    /// While one batch is folded and written, the next is read (decrypted and decoded) on another
+    /// thread: the fold and the commit no longer wait for the read, nor the read for them.
     @discardableResult
     public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
-        var checkpoints: [String: UInt64] = [:]
-        for view in Self.views { checkpoints[view] = try log.readView(view) { try $0.checkpoint() } ?? 0 }
-        var position = checkpoints.values.min() ?? 0
+        var checkpoints: [UInt64] = []
+        for view in Self.views { checkpoints.append(try log.readView(view) { try $0.checkpoint() } ?? 0) }
         let end = try log.eventCount()
         var read: UInt64 = 0
-        let codec = self.codec
-        while true {
-            let events = try log.readAll(from: position, maxCount: Self.batchSize) { try codec.decode($0) }
-            guard let last = events.last else { break }
+        let reader = BatchPrefetcher(log: log, codec: codec, batchSize: batchSize)
+        var batch = try reader.read(from: checkpoints.min() ?? 0)
+        while let last = batch.last {
             let next = last.position + 1
-            // Each view folds the events past its own checkpoint (they differ only after a crash between
-            // views). One pass finds the sessions whose rows are needed, one pass folds: no copies of the batch.
-            let (sessionsFrom, transcriptsFrom, trailsFrom) =
-                (checkpoints[Self.sessionsView]!, checkpoints[Self.transcriptsView]!, checkpoints[Self.consentView]!)
-            var summarySessions: Set<UUID> = []
-            var transcriptSessions: Set<UUID> = []
-            for event in events where !event.isCopy {
-                if event.position >= sessionsFrom { summarySessions.insert(event.event.session) }
-                if event.position >= transcriptsFrom, Self.transcriptTypes.contains(event.event.type) {
-                    transcriptSessions.insert(event.event.session)
-                }
-            }
-            var summaries = try loadRows(Self.sessionsView, for: summarySessions, decode: SessionSummary.init(session:row:))
-            var transcripts = try loadRows(Self.transcriptsView, for: transcriptSessions, decode: TranscriptView.init(session:row:))
-            var trailRows: [([UInt8], [UInt8])] = []
-            for event in events {
-                if event.isCopy {  // consent copies in subjects' trails feed the trails, not the session list
-                    if event.position >= trailsFrom, let (subject, entry) = ConsentTrail.entry(from: event) {
-                        trailRows.append((subject.bytes + event.position.bigEndianBytes, entry.rowBytes))
-                    }
-                    continue
-                }
-                let session = event.event.session
-                if event.position >= sessionsFrom {
-                    summaries[session, default: SessionSummary(session: session)].apply(event.event)
-                }
-                if event.position >= transcriptsFrom, Self.transcriptTypes.contains(event.event.type) {
-                    transcripts[session, default: TranscriptView(session: session)].apply(event.event)
-                }
-            }
-            try write(Self.sessionsView, from: sessionsFrom, to: next, rows: summaries.map { ($0.key.wireBytes, $0.value.rowBytes) })
-            try write(Self.transcriptsView, from: transcriptsFrom, to: next,
-                      rows: transcripts.map { ($0.key.wireBytes, $0.value.rowBytes) })
-            try write(Self.consentView, from: trailsFrom, to: next, rows: trailRows)
-
-            for view in Self.views { checkpoints[view] = max(checkpoints[view]!, next) }
-            read += UInt64(events.count)
-            position = next
-            progress?(position, end)
+            let pending = reader.prefetch(from: next)
+            try fold(batch, into: checkpoints, through: next)
+            checkpoints = checkpoints.map { max($0, next) }
+            read += UInt64(batch.count)
+            progress?(next, end)
+            batch = try pending.wait()
         }
         return read
     }
 
-    static let transcriptTypes: Set<EventType> = [.transcriptPartial, .transcriptCommitted, .transcriptCorrected]
+    /// Folds one batch into each view past that view's own checkpoint (they differ only after a crash
+    /// between views), then writes every view's rows and checkpoint in one transaction. One pass finds
+    /// the sessions whose rows are needed, one pass folds: no copies of the batch.
+    private func fold(_ events: [RecordedSessionEvent], into checkpoints: [UInt64], through next: UInt64) throws {
+        let (sessionsFrom, transcriptsFrom, trailsFrom) = (checkpoints[0], checkpoints[1], checkpoints[2])
+        // Events come in runs of one session (a commit appends per stream): sessions are looked up
+        // once per run, not once per event.
+        var summarySessions: Set<UUID> = []
+        var transcriptSessions: Set<UUID> = []
+        var (previous, previousWithTranscript): (UUID?, UUID?) = (nil, nil)
+        for event in events where !event.isCopy {
+            let session = event.event.session
+            if session != previous, event.position >= sessionsFrom {
+                previous = session
+                summarySessions.insert(session)
+            }
+            if session != previousWithTranscript, event.position >= transcriptsFrom, Self.isTranscript(event.event.type) {
+                previousWithTranscript = session
+                transcriptSessions.insert(session)
+            }
+        }
+        var summaries = try loadRows(Self.sessionsView, for: summarySessions, decode: SessionSummary.init(session:row:))
+        var transcripts = try loadRows(Self.transcriptsView, for: transcriptSessions, decode: TranscriptView.init(session:row:))
+        var trailRows: [([UInt8], [UInt8])] = []
+        var start = 0
+        while start < events.count {
+            let first = events[start]
+            if first.isCopy {  // consent copies in subjects' trails feed the trails, not the session list
+                if first.position >= trailsFrom, let (subject, entry) = ConsentTrail.entry(from: first) {
+                    trailRows.append((subject.bytes + first.position.bigEndianBytes, entry.rowBytes))
+                }
+                start += 1
+                continue
+            }
+            let session = first.event.session
+            var end = start + 1
+            while end < events.count, !events[end].isCopy, events[end].event.session == session { end += 1 }
+            let run = events[start..<end]
+            if run.last!.position >= sessionsFrom {
+                var summary = summaries.removeValue(forKey: session) ?? SessionSummary(session: session)
+                for event in run where event.position >= sessionsFrom { summary.apply(event.event) }
+                summaries[session] = summary
+            }
+            if run.last!.position >= transcriptsFrom, transcriptSessions.contains(session) {
+                var transcript = transcripts.removeValue(forKey: session) ?? TranscriptView(session: session)
+                for event in run where event.position >= transcriptsFrom && Self.isTranscript(event.event.type) {
+                    transcript.apply(event.event)
+                }
+                transcripts[session] = transcript
+            }
+            start = end
+        }
+        let rows = [summaries.map { ($0.key.wireBytes, $0.value.rowBytes) },
+                    transcripts.map { ($0.key.wireBytes, $0.value.rowBytes) },
+                    trailRows]
+        try log.updateViews(Self.views) { writers in
+            for (index, writer) in writers.enumerated() {
+                // Only if the checkpoint is still the one folded from: no one else folded these events meanwhile.
+                guard next > checkpoints[index], try writer.checkpoint() ?? 0 == checkpoints[index] else { continue }
+                for (key, value) in rows[index] { try writer.put(key, value) }
+                try writer.setCheckpoint(next)
+            }
+        }
+    }
+
+    static func isTranscript(_ type: EventType) -> Bool {
+        switch type {
+        case .transcriptPartial, .transcriptCommitted, .transcriptCorrected: true
+        default: false
+        }
+    }
 
     /// The stored rows of these sessions.
     private func loadRows<Row>(_ view: String, for sessions: Set<UUID>,
@@ -91,17 +133,6 @@ public struct ProjectionRunner: Sendable {
                 if let row = try reader.row(session.wireBytes) { rows[session] = try decode(session, row) }
             }
             return rows
-        }
-    }
-
-    /// Writes a view's rows and its new checkpoint in one transaction, only if the checkpoint is still
-    /// `expected` (no one else folded these events meanwhile): each event is folded once.
-    private func write(_ view: String, from expected: UInt64, to next: UInt64, rows: [([UInt8], [UInt8])]) throws {
-        guard next > expected else { return }
-        try log.updateView(view) { writer in
-            guard try writer.checkpoint() ?? 0 == expected else { return }
-            for (key, value) in rows { try writer.put(key, value) }
-            try writer.setCheckpoint(next)
         }
     }
 

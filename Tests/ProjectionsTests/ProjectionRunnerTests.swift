@@ -47,6 +47,28 @@ import Testing
         }
     }
 
+    @Test(arguments: [1, 5, 7, 64])
+    func foldingInSmallBatchesWhileReadingAheadGivesTheSameViewsAsOneBatch(batchSize: Int) async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let sessions = (0..<9).map { _ in UUID() }
+            _ = try await SessionIngest(log: log).ingest(Self.sessionsFile(sessions, segments: 4))
+            _ = try await SessionIngest(log: log).ingest(Self.sessionsFile(Array(sessions.prefix(3)), segments: 3, from: 4, started: false))
+            let whole = ProjectionRunner(log: log)
+            #expect(try whole.catchUp() == 9 * 7 + 9)
+            let expectedSessions = try whole.sessions()
+            let expectedTranscripts = try sessions.map { try whole.transcript(of: $0) }
+            let expectedTrail = try whole.consentTrail(of: SubjectHash(bytes: log.identifierHash("user-1"))!)
+
+            let batched = ProjectionRunner(log: log, batchSize: batchSize)
+            #expect(try batched.rebuild() == 9 * 7 + 9)
+            #expect(try batched.sessions() == expectedSessions)
+            #expect(try sessions.map { try batched.transcript(of: $0) } == expectedTranscripts)
+            #expect(try batched.consentTrail(of: SubjectHash(bytes: log.identifierHash("user-1"))!) == expectedTrail)
+            #expect(expectedTrail.entries.count == 3)
+        }
+    }
+
     @Test func aSummaryRoundTripsThroughItsRow() throws {
         var summary = SessionSummary(session: UUID())
         summary.subject = SubjectHash(bytes: Array(repeating: 3, count: 32))

@@ -89,9 +89,17 @@ extension EventLog {
     /// }
     /// ```
     public func updateView<R>(_ name: String, _ body: (ViewWriter) throws -> R) throws -> R {
-        let prefix = try Self.viewPrefix(name)
+        try updateViews([name]) { try body($0[0]) }
+    }
+
+    /// Runs `body` in one write transaction over several views (writers in the order of `names`):
+    /// a runner that folds one batch into many views pays for one commit, not one per view.
+    public func updateViews<R>(_ names: [String], _ body: ([ViewWriter]) throws -> R) throws -> R {
+        let prefixes = try names.map(Self.viewPrefix)
         return try writing { txn in
-            try body(ViewWriter(reader: ViewReader(txn: txn, prefix: prefix, key: keyHierarchy.views, storeID: opener.storeID)))
+            try body(prefixes.map {
+                ViewWriter(reader: ViewReader(txn: txn, prefix: $0, key: keyHierarchy.views, storeID: opener.storeID))
+            })
         }
     }
 
