@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "Audio", targets: ["Audio"]),
         .library(name: "Migrations", targets: ["Migrations"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
@@ -22,7 +23,9 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
         .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd"]),
-        .target(name: "SessionModel", dependencies: ["EventLog"]),
+        // Reading, writing and losslessly coding 16-bit PCM (libsndfile).
+        .target(name: "Audio", dependencies: ["CSndFile"]),
+        .target(name: "SessionModel", dependencies: ["EventLog", "Audio"]),
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         .target(name: "Projections", dependencies: ["SessionModel", "Migrations", "EventLog"]),
@@ -47,6 +50,7 @@ let package = Package(
             name: "SessionModelTests",
             dependencies: ["SessionModel", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "AudioTests", dependencies: ["Audio"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",

@@ -8,6 +8,7 @@ import SessionModel
 public enum SessionMigrations {
     public static let upcasters: [SessionEventCodec.Upcaster] = [
         TranscriptCommittedSchema0.upcaster,
+        RecordingChunkSchema1.upcaster,
     ]
 
     /// The codec every reader of session events should use.

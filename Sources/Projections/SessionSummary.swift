@@ -66,7 +66,11 @@ public struct SessionSummary: Hashable, Sendable {
             recordings[started.recording] = Recording(sampleRate: started.sampleRate, channels: started.channels, frames: 0)
         case .recordingChunk(let chunk):
             guard var recording = recordings[chunk.recording] else { return }
-            recording.frames += UInt64(chunk.pcm.count) / UInt64(2 * max(1, recording.channels))
+            if let frames = chunk.frames {
+                recording.frames += frames
+            } else if case .pcm(let bytes) = chunk.audio {
+                recording.frames += UInt64(bytes.count) / UInt64(2 * max(1, recording.channels))
+            }
             recordings[chunk.recording] = recording
         case .transcriptCommitted(let commit):
             segments += 1

@@ -9,7 +9,7 @@ struct EventsCommand: AsyncParsableCommand {
         discussion: """
             One JSON object per event, in the session's order, with the ingest fields (docs/INGEST.md) plus \
             stream_number, position and recorded_at. Subjects appear as subject_hash: raw ids are never \
-            stored. Audio chunks show pcm_bytes instead of their samples unless --with-audio is given.
+            stored. Audio chunks show their frame count instead of their samples unless --with-audio is given.
             """
     )
 
@@ -24,7 +24,7 @@ struct EventsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             for event in try readSession(session, from: try storeOptions.openLog()) {
-                print(try jsonLine(event.ingestShapedJSON(withAudio: withAudio)))
+                print(try jsonLine(try event.ingestShapedJSON(withAudio: withAudio)))
             }
         }
     }

@@ -58,7 +58,7 @@ import Testing
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(json["canonical"] as? Bool == true, "\(want.type) is not canonical protobuf: \(line)")
             let message = try #require(json["message"] as? [String: Any])
-            #expect(message["schema_version"] as? Int == 1)
+            #expect(message["schema_version"] as? Int == Int(EventType(rawValue: want.type)!.currentSchemaVersion))
             #expect(message["occurred_at_ms"] as? String == "-17")  // 64-bit integers are strings in protobuf's JSON
             if want.type == "transcript.partial" {
                 #expect(message["text"] as? String ?? "" == want.text)

@@ -59,7 +59,7 @@ import Testing
                 #expect(decoded.streamNumber == 3)
                 #expect(decoded.position == 7)
                 #expect(decoded.recordedAt == 1_795_000_000_000)
-                #expect(decoded.storedSchemaVersion == 1)
+                #expect(decoded.storedSchemaVersion == payload.type.currentSchemaVersion)
             }
         }
     }

@@ -52,7 +52,7 @@ import Testing
             #expect(committed.words.map(\.word) == ["Please", "call", "me"])
             #expect(committed.words[1].confidence == nil)
             guard case .recordingChunk(let chunk) = events[4].event.payload else { Issue.record("not a chunk"); return }
-            #expect(chunk.pcm == (0..<320).map { UInt8(truncatingIfNeeded: $0) })
+            #expect(try chunk.pcm() == (0..<320).map { UInt8(truncatingIfNeeded: $0) })
 
             let subject = try #require(SubjectHash(bytes: log.identifierHash("user-4711")))
             let trail = try decoded(log, SessionStreams.consent(of: subject))
@@ -156,6 +156,64 @@ import Testing
                 let contents = try Data(contentsOf: URL(fileURLWithPath: store.storePath + "/" + file))
                 #expect(contents.range(of: Data(marker.utf8)) == nil, "the raw subject id is in \(file)")
             }
+        }
+    }
+
+    /// 100 ms of a tone with a little noise, as the base64 of little-endian int16 samples.
+    static func speechLikePCM(frames: Int, channels: Int = 1, seed: Int = 1) -> [UInt8] {
+        var bytes: [UInt8] = []
+        for index in 0..<(frames * channels) {
+            let sample = Int16(clamping: Int(6000 * sin(Double(index + seed) / 9)) + (index * 7919 + seed) % 61 - 30)
+            withUnsafeBytes(of: sample.littleEndian) { bytes += $0 }
+        }
+        return bytes
+    }
+
+    @Test func audioChunksAreStoredAsFLACInTheirRecordingsFormatAndReadBackExactly() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID().uuidString.lowercased()
+            let stereo = Self.speechLikePCM(frames: 4410, channels: 2)
+            let mono = Self.speechLikePCM(frames: 1601, seed: 5)
+            let file = """
+            {"type":"session.started","session":"\(session)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}
+            {"type":"recording.started","session":"\(session)","at":"2026-11-21T10:00:00Z","recording":"st","sample_rate":44100,"channels":2}
+            {"type":"recording.chunk","session":"\(session)","at":"2026-11-21T10:00:00.100Z","recording":"st","index":0,"pcm":"\(Data(stereo).base64EncodedString())"}
+            {"type":"recording.started","session":"\(session)","at":"2026-11-21T10:00:01Z","recording":"mo","sample_rate":16000,"channels":1}
+            """
+            _ = try await SessionIngest(log: log).ingest(Data(file.utf8))
+            // A later file continues the mono recording: its format comes from the store.
+            let more = #"{"type":"recording.chunk","session":"\#(session)","at":"2026-11-21T10:00:02Z","recording":"mo","index":0,"pcm":"\#(Data(mono).base64EncodedString())"}"#
+            _ = try await SessionIngest(log: log).ingest(Data(more.utf8))
+            let chunks = try decoded(log, StreamID(UUID(uuidString: session)!)).compactMap { event -> RecordingChunk? in
+                if case .recordingChunk(let chunk) = event.event.payload { chunk } else { nil }
+            }
+            #expect(chunks.count == 2)
+            #expect(chunks.map(\.frames) == [4410, 1601])
+            #expect(chunks.allSatisfy { if case .flac = $0.audio { true } else { false } })
+            #expect(chunks.allSatisfy { $0.storedAudioBytes < 3 * (try! $0.pcm()).count / 4 })
+            #expect(try chunks[0].pcm() == stereo)
+            #expect(try chunks[1].pcm() == mono)
+        }
+    }
+
+    @Test func aChunkThatIsNotWholeFramesOrHasNoRecordingIsRefused() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID().uuidString.lowercased()
+            let odd = Data(Self.speechLikePCM(frames: 3)).base64EncodedString()  // 3 samples: not whole stereo frames
+            let file = """
+            {"type":"session.started","session":"\(session)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}
+            {"type":"recording.started","session":"\(session)","at":"2026-11-21T10:00:00Z","recording":"st","sample_rate":44100,"channels":2}
+            {"type":"recording.chunk","session":"\(session)","at":"2026-11-21T10:00:00.100Z","recording":"st","index":0,"pcm":"\(odd)"}
+            {"type":"recording.chunk","session":"\(session)","at":"2026-11-21T10:00:00.200Z","recording":"nowhere","index":0,"pcm":"AAAAAA=="}
+            """
+            let failure = await #expect(throws: IngestFailure.self) { try await SessionIngest(log: log).ingest(Data(file.utf8)) }
+            #expect(failure?.problems.map(\.description) == [
+                "line 3, field \"pcm\": 6 bytes of PCM are not whole frames of 2 16-bit channels",
+                "line 4, field \"recording\": recording \"nowhere\" has no recording.started in this file or in the store",
+            ])
+            #expect(try log.eventCount() == 0)
         }
     }
 }

@@ -16,6 +16,7 @@ let package = Package(
                 .product(name: "EventLog", package: "SessionStore"),
                 .product(name: "SessionModel", package: "SessionStore"),
                 .product(name: "Projections", package: "SessionStore"),
+                .product(name: "Audio", package: "SessionStore"),
             ]
         ),
     ]

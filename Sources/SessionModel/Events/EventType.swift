@@ -22,5 +22,10 @@ public enum EventType: String, CaseIterable, Hashable, Sendable {
     case exportPerformed = "export.performed"
 
     /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
-    public var currentSchemaVersion: UInt32 { 1 }
+    public var currentSchemaVersion: UInt32 {
+        switch self {
+        case .recordingChunk: 2  // 2: FLAC-coded audio (field 11) and frames (field 12)
+        default: 1
+        }
+    }
 }

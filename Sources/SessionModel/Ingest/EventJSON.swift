@@ -1,10 +1,12 @@
+import Audio
 import Foundation
 
 extension RecordedSessionEvent {
     /// The event as a JSON object in the ingest shape (docs/INGEST.md), plus where and when it was
     /// stored (`stream_number`, `position`, `recorded_at`). Subjects appear as `subject_hash` (hex): the
-    /// raw id is never stored. PCM is left out unless `withAudio`.
-    public func ingestShapedJSON(withAudio: Bool = false) -> [String: Any] {
+    /// raw id is never stored. PCM is left out unless `withAudio` (a chunk then shows its `frames`,
+    /// or `pcm_bytes` for raw PCM of unknown format); with it, FLAC-coded chunks are decoded.
+    public func ingestShapedJSON(withAudio: Bool = false) throws(AudioError) -> [String: Any] {
         var json: [String: Any] = [
             "type": event.type.rawValue, "session": event.session.uuidString.lowercased(),
             "id": event.id.uuidString.lowercased(), "at": RFC3339.string(event.occurredAt),
@@ -35,7 +37,13 @@ extension RecordedSessionEvent {
         case .recordingChunk(let p):
             json["recording"] = p.recording
             json["index"] = p.index
-            if withAudio { json["pcm"] = Data(p.pcm).base64EncodedString() } else { json["pcm_bytes"] = p.pcm.count }
+            if withAudio {
+                json["pcm"] = Data(try p.pcm()).base64EncodedString()
+            } else if let frames = p.frames {
+                json["frames"] = frames
+            } else if case .pcm(let bytes) = p.audio {
+                json["pcm_bytes"] = bytes.count
+            }
         case .recordingStopped(let p): json["recording"] = p.recording
         case .transcriptPartial(let p):
             json["segment"] = p.segment

@@ -1,3 +1,4 @@
+import Audio
 import EventLog
 import Foundation
 
@@ -59,6 +60,7 @@ public struct SessionIngest: Sendable {
             }
         }
         problems += try sessionProblems(events)
+        problems += try codeAudioLosslessly(&events)
         problems.sort { ($0.line, $0.field ?? "") < ($1.line, $1.field ?? "") }
         return problems.isEmpty ? .success(events) : .failure(IngestFailure(problems: problems))
     }
@@ -116,6 +118,54 @@ public struct SessionIngest: Sendable {
         return problems
     }
 
+    /// Stores each chunk's PCM as FLAC in its recording's format (from the recording's start in this
+    /// file, or else in the store); a chunk that is not whole frames of that format is a problem.
+    private func codeAudioLosslessly(_ events: inout [IngestedEvent]) throws -> [IngestProblem] {
+        struct RecordingKey: Hashable { var session: UUID, recording: String }
+        var formats: [RecordingKey: AudioFormat] = [:]
+        var chunkIndices: [Int] = []
+        for (index, ingested) in events.enumerated() {
+            switch ingested.event.payload {
+            case .recordingStarted(let started):
+                formats[RecordingKey(session: ingested.event.session, recording: started.recording)] =
+                    AudioFormat(sampleRate: Int(started.sampleRate), channels: Int(started.channels))
+            case .recordingChunk(let chunk):
+                let key = RecordingKey(session: ingested.event.session, recording: chunk.recording)
+                if formats[key] == nil { formats[key] = try storedFormat(of: chunk.recording, in: ingested.event.session) }
+                chunkIndices.append(index)
+            default: break
+            }
+        }
+        guard !chunkIndices.isEmpty else { return [] }
+        var results = [Result<IngestedEvent, IngestFailure>?](repeating: nil, count: chunkIndices.count)
+        results.withUnsafeMutableBufferPointer { output in
+            let work = ParallelAudioCoding(events: events, chunkIndices: chunkIndices, codec: codec, output: output) { session, recording in
+                formats[RecordingKey(session: session, recording: recording)] ?? nil
+            }
+            let workers = chunkIndices.count >= 64 ? ProcessInfo.processInfo.activeProcessorCount : 1
+            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0, of: workers) }
+        }
+        var problems: [IngestProblem] = []
+        for (slot, result) in zip(chunkIndices, results) {
+            switch result {
+            case .success(let coded)?: events[slot] = coded
+            case .failure(let failure)?: problems += failure.problems
+            case nil: break  // not reached: every chunk is coded
+            }
+        }
+        return problems
+    }
+
+    /// The format of a recording started in an earlier file, from the session's stored events.
+    private func storedFormat(of recording: String, in session: UUID) throws -> AudioFormat? {
+        for recorded in try log.readStream(SessionStreams.session(session)) where recorded.type == EventType.recordingStarted.rawValue {
+            if case .recordingStarted(let started) = try codec.decode(recorded).event.payload, started.recording == recording {
+                return AudioFormat(sampleRate: Int(started.sampleRate), channels: Int(started.channels))
+            }
+        }
+        return nil
+    }
+
     /// Lines without their line ends, with 1-based numbers; blank lines are left out.
     static func lines(of data: Data) -> [(number: Int, bytes: Data)] {
         data.withUnsafeBytes { (raw: UnsafeRawBufferPointer) in
@@ -137,6 +187,36 @@ public struct SessionIngest: Sendable {
                 start = end + 1
             }
             return lines
+        }
+    }
+}
+
+/// What the audio coding workers share.
+private struct ParallelAudioCoding: @unchecked Sendable {
+    // @unchecked: worker `w` writes only its own stride of the output; the rest is read-only.
+    let events: [IngestedEvent]
+    let chunkIndices: [Int]
+    let codec: SessionEventCodec
+    let output: UnsafeMutableBufferPointer<Result<IngestedEvent, IngestFailure>?>
+    let format: (UUID, String) -> AudioFormat?
+
+    func run(worker: Int, of workers: Int) {
+        for slot in stride(from: worker, to: chunkIndices.count, by: workers) {
+            var ingested = events[chunkIndices[slot]]
+            guard case .recordingChunk(let chunk) = ingested.event.payload else { continue }
+            guard let format = format(ingested.event.session, chunk.recording) else {
+                output[slot] = .failure(IngestFailure(problems: [IngestProblem(
+                    line: ingested.line, field: "recording",
+                    reason: "recording \"\(chunk.recording)\" has no recording.started in this file or in the store")]))
+                continue
+            }
+            do {
+                ingested.event.payload = .recordingChunk(try chunk.codedLosslessly(as: format))
+                ingested.encoded = codec.encode(ingested.event)
+                output[slot] = .success(ingested)
+            } catch {
+                output[slot] = .failure(IngestFailure(problems: [IngestProblem(line: ingested.line, field: "pcm", reason: error.message)]))
+            }
         }
     }
 }

@@ -57,6 +57,10 @@ case "rebuild":
     result["scenario"] = "rebuild"
     Measurements.emit(result)
 
+case "audio":
+    guard arguments.count >= 3 else { fail("usage: audio RAW_16K_MONO_FILE…") }
+    for path in arguments[2...] { try AudioMeasurement(file: URL(fileURLWithPath: path)).run() }
+
 default:
-    fail("usage: eventlog-bench prepare|run|ingest|sessions|rebuild …")
+    fail("usage: eventlog-bench prepare|run|ingest|sessions|rebuild|audio …")
 }

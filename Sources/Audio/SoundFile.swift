@@ -1,0 +1,57 @@
+import CSndFile
+
+/// An open libsndfile handle that closes itself.
+final class SoundFile {
+    let handle: OpaquePointer
+    let info: SF_INFO
+    /// What the handle reads from or writes to, when that is memory.
+    private let backing: AnyObject?
+
+    init(handle: OpaquePointer, info: SF_INFO, backing: AnyObject? = nil) {
+        self.handle = handle
+        self.info = info
+        self.backing = backing
+    }
+
+    deinit { close() }
+
+    private var closed = false
+
+    /// Closes the handle (flushing what a writer buffered); later calls do nothing.
+    func close() {
+        guard !closed else { return }
+        closed = true
+        sf_close(handle)
+    }
+
+    /// libsndfile's message for the last error on `handle` (or on opening, when nil).
+    static func lastError(_ handle: OpaquePointer?) -> String {
+        String(cString: sf_strerror(handle))
+    }
+
+    /// Reads every frame as interleaved 16-bit samples (libsndfile converts other sample types).
+    func readAllSamples(source: String) throws(AudioError) -> [Int16] {
+        let channels = Int(info.channels)
+        var samples: [Int16] = []
+        if info.frames > 0, info.frames < Int64(Int32.max) { samples.reserveCapacity(Int(info.frames) * channels) }
+        var buffer = [Int16](repeating: 0, count: 8192 * channels)
+        while true {
+            let frames = buffer.withUnsafeMutableBufferPointer { sf_readf_short(handle, $0.baseAddress, 8192) }
+            if frames < 0 { throw AudioError("\(source): \(Self.lastError(handle))") }
+            if frames == 0 { break }
+            samples.append(contentsOf: buffer[0..<(Int(frames) * channels)])
+        }
+        let error = sf_error(handle)
+        guard error == SF_ERR_NO_ERROR else { throw AudioError("\(source): \(Self.lastError(handle))") }
+        if info.frames > 0, info.frames < Int64(Int32.max), samples.count / channels < Int(info.frames) {
+            throw AudioError("\(source) is truncated: it declares \(info.frames) frames but holds \(samples.count / channels)")
+        }
+        return samples
+    }
+
+    func writeAll(_ samples: [Int16], channels: Int, destination: String) throws(AudioError) {
+        let frames = sf_count_t(samples.count / channels)
+        let written = samples.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, frames) }
+        guard written == frames else { throw AudioError("\(destination): \(Self.lastError(handle))") }
+    }
+}
