@@ -50,7 +50,7 @@ let package = Package(
             name: "SessionModelTests",
             dependencies: ["SessionModel", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "AudioTests", dependencies: ["Audio"]),
+        .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",

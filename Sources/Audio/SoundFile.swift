@@ -49,6 +49,24 @@ final class SoundFile {
         return samples
     }
 
+    /// Reads every frame as interleaved floats in [-1, 1] (for conversion).
+    func readAllFloats(source: String) throws(AudioError) -> [Float] {
+        let channels = Int(info.channels)
+        var samples: [Float] = []
+        var buffer = [Float](repeating: 0, count: 8192 * channels)
+        while true {
+            let frames = buffer.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, 8192) }
+            if frames < 0 { throw AudioError("\(source): \(Self.lastError(handle))") }
+            if frames == 0 { break }
+            samples.append(contentsOf: buffer[0..<(Int(frames) * channels)])
+        }
+        guard sf_error(handle) == SF_ERR_NO_ERROR else { throw AudioError("\(source): \(Self.lastError(handle))") }
+        if info.frames > 0, info.frames < Int64(Int32.max), samples.count / channels < Int(info.frames) {
+            throw AudioError("\(source) is truncated: it declares \(info.frames) frames but holds \(samples.count / channels)")
+        }
+        return samples
+    }
+
     func writeAll(_ samples: [Int16], channels: Int, destination: String) throws(AudioError) {
         let frames = sf_count_t(samples.count / channels)
         let written = samples.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, frames) }

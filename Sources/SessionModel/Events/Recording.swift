@@ -67,10 +67,7 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
         }
         var coded = self
         coded.frames = UInt64(pcm.count / frameBytes)
-        let samples = pcm.withUnsafeBytes { raw in
-            (0..<(pcm.count / 2)).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) }
-        }
-        let flac = try FLACChunkCodec.encode(samples, format: format)
+        let flac = try FLACChunkCodec.encode(Chunking.samples(fromPCM: pcm), format: format)
         coded.audio = flac.count < pcm.count ? .flac(flac) : .pcm(pcm)
         return coded
     }
@@ -82,11 +79,7 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
             return bytes
         case .flac(let bytes):
             let samples = try FLACChunkCodec.decode(bytes).samples
-            var pcm = [UInt8](repeating: 0, count: samples.count * 2)
-            pcm.withUnsafeMutableBytes { raw in
-                for (index, sample) in samples.enumerated() { raw.storeBytes(of: sample.littleEndian, toByteOffset: 2 * index, as: Int16.self) }
-            }
-            return pcm
+            return Chunking.pcmBytes(samples, frames: 0..<samples.count, channels: 1)
         }
     }
 

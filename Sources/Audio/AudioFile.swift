@@ -1,0 +1,76 @@
+import CSndFile
+
+/// Samples read from an audio file, in the format asked for.
+public struct DecodedAudio: Sendable, Equatable {
+    /// Interleaved 16-bit samples.
+    public var samples: [Int16]
+    public var format: AudioFormat
+    /// What the file held, before any conversion.
+    public var sourceFormat: AudioFormat
+
+    /// Sample frames.
+    public var frames: Int { samples.count / format.channels }
+
+    /// "converted from 44100 Hz, 2 channels to 16000 Hz, mono, 16-bit", or nil when nothing was converted.
+    public var conversion: String? {
+        sourceFormat == format ? nil : "converted from \(sourceFormat.sampleRate) Hz, \(sourceFormat.channels == 1 ? "mono" : "\(sourceFormat.channels) channels") to \(format)"
+    }
+}
+
+/// Audio files through libsndfile: WAV, FLAC, OGG/Vorbis and the rest it reads; WAV and FLAC written.
+public enum AudioFile {
+    public enum Container: String, Sendable, CaseIterable {
+        case wav, flac
+
+        /// The container a file name asks for, by its extension.
+        public init(path: String) throws(AudioError) {
+            let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
+            guard path.contains("."), let container = Container(rawValue: ext) else {
+                throw AudioError("\(path): give a file name ending in .wav or .flac")
+            }
+            self = container
+        }
+
+        var sndfileFormat: Int32 {
+            switch self {
+            case .wav: Int32(SF_FORMAT_WAV | SF_FORMAT_PCM_16)
+            case .flac: Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
+            }
+        }
+    }
+
+    /// Reads `path` and converts it to `format` (mixing channels down and resampling as needed);
+    /// `conversion` on the result says what was done.
+    public static func read(_ path: String, as format: AudioFormat = .sessionDefault) throws(AudioError) -> DecodedAudio {
+        var info = SF_INFO()
+        guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
+            throw AudioError("\(path) cannot be read as audio: \(SoundFile.lastError(nil))")
+        }
+        let file = SoundFile(handle: handle, info: info)
+        guard info.channels > 0, info.samplerate > 0 else { throw AudioError("\(path) declares no channels or no sample rate") }
+        let source = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels))
+        let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
+        if source == format, subtype == Int32(SF_FORMAT_PCM_16) {
+            return DecodedAudio(samples: try file.readAllSamples(source: path), format: format, sourceFormat: source)
+        }
+        let floats = try file.readAllFloats(source: path)
+        let mixed = Resampler.mix(floats, from: source.channels, to: format.channels)
+        let resampled = Resampler.resample(mixed, channels: format.channels, from: source.sampleRate, to: format.sampleRate)
+        return DecodedAudio(samples: Resampler.quantize(resampled), format: format, sourceFormat: source)
+    }
+
+    /// Writes 16-bit samples as WAV or FLAC (by `path`'s extension), replacing the file.
+    public static func write(_ samples: [Int16], format: AudioFormat, to path: String) throws(AudioError) {
+        let container = try Container(path: path)
+        var info = SF_INFO()
+        info.samplerate = Int32(format.sampleRate)
+        info.channels = Int32(format.channels)
+        info.format = container.sndfileFormat
+        guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
+            throw AudioError("\(path) cannot be written: \(SoundFile.lastError(nil))")
+        }
+        let file = SoundFile(handle: handle, info: info)
+        try file.writeAll(samples, channels: format.channels, destination: path)
+        file.close()
+    }
+}

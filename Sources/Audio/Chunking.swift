@@ -1,0 +1,27 @@
+/// Cutting a recording into chunks of about 100 ms.
+public enum Chunking {
+    /// The ranges of sample frames, `milliseconds` each, the last one shorter when the audio does not
+    /// divide evenly.
+    public static func frameRanges(frames: Int, format: AudioFormat, milliseconds: Int = 100) -> [Range<Int>] {
+        let size = max(1, format.frames(milliseconds: milliseconds))
+        return stride(from: 0, to: frames, by: size).map { $0..<min($0 + size, frames) }
+    }
+
+    /// Little-endian int16 bytes of the frames in `range`.
+    public static func pcmBytes(_ samples: [Int16], frames range: Range<Int>, channels: Int) -> [UInt8] {
+        var bytes = [UInt8](repeating: 0, count: range.count * channels * 2)
+        bytes.withUnsafeMutableBytes { raw in
+            for (offset, index) in (range.lowerBound * channels..<range.upperBound * channels).enumerated() {
+                raw.storeBytes(of: samples[index].littleEndian, toByteOffset: 2 * offset, as: Int16.self)
+            }
+        }
+        return bytes
+    }
+
+    /// Samples from little-endian int16 bytes.
+    public static func samples(fromPCM bytes: [UInt8]) -> [Int16] {
+        bytes.withUnsafeBytes { raw in
+            (0..<(bytes.count / 2)).map { Int16(littleEndian: raw.loadUnaligned(fromByteOffset: 2 * $0, as: Int16.self)) }
+        }
+    }
+}
