@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Audio", targets: ["Audio"]),
+        .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Migrations", targets: ["Migrations"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
@@ -29,6 +30,8 @@ let package = Package(
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         .target(name: "Projections", dependencies: ["SessionModel", "Migrations", "EventLog"]),
+        // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
+        .target(name: "Replay", dependencies: ["Audio", "SessionModel", "Projections", "EventLog", "Migrations", "CSodium"]),
 
         .executableTarget(
             name: "sessionstore",
@@ -37,6 +40,8 @@ let package = Package(
                 "SessionModel",
                 "Migrations",
                 "Projections",
+                "Audio",
+                "Replay",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -51,6 +56,7 @@ let package = Package(
             dependencies: ["SessionModel", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",

@@ -9,6 +9,16 @@ public struct IngestedEvent: Hashable, Sendable {
     /// The event encoded for its session's stream, and for its subject's consent stream if it is consent.
     var encoded: ProposedEvent
     var encodedForConsentTrail: ProposedEvent?
+
+    init(_ event: SessionEvent, line: Int, codec: SessionEventCodec) {
+        self.event = event
+        self.line = line
+        encoded = codec.encode(event)
+        switch event.payload {
+        case .consentGranted, .consentRevoked: encodedForConsentTrail = codec.encode(event, storedOutsideSession: true)
+        default: encodedForConsentTrail = nil
+        }
+    }
 }
 
 /// Turns one NDJSON line into a session event, or into every problem the line has.
@@ -59,12 +69,7 @@ struct IngestLineParser {
         let eventID = id ?? Self.uuid(from: hashIdentifier("event-id:\(String(decoding: bytes, as: UTF8.self))"))
         let event = SessionEvent(id: eventID, session: session, occurredAt: at, correlationID: correlation,
                                  causationID: causation, payload: payload)
-        var consentCopy: ProposedEvent?
-        switch payload {
-        case .consentGranted, .consentRevoked: consentCopy = codec.encode(event, storedOutsideSession: true)
-        default: break
-        }
-        return .success(IngestedEvent(event: event, line: line, encoded: codec.encode(event), encodedForConsentTrail: consentCopy))
+        return .success(IngestedEvent(event, line: line, codec: codec))
     }
 
     private func subject(_ fields: inout JSONFields) -> SubjectHash? {

@@ -59,6 +59,23 @@ public struct SessionIngest: Sendable {
             case nil: break  // not reached: every line is parsed
             }
         }
+        return try checked(events, problems: problems)
+    }
+
+    /// Checks events built in code (a fixture session, an import) as a file's lines are checked;
+    /// a problem's `line` is the event's 1-based place in `events`.
+    public func validate(events: [SessionEvent]) throws -> Result<[IngestedEvent], IngestFailure> {
+        var problems: [IngestProblem] = []
+        for (index, event) in events.enumerated() where IngestLineParser.storeWrittenTypes.contains(event.type) {
+            problems.append(IngestProblem(line: index + 1, field: "type", reason: "\(event.type.rawValue) is written by the store itself"))
+        }
+        return try checked(events.enumerated().map { IngestedEvent($1, line: $0 + 1, codec: codec) }, problems: problems)
+    }
+
+    /// Adds the problems that need every event (session starts, audio formats) and sorts them.
+    private func checked(_ parsed: [IngestedEvent], problems found: [IngestProblem]) throws -> Result<[IngestedEvent], IngestFailure> {
+        var events = parsed
+        var problems = found
         problems += try sessionProblems(events)
         problems += try codeAudioLosslessly(&events)
         problems.sort { ($0.line, $0.field ?? "") < ($1.line, $1.field ?? "") }
@@ -67,7 +84,15 @@ public struct SessionIngest: Sendable {
 
     /// Validates and appends `data`; throws ``IngestFailure`` listing every problem when any line is bad.
     public func ingest(_ data: Data) async throws -> IngestReport {
-        let events = try validate(data).get()
+        try await append(try validate(data).get())
+    }
+
+    /// Validates and appends events built in code, all or nothing, like a file.
+    public func ingest(events: [SessionEvent]) async throws -> IngestReport {
+        try await append(try validate(events: events).get())
+    }
+
+    private func append(_ events: [IngestedEvent]) async throws -> IngestReport {
         var sessionOrder: [UUID] = []
         var bySession: [UUID: [ProposedEvent]] = [:]
         var consent: [SubjectHash: [ProposedEvent]] = [:]
