@@ -30,21 +30,33 @@ struct IngestCommand: AsyncParsableCommand {
                 throw CommandFailure(.invalidData, "cannot read \(file): \(error.localizedDescription)")
             }
             let log = try storeOptions.openLog()
-            do {
-                let report = try await SessionIngest(log: log).ingest(data)
-                try log.close()
-                var summary = "ingested \(report.appended) events into \(report.sessions) "
-                    + (report.sessions == 1 ? "session" : "sessions")
-                if report.duplicates > 0 { summary += " (\(report.duplicates) already stored, skipped)" }
-                print(summary)
-            } catch let failure as IngestFailure {
-                let name = file == "-" ? "stdin" : file
-                for problem in failure.problems {
-                    FileHandle.standardError.write(Data("\(name): \(problem)\n".utf8))
-                }
-                throw CommandFailure(.invalidData, "\(name) has \(failure.problems.count) "
-                                     + (failure.problems.count == 1 ? "problem" : "problems") + "; nothing was appended")
-            }
+            let name = file == "-" ? "stdin" : file
+            let report = try await appending(from: name) { try await SessionIngest(log: log).ingest(data) }
+            try log.close()
+            print(report.summary)
         }
+    }
+}
+
+extension IngestReport {
+    /// "ingested 12 events into 1 session (3 already stored, skipped)"
+    var summary: String {
+        var summary = "ingested \(appended) events into \(sessions) " + (sessions == 1 ? "session" : "sessions")
+        if duplicates > 0 { summary += " (\(duplicates) already stored, skipped)" }
+        return summary
+    }
+}
+
+/// Runs an ingest; a rejected batch lists every problem on stderr, each prefixed with `source`,
+/// and fails with exit 65 (nothing was appended).
+func appending(from source: String, _ ingest: () async throws -> IngestReport) async throws -> IngestReport {
+    do {
+        return try await ingest()
+    } catch let failure as IngestFailure {
+        for problem in failure.problems {
+            FileHandle.standardError.write(Data("\(source): \(problem)\n".utf8))
+        }
+        throw CommandFailure(.invalidData, "\(source) has \(failure.problems.count) "
+                             + (failure.problems.count == 1 ? "problem" : "problems") + "; nothing was appended")
     }
 }
