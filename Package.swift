@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         .target(name: "Projections", dependencies: ["SessionModel", "Migrations", "EventLog"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
-        .target(name: "Replay", dependencies: ["Audio", "SessionModel", "Projections", "EventLog", "Migrations", "CSodium"]),
+        .target(name: "Replay", dependencies: ["Audio", "SessionModel", "Projections", "EventLog", "Migrations"]),
 
         .executableTarget(
             name: "sessionstore",

@@ -5,7 +5,7 @@ import SessionModel
 /// wire format, fields 1 granted · 2 session · 3 consent type · 4 method · 5 policy version ·
 /// 6 occurred-at · 7 recorded-at.
 extension ConsentTrail.Entry {
-    var rowBytes: [UInt8] {
+    package var rowBytes: [UInt8] {
         var writer = WireWriter()
         writer.bool(1, granted)
         writer.bytes(2, session.wireBytes)

@@ -178,9 +178,6 @@ extension UInt64 {
 }
 
 extension UUID {
-    /// The 16 bytes in RFC 9562 order.
-    var wireBytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
-
     init(wire bytes: [UInt8]) {
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes) }

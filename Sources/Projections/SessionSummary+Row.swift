@@ -7,7 +7,7 @@ import SessionModel
 extension SessionSummary {
     static let statusCodes: [Status] = [.active, .paused, .ended, .erased, .purged]
 
-    var rowBytes: [UInt8] {
+    package var rowBytes: [UInt8] {
         var writer = WireWriter()
         writer.bytes(1, subject?.bytes ?? [])
         writer.optionalString(2, locale)

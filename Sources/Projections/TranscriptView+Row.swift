@@ -6,7 +6,7 @@ import SessionModel
 /// 8 word {1 word · 2 start · 3 end · 4 confidence} · 9 committed-at} (repeated, in commit order) and
 /// 2 partial {1 segment · 2 revision · 3 text · 4 start · 5 end · 6 stability} (repeated, in order).
 extension TranscriptView {
-    var rowBytes: [UInt8] {
+    package var rowBytes: [UInt8] {
         var writer = WireWriter(capacity: segments.count * 96 + 64)
         for segment in segments {
             writer.message(1) { w in

@@ -48,6 +48,16 @@ public struct TranscriptView: Hashable, Sendable {
         self.session = session
     }
 
+    /// The committed segment `id`, if committed.
+    public func committedSegment(_ id: String) -> Segment? {
+        committed[id].map { segments[$0] }
+    }
+
+    /// The current partial of segment `id`, while it is not committed.
+    public func partial(of id: String) -> Partial? {
+        partialsBySegment[id]
+    }
+
     /// The view after `events` (of any sessions; only this session's count).
     public static func fold(session: UUID, _ events: some Sequence<SessionEvent>) -> TranscriptView {
         var view = TranscriptView(session: session)

@@ -1,4 +1,5 @@
 import Audio
+import EventLog
 import Foundation
 import SessionModel
 
@@ -55,14 +56,14 @@ public struct SessionRecorder: Sendable {
     /// The session id: the one given, or one derived from the audio, the script and the seed.
     public var session: UUID {
         if let session = options.session { return session }
-        var digest = Digest()
+        var digest = SHA256()
         digest.update("sessionstore fixture session v1")
         withUnsafeBytes(of: options.seed.bigEndian) { digest.update($0) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         digest.updateField(Array((try? encoder.encode(script)) ?? Data()))
         audio.samples.withUnsafeBytes { digest.updateField(Array($0)) }
-        return Self.uuid(from: digest.finish())
+        return UUID(version8From: digest.digest())
     }
 
     public var audioMilliseconds: Int { audio.format.milliseconds(frames: audio.frames) }
@@ -134,15 +135,6 @@ public struct SessionRecorder: Sendable {
             segment: id, text: segment.text, startMilliseconds: UInt64(segment.startMilliseconds),
             endMilliseconds: UInt64(segment.endMilliseconds), confidence: confidence, speaker: segment.speaker, words: timed)))
     }
-
-    /// A version 8 UUID from the first 16 bytes of a digest.
-    static func uuid(from digest: [UInt8]) -> UUID {
-        var bytes = Array(digest.prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
-                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
-    }
 }
 
 /// Payloads at audio times, put in time order (ties in the order added) and given ids.
@@ -159,11 +151,11 @@ private struct Timeline {
         let ordered = entries.enumerated().sorted { ($0.element.milliseconds, $0.offset) < ($1.element.milliseconds, $1.offset) }
         let sessionBytes = withUnsafeBytes(of: session.uuid) { Array($0) }
         return ordered.enumerated().map { number, entry in
-            var digest = Digest()
+            var digest = SHA256()
             digest.update("sessionstore fixture event v1")
             digest.update(sessionBytes)
             withUnsafeBytes(of: UInt64(number).bigEndian) { digest.update($0) }
-            return SessionEvent(id: SessionRecorder.uuid(from: digest.finish()), session: session,
+            return SessionEvent(id: UUID(version8From: digest.digest()), session: session,
                                 occurredAt: startAt + Int64(entry.element.milliseconds), payload: entry.element.payload)
         }
     }

@@ -1,17 +1,46 @@
 internal import CSodium
 
 /// SHA-256 through libsodium, incrementally over several pieces.
-struct SHA256 {
-    static let digestBytes = 32
+public struct SHA256: Sendable {
+    public static let digestBytes = 32
     private var state = crypto_hash_sha256_state()
 
-    init() {
+    public init() {
         Sodium.initialise()
         crypto_hash_sha256_init(&state)
     }
 
-    mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
         crypto_hash_sha256_update(&state, bytes.bytes, UInt64(bytes.count))
+    }
+
+    public mutating func update(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { update($0) }
+    }
+
+    public mutating func update(_ string: String) {
+        var string = string
+        string.withUTF8 { update(UnsafeRawBufferPointer($0)) }
+    }
+
+    /// The length as 8 bytes, then the bytes: ("ab", "c") and ("a", "bc") hash differently.
+    public mutating func updateField(_ bytes: [UInt8]) {
+        withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { update($0) }
+        update(bytes)
+    }
+
+    /// The digest of everything so far; the hash can go on being updated (the state is copied).
+    public func digest() -> [UInt8] {
+        var copy = self
+        var out = [UInt8](repeating: 0, count: Self.digestBytes)
+        out.withUnsafeMutableBytes { copy.finish(into: $0) }
+        return out
+    }
+
+    public static func hash(_ bytes: [UInt8]) -> [UInt8] {
+        var hash = SHA256()
+        hash.update(bytes)
+        return hash.digest()
     }
 
     mutating func update(byte: UInt8) {

@@ -98,7 +98,18 @@ public struct ExportPerformed: Hashable, Sendable, WirePayload {
 
 extension UUID {
     /// The 16 bytes in RFC 9562 order.
-    var wireBytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+    public var wireBytes: [UInt8] { withUnsafeBytes(of: uuid) { Array($0) } }
+
+    /// A version 8 (custom) UUID from the first 16 bytes of a digest: stable ids derived from content.
+    public init(version8From digest: [UInt8]) {
+        precondition(digest.count >= 16, "a digest of at least 16 bytes")
+        var bytes = Array(digest.prefix(16))
+        bytes[6] = (bytes[6] & 0x0F) | 0x80
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes) }
+        self.init(uuid: value)
+    }
 
     init(wire bytes: [UInt8], field: Int) throws {
         guard bytes.count == 16 else { throw WireReader.Malformed(reason: "field \(field) is not a 16-byte UUID") }

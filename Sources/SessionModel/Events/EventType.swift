@@ -24,7 +24,7 @@ public enum EventType: String, CaseIterable, Hashable, Sendable {
     /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
     public var currentSchemaVersion: UInt32 {
         switch self {
-        case .recordingChunk: 2  // 2: FLAC-coded audio (field 11) and frames (field 12)
+        case .recordingChunk: 2  // 2: FLAC-coded audio (field 11), frames (12), PCM SHA-256 (13)
         default: 1
         }
     }

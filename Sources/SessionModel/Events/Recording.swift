@@ -1,4 +1,5 @@
 import Audio
+import EventLog
 
 /// A recording began: its id and PCM format (16-bit signed little-endian samples).
 public struct RecordingStarted: Hashable, Sendable, WirePayload {
@@ -46,6 +47,8 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
     public var index: UInt64 = 0
     /// Sample frames in the chunk when known (always for FLAC): audio time without decoding.
     public var frames: UInt64?
+    /// SHA-256 of the chunk's PCM bytes (schema 2): proves the samples without decoding them.
+    public var pcmSHA256: [UInt8]?
     public var audio: Audio = .pcm([])
 
     init() {}
@@ -67,6 +70,7 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
         }
         var coded = self
         coded.frames = UInt64(pcm.count / frameBytes)
+        coded.pcmSHA256 = SHA256.hash(pcm)
         let flac = try FLACChunkCodec.encode(Chunking.samples(fromPCM: pcm), format: format)
         coded.audio = flac.count < pcm.count ? .flac(flac) : .pcm(pcm)
         return coded
@@ -98,6 +102,13 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
         case .flac(let bytes): writer.bytes(11, bytes)
         }
         if let frames { writer.uint(12, frames) }
+        if let pcmSHA256 { writer.bytes(13, pcmSHA256) }
+    }
+
+    /// SHA-256 of the PCM bytes: stored, or computed (decoding FLAC when it must).
+    public func pcmDigest() throws(AudioError) -> [UInt8] {
+        if let pcmSHA256 { return pcmSHA256 }
+        return SHA256.hash(try pcm())
     }
 
     mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
@@ -107,6 +118,7 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
         case 10: audio = .pcm(try reader.data(type, field))
         case 11: audio = .flac(try reader.data(type, field))
         case 12: frames = try reader.uint64(type, field)
+        case 13: pcmSHA256 = try reader.data(type, field)
         default: return false
         }
         return true

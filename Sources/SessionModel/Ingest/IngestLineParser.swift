@@ -66,7 +66,7 @@ struct IngestLineParser {
         }
         // Without an id, the id is derived from the line by the keyed hash: resending the same line
         // is recognised, and the id (stored in clear) reveals nothing about the line's content.
-        let eventID = id ?? Self.uuid(from: hashIdentifier("event-id:\(String(decoding: bytes, as: UTF8.self))"))
+        let eventID = id ?? UUID(version8From: hashIdentifier("event-id:\(String(decoding: bytes, as: UTF8.self))"))
         let event = SessionEvent(id: eventID, session: session, occurredAt: at, correlationID: correlation,
                                  causationID: causation, payload: payload)
         return .success(IngestedEvent(event, line: line, codec: codec))
@@ -194,13 +194,5 @@ struct IngestLineParser {
             }
         }
         return words.count == array.count ? words : nil
-    }
-
-    /// A version 8 UUID from the first 16 bytes of a hash.
-    static func uuid(from hash: [UInt8]) -> UUID {
-        var bytes = Array(hash.prefix(16))
-        bytes[6] = (bytes[6] & 0x0F) | 0x80
-        bytes[8] = (bytes[8] & 0x3F) | 0x80
-        return (try? UUID(wire: bytes, field: 0))!
     }
 }

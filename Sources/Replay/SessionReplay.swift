@@ -1,0 +1,171 @@
+import EventLog
+import Foundation
+import Migrations
+import Projections
+import SessionModel
+
+/// Re-drives one stored session's events in order through a virtual clock, folding the transcript
+/// and the session summary as it goes. Drive it step by step (`next()`) and look at `transcript`
+/// and `summary` between steps, or let `run` go to the end.
+///
+/// The trace digest covers each step's number, virtual time, event type, event number, the event's
+/// content (envelope and payload; audio by its PCM's SHA-256) and the views after it. It never covers
+/// what a store adds: event ids, positions, recorded-at times, keys or nonces. Subject hashes, which
+/// are keyed per store, enter as pseudonyms (the first subject seen is subject 1, …). So the same
+/// session ingested into two stores replays to the same digest.
+public struct SessionReplay: Sendable {
+    public let session: UUID
+    public let speed: ReplaySpeed
+    /// Stop after the last event at or before this many virtual milliseconds.
+    public let until: Int64?
+    public private(set) var transcript: TranscriptView
+    public private(set) var summary: SessionSummary
+
+    private let events: [RecordedSessionEvent]
+    private let sleep: @Sendable (Duration) async throws -> Void
+    private var index = 0
+    private var virtualNow: Int64 = 0
+    private var previousTime: Int64?
+    private var trace = SHA256()
+    private var viewsChain: [UInt8] = []
+    private var pseudonyms: [SubjectHash: SubjectHash] = [:]
+    private let codec = SessionEventCodec()
+
+    /// - Parameters:
+    ///   - events: the session's own stream, in order.
+    ///   - sleep: how a wall-clock wait is taken (tests pass one that records instead of sleeping).
+    public init(session: UUID, events: [RecordedSessionEvent], speed: ReplaySpeed = .max, until: Int64? = nil,
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
+        self.session = session
+        self.events = events.filter { !$0.isCopy && $0.event.session == session }
+        self.speed = speed
+        self.until = until
+        self.sleep = sleep
+        transcript = TranscriptView(session: session)
+        summary = SessionSummary(session: session)
+        trace.update("sessionstore replay trace v1")
+    }
+
+    /// The replay of `session` as stored in `log`.
+    public static func load(_ session: UUID, from log: EventLog, speed: ReplaySpeed = .max, until: Int64? = nil)
+        throws -> SessionReplay {
+        let codec = SessionMigrations.codec
+        let events = try log.readStream(SessionStreams.session(session)).map { try codec.decode($0) }
+        return SessionReplay(session: session, events: events, speed: speed, until: until)
+    }
+
+    public var eventCount: Int { events.count }
+
+    /// The trace digest so far: 64 lowercase hex characters.
+    public var digest: String { Hex.string(trace.digest()) }
+
+    /// Waits the event's virtual gap (scaled by the speed), applies it to the views and returns the
+    /// step; nil at the end (or past `until`).
+    public mutating func next() async throws -> ReplayStep? {
+        guard index < events.count else { return nil }
+        let recorded = events[index]
+        let time = recorded.event.occurredAt
+        var wait: Int64 = 0
+        var backwards: Int64?
+        if let previousTime {
+            if time < previousTime { backwards = previousTime - time } else { wait = time - previousTime }
+        }
+        if let until, virtualNow + wait > until { return nil }
+        let wall = speed.wallMilliseconds(forVirtual: wait)
+        if wall > 0 { try await sleep(.microseconds(Int64(wall * 1000))) }
+        virtualNow += wait
+        previousTime = max(previousTime ?? time, time)
+        index += 1
+
+        transcript.apply(recorded.event)
+        summary.apply(recorded.event)
+        viewsChain = viewsDigest(after: recorded.event)
+        let step = ReplayStep(number: index, virtualMilliseconds: virtualNow, waitMilliseconds: wait,
+                              clockWentBackwardsBy: backwards, event: recorded, viewsDigest: Hex.string(viewsChain))
+        try addToTrace(step)
+        return step
+    }
+
+    /// Runs to the end, handing each step to `onStep`; returns the trace digest.
+    public mutating func run(_ onStep: (ReplayStep) throws -> Void = { _ in }) async throws -> String {
+        while let step = try await next() { try onStep(step) }
+        return digest
+    }
+
+    private mutating func addToTrace(_ step: ReplayStep) throws {
+        var fields = WireWriter()
+        fields.uint(1, UInt64(step.number))
+        fields.sint(2, step.virtualMilliseconds)
+        fields.string(3, step.event.event.type.rawValue)
+        fields.uint(4, step.event.streamNumber)
+        fields.bytes(5, try contentBytes(of: step.event.event))
+        fields.bytes(6, viewsChain)
+        trace.updateField(fields.bytes)
+    }
+
+    /// The event as its codec writes it, with subjects as pseudonyms and audio as its PCM's digest.
+    private mutating func contentBytes(of event: SessionEvent) throws -> [UInt8] {
+        var event = event
+        switch event.payload {
+        case .sessionStarted(var started):
+            started.subject = started.subject.map { pseudonym($0) }
+            event.payload = .sessionStarted(started)
+        case .consentGranted(var change):
+            change.subject = change.subject.map { pseudonym($0) }
+            event.payload = .consentGranted(change)
+        case .consentRevoked(var change):
+            change.subject = change.subject.map { pseudonym($0) }
+            event.payload = .consentRevoked(change)
+        case .recordingChunk(var chunk):
+            let digest = try chunk.pcmDigest()
+            chunk.audio = .pcm([])
+            chunk.frames = nil
+            chunk.pcmSHA256 = digest
+            event.payload = .recordingChunk(chunk)
+        default:
+            break
+        }
+        return codec.encode(event).data
+    }
+
+    private mutating func pseudonym(_ subject: SubjectHash) -> SubjectHash {
+        if let known = pseudonyms[subject] { return known }
+        let made = SubjectHash(bytes: SHA256.hash(Array("replay subject \(pseudonyms.count + 1)".utf8)))!
+        pseudonyms[subject] = made
+        return made
+    }
+
+    /// SHA-256 over the previous views digest, the summary row (subject as pseudonym) and what the
+    /// event changed in the transcript (its segment's committed text or current partial): constant
+    /// work per step, whatever the transcript's length.
+    private mutating func viewsDigest(after event: SessionEvent) -> [UInt8] {
+        var hash = SHA256()
+        hash.update(viewsChain)
+        var row = summary
+        row.subject = row.subject.map { pseudonym($0) }
+        hash.updateField(row.rowBytes)
+        var change = WireWriter()
+        if let segment = Self.transcriptSegment(of: event.payload) {
+            change.string(1, segment)
+            if let committed = transcript.committedSegment(segment) {
+                change.string(2, committed.text)
+                change.optionalString(3, committed.correction)
+            } else if let partial = transcript.partial(of: segment) {
+                change.uint(4, UInt64(partial.revision))
+                change.string(5, partial.text)
+            }
+        }
+        change.uint(6, UInt64(transcript.segments.count))
+        hash.updateField(change.bytes)
+        return hash.digest()
+    }
+
+    static func transcriptSegment(of payload: SessionPayload) -> String? {
+        switch payload {
+        case .transcriptPartial(let partial): partial.segment
+        case .transcriptCommitted(let commit): commit.segment
+        case .transcriptCorrected(let correction): correction.segment
+        default: nil
+        }
+    }
+}
