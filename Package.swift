@@ -62,6 +62,6 @@ let package = Package(
             name: "MigrationsTests",
             dependencies: ["Migrations", "SessionModel", "EventLog", "Projections", "TestSupport"]
         ),
-        .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog", "SessionModel", "Audio", "TestSupport"]),
+        .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog", "SessionModel", "Audio", "Projections", "TestSupport"]),
     ]
 )

@@ -1,0 +1,116 @@
+import ArgumentParser
+import Foundation
+import Replay
+import SessionModel
+
+struct ReplayCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "replay",
+        abstract: "Re-drive a stored session's events in order on a virtual clock.",
+        discussion: """
+            Prints one line per step (step, virtual time, event type, event number). Recorded gaps \
+            become waits: none with --speed max, the recorded ones with realtime, or divided by a \
+            factor such as 10. A recorded time that goes backwards waits 0 and is noted.
+
+            --trace FILE writes one JSON line per step: step, virtual_ms, wait_ms, type, event_number, \
+            views_digest (and clock_went_backwards_ms when it did). --digest prints the trace digest (64 \
+            hex characters) as the last line: it depends only on the session's content, so the same \
+            session in two stores, or replayed twice, gives the same digest. --verify rebuilds the views \
+            while replaying and compares them with the stored projections; on a difference it prints \
+            the first divergent event as JSON (view, field, expected, actual, step, event) and exits 2.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("The session id.", valueName: "session"))
+    var session: String
+
+    @Option(help: ArgumentHelp("max, realtime, or a factor such as 10.", valueName: "speed"))
+    var speed = "max"
+
+    @Option(help: ArgumentHelp("Write the trace here as NDJSON.", valueName: "file"))
+    var trace: String?
+
+    @Flag(help: "Print the trace digest as the last line.")
+    var digest = false
+
+    @Flag(help: "Compare the replayed views with the stored projections (exit 2 on a difference).")
+    var verify = false
+
+    @Option(help: ArgumentHelp("Stop after the last event at or before this virtual time.", valueName: "ms"))
+    var until: Int64?
+
+    @Flag(help: "Print no line per step.")
+    var quiet = false
+
+    func run() async throws {
+        try await reportingFailures {
+            guard let pace = ReplaySpeed(argument: speed) else {
+                throw CommandFailure(.usage, "--speed \(speed) is not max, realtime or a positive factor such as 10")
+            }
+            let log = try storeOptions.openLog()
+            let id = try existingSession(session, in: log)
+            var replay = try SessionReplay.load(id, from: log, speed: pace, until: until)
+            var traceFile: FileHandle?
+            if let trace {
+                guard FileManager.default.createFile(atPath: trace, contents: nil), let handle = FileHandle(forWritingAtPath: trace) else {
+                    throw CommandFailure(.invalidData, "cannot write the trace to \(trace)")
+                }
+                traceFile = handle
+            }
+            defer { try? traceFile?.close() }
+            var output = BufferedOutput()
+            let onStep = { (step: ReplayStep) throws in
+                if let traceFile { traceFile.write(Data(Self.traceLine(step).utf8)) }
+                if !quiet { output.write(Self.humanLine(step)) }
+            }
+            let result: (digest: String, divergence: ReplayDivergence?)
+            if verify {
+                result = try await replay.verify(against: log, onStep: onStep)
+            } else {
+                result = (try await replay.run(onStep), nil)
+            }
+            if let divergence = result.divergence {
+                output.write(try jsonLine(["divergence": [
+                    "view": divergence.view, "field": divergence.field, "expected": divergence.expected,
+                    "actual": divergence.actual, "step": divergence.step, "event_number": divergence.eventNumber,
+                    "type": divergence.eventType,
+                ] as [String: Any]]) + "\n")
+            }
+            if digest { output.write(result.digest + "\n") }
+            output.flush()
+            if let divergence = result.divergence { throw CommandFailure(.integrity, "\(divergence)") }
+            if verify { FileHandle.standardError.write(Data("the replayed views match the stored projections\n".utf8)) }
+        }
+    }
+
+    static func humanLine(_ step: ReplayStep) -> String {
+        let seconds = String(format: "%.3f", Double(step.virtualMilliseconds) / 1000)
+        let backwards = step.clockWentBackwardsBy.map { " (recorded clock went back \($0) ms)" } ?? ""
+        return "\(step.number)\t\(seconds) s\t\(step.event.event.type.rawValue)\tevent \(step.event.streamNumber)\(backwards)\n"
+    }
+
+    static func traceLine(_ step: ReplayStep) -> String {
+        var line = #"{"step":\#(step.number),"virtual_ms":\#(step.virtualMilliseconds),"wait_ms":\#(step.waitMilliseconds),"#
+            + #""type":"\#(step.event.event.type.rawValue)","event_number":\#(step.event.streamNumber),"#
+            + #""views_digest":"\#(step.viewsDigest)""#
+        if let back = step.clockWentBackwardsBy { line += #","clock_went_backwards_ms":\#(back)"# }
+        return line + "}\n"
+    }
+}
+
+/// Stdout in large writes: a replay of an hour prints 70,000 lines.
+struct BufferedOutput {
+    private var buffer: [UInt8] = []
+
+    mutating func write(_ text: String) {
+        buffer.append(contentsOf: text.utf8)
+        if buffer.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        FileHandle.standardOutput.write(Data(buffer))
+        buffer.removeAll(keepingCapacity: true)
+    }
+}
