@@ -155,4 +155,23 @@ final class WaitRecorder: @unchecked Sendable {
             #expect(found.actual == #"committed "Much later.""#)
         }
     }
+
+    @Test(arguments: RepositoryFixtures.speechFixtures)
+    func everyFixtureReplaysToItsScriptsTranscript(_ name: String) async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let recorder = try recorder(name, seed: 11)
+            _ = try await SessionIngest(log: log).ingest(events: try recorder.events())
+            var replay = try SessionReplay.load(recorder.session, from: log)
+            let (digest, divergence) = try await replay.verify(against: log)
+            #expect(divergence == nil)
+            var again = try SessionReplay.load(recorder.session, from: log)
+            #expect(try await again.run() == digest)
+            let matcher = TranscriptMatcher()
+            let replayed = replay.transcript.segments.map(\.currentText).joined(separator: " ")
+            let truth = recorder.script.segments.map(\.text)
+            #expect(matcher.matches(truth.joined(separator: " "), replayed, within: 0) == .passed)
+            #expect(matcher.phrasesInOrder([truth.first!, truth.last!], in: replayed) == .passed)
+        }
+    }
 }
