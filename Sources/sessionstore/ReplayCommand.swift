@@ -110,6 +110,7 @@ struct BufferedOutput {
     }
 
     mutating func flush() {
+        fflush(nil)  // what print() buffered goes first
         FileHandle.standardOutput.write(Data(buffer))
         buffer.removeAll(keepingCapacity: true)
     }

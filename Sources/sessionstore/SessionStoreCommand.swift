@@ -15,7 +15,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
             Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, \
             64 usage error, 65 invalid input data, 77 wrong key or unusable key file.
             """,
-        subcommands: [InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, SessionsCommand.self, TranscriptCommand.self, EventsCommand.self,
+        subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, SessionsCommand.self, TranscriptCommand.self, EventsCommand.self,
                       ConsentCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]
     )
