@@ -11,7 +11,10 @@ public struct ReplayStep: Sendable {
     /// How far the recorded time went back before this event, if it did (the wait is clamped to 0).
     public var clockWentBackwardsBy: Int64?
     public var event: RecordedSessionEvent
-    /// SHA-256 (hex) of the views after this step, chained over the steps before: it depends only
-    /// on the session's content.
-    public var viewsDigest: String
+    /// SHA-256 of the views after this step, chained over the steps before: it depends only on the
+    /// session's content.
+    public var viewsDigestBytes: [UInt8]
+
+    /// ``viewsDigestBytes`` as 64 lowercase hex characters.
+    public var viewsDigest: String { Hex.string(viewsDigestBytes) }
 }

@@ -50,7 +50,7 @@ public struct SessionReplay: Sendable {
     public static func load(_ session: UUID, from log: EventLog, speed: ReplaySpeed = .max, until: Int64? = nil)
         throws -> SessionReplay {
         let codec = SessionMigrations.codec
-        let events = try log.readStream(SessionStreams.session(session)).map { try codec.decode($0) }
+        let events = try log.readStream(SessionStreams.session(session)) { try codec.decode($0) }
         return SessionReplay(session: session, events: events, speed: speed, until: until)
     }
 
@@ -81,7 +81,7 @@ public struct SessionReplay: Sendable {
         summary.apply(recorded.event)
         viewsChain = viewsDigest(after: recorded.event)
         let step = ReplayStep(number: index, virtualMilliseconds: virtualNow, waitMilliseconds: wait,
-                              clockWentBackwardsBy: backwards, event: recorded, viewsDigest: Hex.string(viewsChain))
+                              clockWentBackwardsBy: backwards, event: recorded, viewsDigestBytes: viewsChain)
         try addToTrace(step)
         return step
     }
@@ -135,29 +135,57 @@ public struct SessionReplay: Sendable {
         return made
     }
 
-    /// SHA-256 over the previous views digest, the summary row (subject as pseudonym) and what the
-    /// event changed in the transcript (its segment's committed text or current partial): constant
-    /// work per step, whatever the transcript's length.
+    /// SHA-256 over the previous views digest, the summary's scalar fields and the part of it the
+    /// event touched (its recording or consent type), and what the event changed in the transcript
+    /// (its segment's committed text or current partial): constant work per step, whatever the
+    /// session's length.
     private mutating func viewsDigest(after event: SessionEvent) -> [UInt8] {
-        var hash = SHA256()
-        hash.update(viewsChain)
-        var row = summary
-        row.subject = row.subject.map { pseudonym($0) }
-        hash.updateField(row.rowBytes)
-        var change = WireWriter()
+        var state = WireWriter()
+        state.uint(1, UInt64(SessionSummary.Status.allCases.firstIndex(of: summary.status)!))
+        state.bytes(2, summary.subject.map { pseudonym($0).bytes } ?? [])
+        state.optionalString(3, summary.locale)
+        state.optionalSint(4, summary.startedAt)
+        state.optionalSint(5, summary.endedAt)
+        state.optionalSint(6, summary.lastEventAt)
+        state.uint(7, UInt64(summary.segments))
+        state.uint(8, UInt64(summary.words))
+        state.uint(9, summary.audioMilliseconds)
+        if let recording = Self.recording(of: event.payload), let entry = summary.recordings[recording] {
+            state.string(10, recording)
+            state.uint(11, UInt64(entry.sampleRate))
+            state.uint(12, UInt64(entry.channels))
+            state.uint(13, entry.frames)
+        }
+        switch event.payload {
+        case .consentGranted(let change), .consentRevoked(let change):
+            state.string(14, change.consentType)
+            state.bool(15, summary.consent[change.consentType] ?? false)
+        default: break
+        }
         if let segment = Self.transcriptSegment(of: event.payload) {
-            change.string(1, segment)
+            state.string(16, segment)
             if let committed = transcript.committedSegment(segment) {
-                change.string(2, committed.text)
-                change.optionalString(3, committed.correction)
+                state.string(17, committed.text)
+                state.optionalString(18, committed.correction)
             } else if let partial = transcript.partial(of: segment) {
-                change.uint(4, UInt64(partial.revision))
-                change.string(5, partial.text)
+                state.uint(19, UInt64(partial.revision))
+                state.string(20, partial.text)
             }
         }
-        change.uint(6, UInt64(transcript.segments.count))
-        hash.updateField(change.bytes)
+        state.uint(21, UInt64(transcript.segments.count))
+        var hash = SHA256()
+        hash.update(viewsChain)
+        hash.updateField(state.bytes)
         return hash.digest()
+    }
+
+    static func recording(of payload: SessionPayload) -> String? {
+        switch payload {
+        case .recordingStarted(let started): started.recording
+        case .recordingChunk(let chunk): chunk.recording
+        case .recordingStopped(let stopped): stopped.recording
+        default: nil
+        }
     }
 
     static func transcriptSegment(of payload: SessionPayload) -> String? {

@@ -19,7 +19,7 @@ func existingSession(_ id: String, in log: EventLog) throws -> UUID {
 func readSession(_ id: String, from log: EventLog) throws -> [RecordedSessionEvent] {
     let session = try existingSession(id, in: log)
     let codec = SessionMigrations.codec
-    return try log.readStream(SessionStreams.session(session)).map { try codec.decode($0) }
+    return try log.readStream(SessionStreams.session(session)) { try codec.decode($0) }
 }
 
 /// One JSON object per line, keys sorted, so output is stable and diffable.

@@ -17,6 +17,7 @@ let package = Package(
                 .product(name: "SessionModel", package: "SessionStore"),
                 .product(name: "Projections", package: "SessionStore"),
                 .product(name: "Audio", package: "SessionStore"),
+                .product(name: "Replay", package: "SessionStore"),
             ]
         ),
     ]

@@ -5,37 +5,75 @@ extension EventLog {
     public func readStream(_ stream: StreamID, from number: UInt64? = nil, direction: ReadDirection = .forward,
                            maxCount: Int = .max) throws -> [RecordedEvent] {
         try reading { txn in
-            guard maxCount > 0, let (view, _) = try StreamIndex.view(of: stream, in: txn) else { return [] }
-            let start = number ?? (direction == .forward ? 0 : view.version - 1)
-            guard start < view.version else { return [] }
-            var events: [RecordedEvent] = []
-            func add(_ number: UInt64, _ position: UInt64) throws -> Bool {
-                events.append(try readIndexed(stream, number: number, position: position, in: txn))
-                return events.count < maxCount
+            try streamPositions(stream, from: number, direction: direction, maxCount: maxCount, in: txn).map {
+                try readIndexed(stream, number: $0.number, position: $0.position, in: txn)
             }
-            func addIndexed(from first: UInt64) throws {
-                try StreamRun.visit(stream, from: first, direction: direction, in: txn) { run in
-                    let numbers = direction == .forward
-                        ? Array(max(first, run.firstNumber)..<run.numbers.upperBound)
-                        : Array((run.firstNumber...min(first, run.numbers.upperBound - 1)).reversed())
-                    for number in numbers where try !add(number, run.position(of: number)) { return false }
-                    return true
-                }
-            }
-            let tail = view.tailPositions.indices.map { (view.indexedVersion + UInt64($0), view.tailPositions[$0]) }
-            if direction == .forward {
-                if start < view.indexedVersion { try addIndexed(from: start) }
-                for (number, position) in tail where number >= start && events.count < maxCount {
-                    _ = try add(number, position)
-                }
-            } else {
-                for (number, position) in tail.reversed() where number <= start && events.count < maxCount {
-                    _ = try add(number, position)
-                }
-                if events.count < maxCount, view.indexedVersion > 0 { try addIndexed(from: min(start, view.indexedVersion - 1)) }
-            }
-            return events
         }
+    }
+
+    /// Reads every event of `stream`, in order, and turns each into a `T` with `transform`, which runs
+    /// on the decoding threads (several at once), as ``readAll(from:maxCount:transform:)`` does.
+    public func readStream<T>(_ stream: StreamID, transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
+        let decoder = ChunkDecoder(opener: opener)
+        return try reading { txn in
+            let places = try streamPositions(stream, from: nil, direction: .forward, maxCount: .max, in: txn)
+            var results: [T] = []
+            results.reserveCapacity(places.count)
+            for start in stride(from: 0, to: places.count, by: 1024) {
+                let batch = places[start..<min(start + 1024, places.count)]
+                var entries: [ChunkDecoder.Entry] = []
+                for (number, position) in batch {
+                    guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)) else {
+                        throw EventLogError.integrity(position, "is missing (stream \(stream) number \(number) is indexed there)")
+                    }
+                    entries.append((position, record))
+                }
+                let expected = Dictionary(uniqueKeysWithValues: batch.map { ($0.position, $0.number) })
+                let checked: @Sendable (RecordedEvent) throws -> T = { event in
+                    guard event.stream == stream, event.streamNumber == expected[event.position] else {
+                        throw EventLogError.integrity(event.position, "is not stream \(stream) number \(expected[event.position] ?? 0), as the stream index says")
+                    }
+                    return try transform(event)
+                }
+                for result in decoder.decode(entries, in: txn, transform: checked) { results.append(try result.get()) }
+            }
+            return results
+        }
+    }
+
+    /// Where the stream's events are: (stream number, global position) in the order asked for.
+    private func streamPositions(_ stream: StreamID, from number: UInt64?, direction: ReadDirection, maxCount: Int,
+                                 in txn: LMDBTransaction) throws -> [(number: UInt64, position: UInt64)] {
+        guard maxCount > 0, let (view, _) = try StreamIndex.view(of: stream, in: txn) else { return [] }
+        let start = number ?? (direction == .forward ? 0 : view.version - 1)
+        guard start < view.version else { return [] }
+        var places: [(number: UInt64, position: UInt64)] = []
+        func add(_ number: UInt64, _ position: UInt64) -> Bool {
+            places.append((number, position))
+            return places.count < maxCount
+        }
+        func addIndexed(from first: UInt64) throws {
+            try StreamRun.visit(stream, from: first, direction: direction, in: txn) { run in
+                let numbers = direction == .forward
+                    ? Array(max(first, run.firstNumber)..<run.numbers.upperBound)
+                    : Array((run.firstNumber...min(first, run.numbers.upperBound - 1)).reversed())
+                for number in numbers where !add(number, run.position(of: number)) { return false }
+                return true
+            }
+        }
+        let tail = view.tailPositions.indices.map { (view.indexedVersion + UInt64($0), view.tailPositions[$0]) }
+        if direction == .forward {
+            if start < view.indexedVersion { try addIndexed(from: start) }
+            for (number, position) in tail where number >= start && places.count < maxCount {
+                _ = add(number, position)
+            }
+        } else {
+            for (number, position) in tail.reversed() where number <= start && places.count < maxCount {
+                _ = add(number, position)
+            }
+            if places.count < maxCount, view.indexedVersion > 0 { try addIndexed(from: min(start, view.indexedVersion - 1)) }
+        }
+        return places
     }
 
     /// Reads up to `maxCount` events of the whole log from global position `position` on.

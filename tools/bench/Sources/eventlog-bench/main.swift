@@ -61,6 +61,10 @@ case "audio":
     guard arguments.count >= 3 else { fail("usage: audio RAW_16K_MONO_FILE…") }
     for path in arguments[2...] { try AudioMeasurement(file: URL(fileURLWithPath: path)).run() }
 
+case "long-fixture":
+    guard arguments.count == 5, let minutes = Int(arguments[4]) else { fail("usage: long-fixture FIXTURES_DIR OUT_DIR MINUTES") }
+    try LongFixture(fixtures: URL(fileURLWithPath: arguments[2]), minutes: minutes).write(to: URL(fileURLWithPath: arguments[3]))
+
 default:
-    fail("usage: eventlog-bench prepare|run|ingest|sessions|rebuild|audio …")
+    fail("usage: eventlog-bench prepare|run|ingest|sessions|rebuild|audio|long-fixture …")
 }
