@@ -12,7 +12,7 @@ public struct ProjectionRunner: Sendable {
     public static let consentView = "consent-trail"
     public static let transcriptsView = "transcripts"
     static let views = [sessionsView, transcriptsView, consentView]
-    public static let defaultBatchSize = 32_768
+    public static let defaultBatchSize = 65_536
 
     public let log: EventLog
     public let codec: SessionEventCodec

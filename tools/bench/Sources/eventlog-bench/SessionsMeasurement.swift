@@ -1,3 +1,4 @@
+import Audio
 import EventLog
 import Foundation
 import Projections
@@ -76,7 +77,7 @@ struct SessionsMeasurement {
                 "sessions": list.count, "sessions_list_ms": Measurements.seconds(clock.now - started) * 1000]
     }
 
-    /// One hour of dictation: 36,000 partial and commit events and 36,000 chunks of 100 ms PCM.
+    /// One hour of dictation: 36,000 partial and commit events and 36,000 chunks of 100 ms PCM (FLAC-coded, as ingest stores them).
     private func appendOneHourSession(_ log: EventLog, codec: SessionEventCodec) async throws -> (session: UUID, events: Int) {
         let session = UUID()
         let subject = SubjectHash(bytes: log.identifierHash("hour-user"))!
@@ -88,7 +89,8 @@ struct SessionsMeasurement {
         events.append(SessionEvent(session: session, occurredAt: at, payload: .recordingStarted(RecordingStarted(recording: "r", sampleRate: 16_000, channels: 1))))
         for index in 0..<36_000 {
             at += 100
-            events.append(SessionEvent(session: session, occurredAt: at, payload: .recordingChunk(RecordingChunk(recording: "r", index: UInt64(index), pcm: speech[index]))))
+            events.append(SessionEvent(session: session, occurredAt: at, payload: .recordingChunk(try RecordingChunk(recording: "r", index: UInt64(index), pcm: speech[index])
+                .codedLosslessly(as: .sessionDefault))))
             let segment = index / 10
             let text = "sentence \(segment) of the long dictation, word \(index % 10)"
             let payload: SessionPayload = index % 10 == 9
