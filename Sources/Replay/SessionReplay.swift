@@ -21,7 +21,12 @@ public struct SessionReplay: Sendable {
     public private(set) var transcript: TranscriptView
     public private(set) var summary: SessionSummary
 
-    private let events: [RecordedSessionEvent]
+    private enum Source: Sendable {
+        case events([RecordedSessionEvent])
+        case loading(SessionLoader)
+    }
+
+    private let source: Source
     private let sleep: @Sendable (Duration) async throws -> Void
     private var index = 0
     private var virtualNow: Int64 = 0
@@ -29,6 +34,8 @@ public struct SessionReplay: Sendable {
     private var trace = SHA256()
     private var viewsChain: [UInt8] = []
     private var pseudonyms: [SubjectHash: SubjectHash] = [:]
+    /// The summary's subject and its pseudonym, looked up again only when the subject changes.
+    private var summaryPseudonym: (subject: SubjectHash, bytes: [UInt8])?
     private let codec = SessionEventCodec()
 
     /// - Parameters:
@@ -37,7 +44,7 @@ public struct SessionReplay: Sendable {
     public init(session: UUID, events: [RecordedSessionEvent], speed: ReplaySpeed = .max, until: Int64? = nil,
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
         self.session = session
-        self.events = events.filter { !$0.isCopy && $0.event.session == session }
+        source = .events(events.filter { !$0.isCopy && $0.event.session == session })
         self.speed = speed
         self.until = until
         self.sleep = sleep
@@ -46,15 +53,38 @@ public struct SessionReplay: Sendable {
         trace.update("sessionstore replay trace v1")
     }
 
-    /// The replay of `session` as stored in `log`.
-    public static func load(_ session: UUID, from log: EventLog, speed: ReplaySpeed = .max, until: Int64? = nil)
-        throws -> SessionReplay {
-        let codec = SessionMigrations.codec
-        let events = try log.readStream(SessionStreams.session(session)) { try codec.decode($0) }
-        return SessionReplay(session: session, events: events, speed: speed, until: until)
+    /// The replay of `session` as stored in `log` (its events now); it starts while later events are
+    /// still being read.
+    public init(_ session: UUID, from log: EventLog, speed: ReplaySpeed = .max, until: Int64? = nil,
+                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) throws {
+        self.session = session
+        source = .loading(try SessionLoader(session: session, log: log))
+        self.speed = speed
+        self.until = until
+        self.sleep = sleep
+        transcript = TranscriptView(session: session)
+        summary = SessionSummary(session: session)
+        trace.update("sessionstore replay trace v1")
     }
 
-    public var eventCount: Int { events.count }
+    public static func load(_ session: UUID, from log: EventLog, speed: ReplaySpeed = .max, until: Int64? = nil)
+        throws -> SessionReplay {
+        try SessionReplay(session, from: log, speed: speed, until: until)
+    }
+
+    public var eventCount: Int {
+        switch source {
+        case .events(let events): events.count
+        case .loading(let loader): loader.count
+        }
+    }
+
+    private func event(at index: Int) throws -> RecordedSessionEvent? {
+        switch source {
+        case .events(let events): index < events.count ? events[index] : nil
+        case .loading(let loader): try loader.event(at: index)
+        }
+    }
 
     /// The trace digest so far: 64 lowercase hex characters.
     public var digest: String { Hex.string(trace.digest()) }
@@ -62,8 +92,7 @@ public struct SessionReplay: Sendable {
     /// Waits the event's virtual gap (scaled by the speed), applies it to the views and returns the
     /// step; nil at the end (or past `until`).
     public mutating func next() async throws -> ReplayStep? {
-        guard index < events.count else { return nil }
-        let recorded = events[index]
+        guard let recorded = try event(at: index) else { return nil }
         let time = recorded.event.occurredAt
         var wait: Int64 = 0
         var backwards: Int64?
@@ -142,7 +171,10 @@ public struct SessionReplay: Sendable {
     private mutating func viewsDigest(after event: SessionEvent) -> [UInt8] {
         var state = WireWriter()
         state.uint(1, UInt64(SessionSummary.Status.allCases.firstIndex(of: summary.status)!))
-        state.bytes(2, summary.subject.map { pseudonym($0).bytes } ?? [])
+        if let subject = summary.subject, summaryPseudonym?.subject != subject {
+            summaryPseudonym = (subject, pseudonym(subject).bytes)
+        }
+        state.bytes(2, summaryPseudonym?.bytes ?? [])
         state.optionalString(3, summary.locale)
         state.optionalSint(4, summary.startedAt)
         state.optionalSint(5, summary.endedAt)

@@ -27,6 +27,11 @@ import Testing
                 let all = try #require(expected[stream])
                 #expect(try log.readStream(stream).map(\.text) == all)
                 #expect(try log.readStream(stream, from: 600, maxCount: 300).map(\.text) == Array(all[600..<900]))
+                // The same through the decoding threads, whole and in ranges across the indexed part and the tail.
+                #expect(try log.readStream(stream) { $0.text } == all)
+                #expect(try log.readStream(stream, from: 1500, maxCount: 200) { $0.text } == Array(all[1500...]))
+                #expect(try log.readStream(stream, from: 100, maxCount: 1500) { "\($0.streamNumber):\($0.text)" }
+                        == (100..<1600).map { "\($0):\(all[$0])" })
                 #expect(try log.readStream(stream, direction: .backward, maxCount: 500).map(\.text) == Array(all.suffix(500).reversed()))
                 #expect(try log.readStream(stream, from: 1000, direction: .backward, maxCount: 5).map(\.text)
                         == Array(all[996...1000].reversed()))

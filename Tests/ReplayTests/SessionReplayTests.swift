@@ -174,4 +174,24 @@ final class WaitRecorder: @unchecked Sendable {
             #expect(matcher.phrasesInOrder([truth.first!, truth.last!], in: replayed) == .passed)
         }
     }
+
+    @Test func aReplayLoadingInBatchesWhileItRunsEqualsOneOverEventsReadFirst() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let id = Self.session.uuidString.lowercased()
+            var lines = [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"u","locale":"en"}"#]
+            for index in 0..<(SessionLoader.batchSize * 2 + 123) {
+                lines.append(#"{"type":"transcript.partial","session":"\#(id)","at":"2026-11-21T10:00:01Z","segment":"\#(index / 5)","revision":\#(index % 5),"text":"w\#(index)","start_ms":0,"end_ms":\#(index)}"#)
+            }
+            _ = try await SessionIngest(log: log).ingest(Data(lines.joined(separator: "\n").utf8))
+            var streaming = try SessionReplay(Self.session, from: log)
+            #expect(streaming.eventCount == lines.count)
+            var steps = 0
+            let digest = try await streaming.run { _ in steps += 1 }
+            #expect(steps == lines.count)
+            var preloaded = SessionReplay(session: Self.session, events: try Self.events(log))
+            #expect(try await preloaded.run() == digest)
+            #expect(streaming.transcript == preloaded.transcript)
+        }
+    }
 }

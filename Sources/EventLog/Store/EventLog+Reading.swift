@@ -11,12 +11,14 @@ extension EventLog {
         }
     }
 
-    /// Reads every event of `stream`, in order, and turns each into a `T` with `transform`, which runs
-    /// on the decoding threads (several at once), as ``readAll(from:maxCount:transform:)`` does.
-    public func readStream<T>(_ stream: StreamID, transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
+    /// Reads up to `maxCount` events of `stream` forward from stream number `number`, and turns each
+    /// into a `T` with `transform`, which runs on the decoding threads (several at once), as
+    /// ``readAll(from:maxCount:transform:)`` does.
+    public func readStream<T>(_ stream: StreamID, from number: UInt64 = 0, maxCount: Int = .max,
+                              transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
         let decoder = ChunkDecoder(opener: opener)
         return try reading { txn in
-            let places = try streamPositions(stream, from: nil, direction: .forward, maxCount: .max, in: txn)
+            let places = try streamPositions(stream, from: number, direction: .forward, maxCount: maxCount, in: txn)
             var results: [T] = []
             results.reserveCapacity(places.count)
             for start in stride(from: 0, to: places.count, by: 1024) {

@@ -27,6 +27,11 @@ public struct SubjectHash: Hashable, Sendable, Comparable, CustomStringConvertib
     }
 
     public static func < (lhs: SubjectHash, rhs: SubjectHash) -> Bool { lhs.bytes.lexicographicallyPrecedes(rhs.bytes) }
+
+    /// The 32 bytes at once (the synthesised version combines them one by one).
+    public func hash(into hasher: inout Hasher) {
+        bytes.withUnsafeBytes { hasher.combine(bytes: $0) }
+    }
 }
 
 /// Lowercase hexadecimal, without a String per byte.
