@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import SessionModel
 
 struct InitCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,7 +9,8 @@ struct InitCommand: AsyncParsableCommand {
         abstract: "Create a new store and its master key file.",
         discussion: """
             Creates the store directory and, unless --passphrase-env is given, a new key file of 32 random \
-            bytes with mode 0600. Keep the key file safe and apart from the store: without it the store \
+            bytes with mode 0600. The store gets a compression dictionary for session events, trained on \
+            generated events (no one's data). Keep the key file safe and apart from the store: without it the store \
             cannot be read. Refuses to overwrite an existing store or key file.
             """
     )
@@ -29,6 +31,7 @@ struct InitCommand: AsyncParsableCommand {
             }
             do {
                 let log = try EventLog.create(at: store, key: key)
+                try SessionDictionary.install(in: log)
                 try log.close()
             } catch {
                 if let createdKeyFile { try? FileManager.default.removeItem(atPath: createdKeyFile) }

@@ -164,3 +164,13 @@ import Testing
         #expect(SubjectHash(bytes: [1, 2]) == nil)
     }
 }
+
+@Suite struct SessionDictionarySamplesTests {
+    @Test func theTrainingSamplesAreTheSameOnEveryRunAndCoverTheEventTypes() throws {
+        let first = SessionDictionary.samples(count: 2000)
+        let again = SessionDictionary.samples(count: 2000)
+        #expect(first == again)
+        #expect(Set(first.map(\.type)).count >= 10)
+        #expect(try SessionDictionary.train() == SessionDictionary.train())
+    }
+}

@@ -150,3 +150,21 @@ import Testing
         }
     }
 }
+
+@Suite struct SessionDictionaryTests {
+    @Test func initInstallsTheSessionDictionarySoSmallEventsAreStoredCompressed() async throws {
+        try await withCLI { cli in
+            try cli.run(["init"])
+            var lines: [String] = [#"{"type":"session.started","session":"\#(QueryCommandsTests.session)","at":"2026-11-21T10:00:00Z","subject":"u","locale":"en-GB"}"#]
+            for index in 0..<300 {
+                lines.append(#"{"type":"transcript.partial","session":"\#(QueryCommandsTests.session)","at":"2026-11-21T10:00:01Z","segment":"\#(index / 4)","revision":\#(index % 4),"text":"the patient reports mild pain in the left knee since monday","start_ms":\#(index * 100),"end_ms":\#(index * 100 + 900)}"#)
+            }
+            #expect(try cli.run(["ingest", "-"], input: Data(lines.joined(separator: "\n").utf8)).status == 0)
+            let stats = try JSONSerialization.jsonObject(with: Data(try cli.run(["stats", "--format", "json"]).stdout.utf8)) as? [String: Any]
+            #expect(stats?["dictionaries"] as? Int == 1)
+            #expect((stats?["compression_ratio"] as? Double ?? 0) > 1.5)
+            let transcript = try cli.run(["transcript", QueryCommandsTests.session, "--partials"])
+            #expect(transcript.stdout.contains("the patient reports mild pain in the left knee since monday"))
+        }
+    }
+}

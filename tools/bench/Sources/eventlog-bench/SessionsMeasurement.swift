@@ -19,6 +19,7 @@ struct SessionsMeasurement {
         options.durable = false
         options.initialMapSize = 4 << 30
         let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: options)
+        if ProcessInfo.processInfo.environment["BENCH_NO_DICTIONARY"] == nil { try SessionDictionary.install(in: log) }
         let codec = SessionEventCodec()
         var random = Workload.SplitMix(state: 11)
         let perSession = max(4, events / sessions)
