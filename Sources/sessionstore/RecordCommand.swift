@@ -18,7 +18,8 @@ struct RecordCommand: AsyncParsableCommand {
 
             The same audio, script, options and seed always give the same events and ids: recording a \
             fixture again adds nothing. Audio in WAV, FLAC or OGG/Vorbis at any rate is converted to \
-            16 kHz mono 16-bit (said on stderr). The script is JSON: {"segments": [{"text", "speaker", \
+            the session's format, 16 kHz mono 16-bit unless --sample-rate and --channels say otherwise \
+            (said on stderr). The script is JSON: {"segments": [{"text", "speaker", \
             "start_ms", "end_ms"}], "pauses": [{"start_ms", "end_ms"}]}; see Fixtures/audio/*.json.
             """
     )
@@ -43,6 +44,12 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("When the recording starts (RFC 3339 UTC).", valueName: "time"))
     var startAt = "2026-01-05T09:00:00Z"
 
+    @Option(help: ArgumentHelp("The session's sample rate; other audio is resampled to it.", valueName: "hz"))
+    var sampleRate = 16_000
+
+    @Option(help: ArgumentHelp("The session's channels; other audio is mixed to them.", valueName: "count"))
+    var channels = 1
+
     func run() async throws {
         try await reportingFailures {
             var options = SessionRecorder.Options(subject: subject, seed: seed)
@@ -54,10 +61,13 @@ struct RecordCommand: AsyncParsableCommand {
                 throw CommandFailure(.usage, "--start-at \(startAt) is not an RFC 3339 UTC time such as 2026-01-05T09:00:00Z")
             }
             options.startAt = start
+            guard (1000...384_000).contains(sampleRate), (1...8).contains(channels) else {
+                throw CommandFailure(.usage, "--sample-rate must be 1000–384000 and --channels 1–8")
+            }
             let decoded: DecodedAudio
             let timedScript: FixtureScript
             do {
-                decoded = try AudioFile.read(audio)
+                decoded = try AudioFile.read(audio, as: AudioFormat(sampleRate: sampleRate, channels: channels))
                 timedScript = try FixtureScript.load(script)
             } catch let error as AudioError {
                 throw CommandFailure(.invalidData, error.message)

@@ -54,6 +54,22 @@ import Testing
         }
     }
 
+    @Test func anotherSessionFormatIsRecordedAndWrittenBackInIt() async throws {
+        try await withCLI { cli in
+            try cli.run(["init"])
+            let recorded = try Self.record(cli, "short-dictation", extra: ["--sample-rate", "8000", "--channels", "2"])
+            #expect(recorded.status == 0, "\(recorded.stderr)")
+            #expect(recorded.stderr.contains("converted from 16000 Hz, mono to 8000 Hz, 2 channels, 16-bit"))
+            let out = cli.directory.appendingPathComponent("stereo.wav").path
+            #expect(try cli.run(["audio", Self.sessionID(in: recorded.stdout), "--out", out]).status == 0)
+            let written = try AudioFile.read(out, as: AudioFormat(sampleRate: 8000, channels: 2))
+            #expect(written.sourceFormat == AudioFormat(sampleRate: 8000, channels: 2))
+            #expect(abs(written.frames - 64_120) <= 1)  // 8.015 s at 8 kHz
+            #expect(try cli.run(["record", "--audio", RepositoryFixtures.audioPath("short-dictation"), "--script",
+                                 RepositoryFixtures.audioPath("short-dictation", "json"), "--channels", "9"]).status == 64)
+        }
+    }
+
     @Test func corruptAudioOrABadScriptIsRefusedWithExit65AndNothingAppended() async throws {
         try await withCLI { cli in
             try cli.run(["init"])
