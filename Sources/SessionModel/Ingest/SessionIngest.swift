@@ -182,13 +182,21 @@ public struct SessionIngest: Sendable {
     }
 
     /// The format of a recording started in an earlier file, from the session's stored events.
+    /// Reads the session from its start in small batches: a recording starts near its session's start,
+    /// and an hour of audio after it need not be decrypted.
     private func storedFormat(of recording: String, in session: UUID) throws -> AudioFormat? {
-        for recorded in try log.readStream(SessionStreams.session(session)) where recorded.type == EventType.recordingStarted.rawValue {
-            if case .recordingStarted(let started) = try codec.decode(recorded).event.payload, started.recording == recording {
-                return AudioFormat(sampleRate: Int(started.sampleRate), channels: Int(started.channels))
+        let stream = SessionStreams.session(session)
+        var next: UInt64 = 0
+        while true {
+            let batch = try log.readStream(stream, from: next, maxCount: 256)
+            guard let last = batch.last else { return nil }
+            for recorded in batch where recorded.type == EventType.recordingStarted.rawValue {
+                if case .recordingStarted(let started) = try codec.decode(recorded).event.payload, started.recording == recording {
+                    return AudioFormat(sampleRate: Int(started.sampleRate), channels: Int(started.channels))
+                }
             }
+            next = last.streamNumber + 1
         }
-        return nil
     }
 
     /// Lines without their line ends, with 1-based numbers; blank lines are left out.
