@@ -10,7 +10,10 @@ struct SessionStoreCommand: AsyncParsableCommand {
             lives outside it: in a key file (default ./sessions.key, or $SESSIONSTORE_KEY_FILE) or derived \
             from a passphrase read from an environment variable (--passphrase-env).
 
-            Start with `sessionstore init`, then `sessionstore ingest FILE`, `sessionstore stats` and `sessionstore verify`.
+            Try `sessionstore demo` first: it creates the store and records the bundled fixture sessions. \
+            Then `sessionstore ingest FILE` or `sessionstore record --audio A --script S` to add sessions, \
+            `sessions`, `transcript`, `replay`, `audio` and `consent` to read them, `stats` and `verify` \
+            to check the store.
 
             Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, \
             64 usage error, 65 invalid input data, 77 wrong key or unusable key file.
