@@ -17,14 +17,7 @@ extension TranscriptView {
                 w.uint(5, segment.endMilliseconds)
                 w.double(6, segment.confidence)
                 w.optionalString(7, segment.speaker)
-                for word in segment.words {
-                    w.message(8) { v in
-                        v.string(1, word.word)
-                        v.uint(2, word.startMilliseconds)
-                        v.uint(3, word.endMilliseconds)
-                        v.double(4, word.confidence)
-                    }
-                }
+                for word in segment.words { word.write(asMessage: 8, to: &w) }
                 w.optionalSint(9, segment.committedAt)
             }
         }
@@ -70,18 +63,7 @@ extension TranscriptView {
             case 5: segment.endMilliseconds = try reader.uint64(type, field)
             case 6: segment.confidence = try reader.real(type, field)
             case 7: segment.speaker = try reader.text(type, field)
-            case 8:
-                var word = TranscriptWord(word: "", startMilliseconds: 0, endMilliseconds: 0)
-                try WireReader.readFields(of: try reader.lengthDelimited()) { inner, innerType, nested in
-                    switch inner {
-                    case 1: word.word = try nested.text(innerType, inner)
-                    case 2: word.startMilliseconds = try nested.uint64(innerType, inner)
-                    case 3: word.endMilliseconds = try nested.uint64(innerType, inner)
-                    case 4: word.confidence = try nested.real(innerType, inner)
-                    default: try nested.skip(innerType)
-                    }
-                }
-                segment.words.append(word)
+            case 8: segment.words.append(try TranscriptWord(message: try reader.lengthDelimited()))
             case 9: segment.committedAt = try reader.sint()
             default: try reader.skip(type)
             }

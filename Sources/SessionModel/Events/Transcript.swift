@@ -67,6 +67,16 @@ public struct TranscriptWord: Hashable, Sendable, WirePayload {
         writer.double(4, confidence)
     }
 
+    /// Writes the word as nested message `field` (its own fields 1–4), as payloads and views carry it.
+    public func write(asMessage field: Int, to writer: inout WireWriter) {
+        writer.message(field) { write(to: &$0) }
+    }
+
+    /// Reads a word from the bytes of its nested message.
+    public init(message: UnsafeRawBufferPointer) throws {
+        self = try WireCodec.decodeMessage(TranscriptWord.self, from: message)
+    }
+
     mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
         switch field {
         case 1: word = try reader.text(type, field)
@@ -109,7 +119,7 @@ public struct TranscriptCommitted: Hashable, Sendable, WirePayload {
         writer.uint(11, endMilliseconds)
         writer.double(12, confidence)
         writer.optionalString(13, speaker)
-        for word in words { writer.message(14) { word.write(to: &$0) } }
+        for word in words { word.write(asMessage: 14, to: &writer) }
     }
 
     mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
@@ -122,7 +132,7 @@ public struct TranscriptCommitted: Hashable, Sendable, WirePayload {
         case 13: speaker = try reader.text(type, field)
         case 14:
             try WireReader.expect(type, .lengthDelimited, field: field)
-            words.append(try WireCodec.decodeMessage(TranscriptWord.self, from: try reader.lengthDelimited()))
+            words.append(try TranscriptWord(message: try reader.lengthDelimited()))
         default: return false
         }
         return true
