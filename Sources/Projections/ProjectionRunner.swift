@@ -12,52 +12,81 @@ public struct ProjectionRunner: Sendable {
     public static let consentView = "consent-trail"
     public static let transcriptsView = "transcripts"
     static let views = [sessionsView, transcriptsView, consentView]
-    public static let defaultBatchSize = 65_536
+    public static let defaultBatchSize = 32_768
 
     public let log: EventLog
     public let codec: SessionEventCodec
-    /// Events folded per transaction (and read ahead while the previous batch is folded).
+    /// Events read at a time (the next batches are read while one is folded).
     public let batchSize: Int
+    /// Events folded in memory before their rows and checkpoints are committed: fewer commits (each
+    /// one a sync), and a session spread over several batches is written once.
+    public let eventsPerCommit: Int
 
-    public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec, batchSize: Int = defaultBatchSize) {
-        precondition(batchSize > 0, "a batch holds at least one event")
+    public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec, batchSize: Int = defaultBatchSize,
+                eventsPerCommit: Int = 131_072) {
+        precondition(batchSize > 0 && eventsPerCommit > 0, "batches and commits hold at least one event")
         self.log = log
         self.codec = codec
         self.batchSize = batchSize
+        self.eventsPerCommit = eventsPerCommit
     }
 
     /// Folds every event not folded yet into the session list, the transcripts and the consent
     /// trails; returns how many events were read. `progress` gets (position, log size).
     ///
-    /// While one batch is folded and written, the next is read (decrypted and decoded) on another
-    /// thread: the fold and the commit no longer wait for the read, nor the read for them.
+    /// While one batch is folded and written, the next two are read (decrypted and decoded) on other
+    /// threads: the fold and the commit do not wait for the reads, and two reads fill the gaps in
+    /// each other's use of the cores.
     @discardableResult
     public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         var checkpoints: [UInt64] = []
         for view in Self.views { checkpoints.append(try log.readView(view) { try $0.checkpoint() } ?? 0) }
-        let end = try log.eventCount()
         var read: UInt64 = 0
         let reader = BatchPrefetcher(log: log, codec: codec, batchSize: batchSize)
-        var batch = try reader.read(from: checkpoints.min() ?? 0)
-        while let last = batch.last {
-            let next = last.position + 1
-            let pending = reader.prefetch(from: next)
-            try fold(batch, into: checkpoints, through: next)
-            checkpoints = checkpoints.map { max($0, next) }
-            read += UInt64(batch.count)
-            progress?(next, end)
-            batch = try pending.wait()
+        var position = checkpoints.min() ?? 0
+        // Positions are dense, so every batch's start is known before the one before it is read.
+        while case let end = try log.eventCount(), position < end {
+            var starts = stride(from: position, to: end, by: batchSize).makeIterator()
+            var pending: [BatchPrefetcher.Pending] = []
+            func readAhead() {
+                while pending.count < Self.readAhead, let start = starts.next() { pending.append(reader.prefetch(from: start)) }
+            }
+            readAhead()
+            var unwritten = FoldedRows()
+            while !pending.isEmpty {
+                let batch = try pending.removeFirst().wait()
+                readAhead()
+                guard let last = batch.last else { break }
+                try fold(batch, from: checkpoints, into: &unwritten)
+                position = last.position + 1
+                read += UInt64(batch.count)
+                if unwritten.events >= eventsPerCommit || pending.isEmpty {
+                    try write(unwritten, from: checkpoints, through: position)
+                    checkpoints = checkpoints.map { max($0, position) }
+                    unwritten = FoldedRows()
+                }
+                progress?(position, end)
+            }
         }
         return read
     }
 
-    /// Folds one batch into each view past that view's own checkpoint (they differ only after a crash
-    /// between views), then writes every view's rows and checkpoint in one transaction. One pass finds
-    /// the sessions whose rows are needed, one pass folds: no copies of the batch.
-    private func fold(_ events: [RecordedSessionEvent], into checkpoints: [UInt64], through next: UInt64) throws {
+    /// View rows folded and not written yet.
+    private struct FoldedRows {
+        var summaries: [UUID: SessionSummary] = [:]
+        var transcripts: [UUID: TranscriptView] = [:]
+        var trailRows: [([UInt8], [UInt8])] = []
+        var events = 0
+    }
+
+    /// Batches read at once while one is folded.
+    static let readAhead = 2
+
+    /// Folds one batch into each view past that view's own checkpoint (they differ only in stores
+    /// whose views were written apart): one pass finds the sessions whose rows are not in memory yet,
+    /// one pass folds, a run of one session's events at a time.
+    private func fold(_ events: [RecordedSessionEvent], from checkpoints: [UInt64], into rows: inout FoldedRows) throws {
         let (sessionsFrom, transcriptsFrom, trailsFrom) = (checkpoints[0], checkpoints[1], checkpoints[2])
-        // Events come in runs of one session (a commit appends per stream): sessions are looked up
-        // once per run, not once per event.
         var summarySessions: Set<UUID> = []
         var transcriptSessions: Set<UUID> = []
         var (previous, previousWithTranscript): (UUID?, UUID?) = (nil, nil)
@@ -65,22 +94,21 @@ public struct ProjectionRunner: Sendable {
             let session = event.event.session
             if session != previous, event.position >= sessionsFrom {
                 previous = session
-                summarySessions.insert(session)
+                if rows.summaries[session] == nil { summarySessions.insert(session) }
             }
             if session != previousWithTranscript, event.position >= transcriptsFrom, Self.isTranscript(event.event.type) {
                 previousWithTranscript = session
-                transcriptSessions.insert(session)
+                if rows.transcripts[session] == nil { transcriptSessions.insert(session) }
             }
         }
-        var summaries = try loadRows(Self.sessionsView, for: summarySessions, decode: SessionSummary.init(session:row:))
-        var transcripts = try loadRows(Self.transcriptsView, for: transcriptSessions, decode: TranscriptView.init(session:row:))
-        var trailRows: [([UInt8], [UInt8])] = []
+        rows.summaries.merge(try loadRows(Self.sessionsView, for: summarySessions, decode: SessionSummary.init(session:row:))) { $1 }
+        rows.transcripts.merge(try loadRows(Self.transcriptsView, for: transcriptSessions, decode: TranscriptView.init(session:row:))) { $1 }
         var start = 0
         while start < events.count {
             let first = events[start]
             if first.isCopy {  // consent copies in subjects' trails feed the trails, not the session list
                 if first.position >= trailsFrom, let (subject, entry) = ConsentTrail.entry(from: first) {
-                    trailRows.append((subject.bytes + first.position.bigEndianBytes, entry.rowBytes))
+                    rows.trailRows.append((subject.bytes + first.position.bigEndianBytes, entry.rowBytes))
                 }
                 start += 1
                 continue
@@ -90,25 +118,30 @@ public struct ProjectionRunner: Sendable {
             while end < events.count, !events[end].isCopy, events[end].event.session == session { end += 1 }
             let run = events[start..<end]
             if run.last!.position >= sessionsFrom {
-                var summary = summaries.removeValue(forKey: session) ?? SessionSummary(session: session)
+                var summary = rows.summaries.removeValue(forKey: session) ?? SessionSummary(session: session)
                 for event in run where event.position >= sessionsFrom { summary.apply(event.event) }
-                summaries[session] = summary
+                rows.summaries[session] = summary
             }
-            if run.last!.position >= transcriptsFrom, transcriptSessions.contains(session) {
-                var transcript = transcripts.removeValue(forKey: session) ?? TranscriptView(session: session)
+            if run.last!.position >= transcriptsFrom, run.contains(where: { Self.isTranscript($0.event.type) }) {
+                var transcript = rows.transcripts.removeValue(forKey: session) ?? TranscriptView(session: session)
                 for event in run where event.position >= transcriptsFrom && Self.isTranscript(event.event.type) {
                     transcript.apply(event.event)
                 }
-                transcripts[session] = transcript
+                rows.transcripts[session] = transcript
             }
             start = end
         }
-        let rows = [summaries.map { ($0.key.wireBytes, $0.value.rowBytes) },
-                    transcripts.map { ($0.key.wireBytes, $0.value.rowBytes) },
-                    trailRows]
+        rows.events += events.count
+    }
+
+    /// Writes every view's rows and its new checkpoint in one transaction, each view only if its
+    /// checkpoint is still the one folded from (no one else folded these events meanwhile).
+    private func write(_ folded: FoldedRows, from checkpoints: [UInt64], through next: UInt64) throws {
+        let rows = [folded.summaries.map { ($0.key.wireBytes, $0.value.rowBytes) },
+                    folded.transcripts.map { ($0.key.wireBytes, $0.value.rowBytes) },
+                    folded.trailRows]
         try log.updateViews(Self.views) { writers in
             for (index, writer) in writers.enumerated() {
-                // Only if the checkpoint is still the one folded from: no one else folded these events meanwhile.
                 guard next > checkpoints[index], try writer.checkpoint() ?? 0 == checkpoints[index] else { continue }
                 for (key, value) in rows[index] { try writer.put(key, value) }
                 try writer.setCheckpoint(next)

@@ -47,8 +47,8 @@ import Testing
         }
     }
 
-    @Test(arguments: [1, 5, 7, 64])
-    func foldingInSmallBatchesWhileReadingAheadGivesTheSameViewsAsOneBatch(batchSize: Int) async throws {
+    @Test(arguments: [(1, 1), (5, 3), (7, 20), (64, 1000)])
+    func foldingInSmallBatchesAndCommitsWhileReadingAheadGivesTheSameViewsAsOneBatch(batchSize: Int, eventsPerCommit: Int) async throws {
         try await withTemporaryStore { store in
             let log = try store.create()
             let sessions = (0..<9).map { _ in UUID() }
@@ -60,7 +60,7 @@ import Testing
             let expectedTranscripts = try sessions.map { try whole.transcript(of: $0) }
             let expectedTrail = try whole.consentTrail(of: SubjectHash(bytes: log.identifierHash("user-1"))!)
 
-            let batched = ProjectionRunner(log: log, batchSize: batchSize)
+            let batched = ProjectionRunner(log: log, batchSize: batchSize, eventsPerCommit: eventsPerCommit)
             #expect(try batched.rebuild() == 9 * 7 + 9)
             #expect(try batched.sessions() == expectedSessions)
             #expect(try sessions.map { try batched.transcript(of: $0) } == expectedTranscripts)

@@ -1,3 +1,4 @@
+import Foundation
 internal import CZstd
 
 /// How a record's payload was compressed; the byte stored in the record header.
@@ -52,9 +53,11 @@ final class Compressor {
     }
 }
 
-/// One zstd decompression context. Not thread-safe: borrow one from a ``DecompressorPool``.
+/// One zstd decompression context, and the event type names its thread has met. Not thread-safe:
+/// borrow one from a ``DecompressorPool``.
 final class Decompressor {
     private let context: OpaquePointer
+    private var typeNames: [(bytes: [UInt8], name: String)] = []
 
     init() {
         context = ZSTD_createDCtx()
@@ -63,6 +66,17 @@ final class Decompressor {
 
     deinit {
         ZSTD_freeDCtx(context)
+    }
+
+    /// The event type spelled by `bytes` (UTF-8), or nil if they are not UTF-8. A log holds a few
+    /// dozen types: each is decoded once per context, then found by comparing bytes.
+    func typeName(_ bytes: UnsafeRawBufferPointer) -> String? {
+        for known in typeNames where known.bytes.count == bytes.count {
+            if known.bytes.withUnsafeBytes({ memcmp($0.baseAddress!, bytes.baseAddress!, bytes.count) }) == 0 { return known.name }
+        }
+        guard let name = String(validating: bytes, as: UTF8.self) else { return nil }
+        if typeNames.count < 64 { typeNames.append((Array(bytes), name)) }
+        return name
     }
 
     /// Decompresses a whole frame into `output`, which must be exactly the original size.

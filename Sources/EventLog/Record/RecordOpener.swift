@@ -56,7 +56,7 @@ struct RecordOpener: Sendable {
                 throw EventLogError.integrity(position, "does not authenticate (damaged, moved, swapped or from another store)")
             }
             if header.codec == .stored {
-                return try Self.event(from: UnsafeRawBufferPointer(opened), header: header, position: position)
+                return try Self.event(from: UnsafeRawBufferPointer(opened), header: header, position: position, names: decompressor)
             }
             return try decompress(UnsafeRawBufferPointer(opened), header: header, position: position, with: decompressor)
         }
@@ -75,15 +75,16 @@ struct RecordOpener: Sendable {
             guard decompressor.decompress(input, dictionary: dictionary, into: body) else {
                 throw EventLogError.integrity(position, "does not decompress")
             }
-            return try Self.event(from: UnsafeRawBufferPointer(body), header: header, position: position)
+            return try Self.event(from: UnsafeRawBufferPointer(body), header: header, position: position, names: decompressor)
         }
     }
 
     /// Splits a body (`type length | type | data`) into an event; the data is copied once, here.
-    private static func event(from body: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64) throws -> RecordedEvent {
+    private static func event(from body: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64,
+                              names: Decompressor) throws -> RecordedEvent {
         guard body.count == Int(header.bodyCount) else { throw EventLogError.integrity(position, "has a body of the wrong length") }
         guard let typeCount = body.first.map(Int.init), typeCount > 0, body.count > typeCount,
-              let type = String(validating: UnsafeRawBufferPointer(rebasing: body[1...typeCount]), as: UTF8.self) else {
+              let type = names.typeName(UnsafeRawBufferPointer(rebasing: body[1...typeCount])) else {
             throw EventLogError.integrity(position, "has a malformed event type")
         }
         return RecordedEvent(
