@@ -53,7 +53,7 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogCrashWriter", "TestSupport"]),
         .testTarget(
             name: "SessionModelTests",
-            dependencies: ["SessionModel", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SessionModel", "Audio", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),

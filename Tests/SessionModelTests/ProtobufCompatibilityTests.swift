@@ -1,3 +1,4 @@
+import Audio
 import EventLog
 import Foundation
 @testable import SessionModel
@@ -35,24 +36,7 @@ import Testing
                 expected.append((proposed.type, text))
             }
         }
-        // The input goes through a file: a child that exits early cannot break a pipe under us.
-        let inputURL = FileManager.default.temporaryDirectory.appendingPathComponent("payloads-\(UUID().uuidString).tsv")
-        try Data(input.utf8).write(to: inputURL)
-        defer { try? FileManager.default.removeItem(at: inputURL) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", Self.script]
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(errors)")
-
-        let lines = String(decoding: output, as: UTF8.self).split(separator: "\n")
+        let lines = try Self.decode(input)
         #expect(lines.count == expected.count)
         for (line, want) in zip(lines, expected) {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -68,6 +52,65 @@ import Testing
                 #expect((message["words"] as? [[String: Any]])?.count == 2)
                 #expect(message["confidence"] as? Double == 0.25)
             }
+        }
+    }
+
+    /// Runs decode_payloads.py on `input` (type TAB payload hex, a line each); its output lines.
+    static func decode(_ input: String) throws -> [Substring] {
+        // The input goes through a file: a child that exits early cannot break a pipe under us.
+        let inputURL = FileManager.default.temporaryDirectory.appendingPathComponent("payloads-\(UUID().uuidString).tsv")
+        try Data(input.utf8).write(to: inputURL)
+        defer { try? FileManager.default.removeItem(at: inputURL) }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        process.arguments = ["python3", script]
+        let stdout = Pipe(), stderr = Pipe()
+        process.standardInput = try FileHandle(forReadingFrom: inputURL)
+        process.standardOutput = stdout
+        process.standardError = stderr
+        try process.run()
+        let output = stdout.fileHandleForReading.readDataToEndOfFile()
+        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        process.waitUntilExit()
+        #expect(process.terminationStatus == 0, "\(errors)")
+        return String(decoding: output, as: UTF8.self).split(separator: "\n")
+    }
+
+    static var soundfileAvailable: Bool {
+        let probe = Process()
+        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        probe.arguments = ["python3", "-c", "import google.protobuf, grpc_tools, soundfile"]
+        probe.standardError = FileHandle.nullDevice
+        guard (try? probe.run()) != nil else { return false }
+        probe.waitUntilExit()
+        return probe.terminationStatus == 0
+    }
+
+    @Test(.enabled(if: soundfileAvailable, "needs python3 with protobuf, grpcio-tools and soundfile"))
+    func storedAudioChunksDecodeWithAnotherFLACDecoderToTheSamplesRecorded() throws {
+        var input = ""
+        var digests: [String] = []
+        for (frames, channels, rate) in [(1600, 1, 16_000), (4410, 2, 44_100), (777, 1, 8000)] {
+            var pcm: [UInt8] = []
+            for index in 0..<(frames * channels) {
+                let sample = Int16(clamping: Int(7000 * sin(Double(index) / 5)) + (index * 7919) % 41 - 20)
+                withUnsafeBytes(of: sample.littleEndian) { pcm += $0 }
+            }
+            let chunk = try RecordingChunk(recording: "r", index: 0, pcm: pcm)
+                .codedLosslessly(as: AudioFormat(sampleRate: rate, channels: channels))
+            guard case .flac = chunk.audio else { Issue.record("\(frames) frames were not stored as FLAC"); continue }
+            let proposed = SessionEventCodec().encode(SessionEvent(session: UUID(), occurredAt: 0, payload: .recordingChunk(chunk)))
+            input += proposed.type + "\t" + proposed.data.map { String(format: "%02x", $0) }.joined() + "\n"
+            digests.append(Hex.string(SHA256.hash(pcm)))
+        }
+        let lines = try Self.decode(input)
+        #expect(lines.count == digests.count)
+        for (line, digest) in zip(lines, digests) {
+            let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(json["canonical"] as? Bool == true)
+            #expect(json["flac_pcm_sha256"] as? String == digest)
+            let message = try #require(json["message"] as? [String: Any])
+            #expect(Data(base64Encoded: message["pcm_sha256"] as? String ?? "").map { Hex.string([UInt8]($0)) } == digest)
         }
     }
 }

@@ -4,12 +4,16 @@
 Input, one per line: `event type <TAB> payload hex`. Output, one JSON line per input: the message as
 protobuf's JSON mapping (field names as in the .proto), and `"canonical": true` when the payload
 parses with no unknown fields and re-serialises to exactly the same bytes, i.e. every field has the
-number and wire type the schema gives it.
+number and wire type the schema gives it. An audio chunk stored as FLAC is also decoded (with
+python-soundfile, when installed) and `"flac_pcm_sha256"` gives the SHA-256 of its samples as int16
+little-endian bytes, to compare with the chunk's `pcm_sha256`.
 
-    pip install protobuf grpcio-tools
+    pip install protobuf grpcio-tools soundfile
     python3 decode_payloads.py < payloads.tsv
 """
+import hashlib
 import importlib
+import io
 import json
 import os
 import sys
@@ -61,7 +65,19 @@ def main():
         message.ParseFromString(payload)
         canonical = not has_unknown_fields(message) and message.SerializeToString() == payload
         decoded = json_format.MessageToDict(message, preserving_proto_field_name=True)
-        print(json.dumps({"type": event_type, "canonical": canonical, "message": decoded}, ensure_ascii=False))
+        line = {"type": event_type, "canonical": canonical, "message": decoded}
+        if event_type == "recording.chunk" and message.WhichOneof("audio") == "flac":
+            line["flac_pcm_sha256"] = flac_pcm_sha256(message.flac)
+        print(json.dumps(line, ensure_ascii=False))
+
+
+def flac_pcm_sha256(flac):
+    try:
+        import soundfile
+    except ImportError:
+        return None
+    samples, _ = soundfile.read(io.BytesIO(flac), dtype="int16", always_2d=False)
+    return hashlib.sha256(samples.astype("<i2").tobytes()).hexdigest()
 
 
 if __name__ == "__main__":
