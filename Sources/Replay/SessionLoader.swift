@@ -6,14 +6,18 @@ import SessionModel
 /// Reads and decodes a session's stream in batches on a background thread, so that a replay can
 /// start on the first events while later ones are still being decrypted.
 final class SessionLoader: @unchecked Sendable {
-    // @unchecked: `loaded`, `failure` and `finished` are guarded by `condition`.
+    // @unchecked: `loaded`, `failure`, `finished` and `waiting` are guarded by `lock`.
     static let batchSize = 4096
+    /// The first batch is small, so the replay starts at once.
+    static let firstBatchSize = 256
 
     let count: Int
-    private let condition = NSCondition()
+    private let lock = NSLock()
     private var loaded: [RecordedSessionEvent] = []
     private var failure: (any Error)?
     private var finished = false
+    /// Replays waiting for an event not decoded yet: suspended, not blocking a thread.
+    private var waiting: [(index: Int, continuation: CheckedContinuation<RecordedSessionEvent?, any Error>)] = []
 
     /// Starts reading the `count` events of `session` that the stream holds now.
     init(session: UUID, log: EventLog) throws {
@@ -25,15 +29,13 @@ final class SessionLoader: @unchecked Sendable {
             var next = 0
             do {
                 while next < total {
-                    let batch = try log.readStream(stream, from: UInt64(next), maxCount: min(Self.batchSize, total - next)) {
+                    let size = next == 0 ? Self.firstBatchSize : Self.batchSize
+                    let batch = try log.readStream(stream, from: UInt64(next), maxCount: min(size, total - next)) {
                         try codec.decode($0)
                     }
                     guard !batch.isEmpty else { break }
                     next += batch.count
-                    condition.lock()
-                    loaded += batch
-                    condition.broadcast()
-                    condition.unlock()
+                    add(batch)
                 }
                 finish(nil)
             } catch {
@@ -42,21 +44,45 @@ final class SessionLoader: @unchecked Sendable {
         }
     }
 
-    private func finish(_ error: (any Error)?) {
-        condition.lock()
-        failure = error
-        finished = true
-        condition.broadcast()
-        condition.unlock()
+    private func add(_ batch: [RecordedSessionEvent]) {
+        lock.lock()
+        loaded += batch
+        let ready = waiting.filter { $0.index < loaded.count }.map { ($0.continuation, loaded[$0.index]) }
+        waiting.removeAll { $0.index < loaded.count }
+        lock.unlock()
+        for (continuation, event) in ready { continuation.resume(returning: event) }
     }
 
-    /// The event at `index`, waiting for it to be decoded; nil past the end.
-    func event(at index: Int) throws -> RecordedSessionEvent? {
-        condition.lock()
-        defer { condition.unlock() }
-        while index >= loaded.count, !finished { condition.wait() }
-        if index < loaded.count { return loaded[index] }
-        if let failure { throw failure }
-        return nil
+    private func finish(_ error: (any Error)?) {
+        lock.lock()
+        failure = error
+        finished = true
+        let stranded = waiting
+        waiting = []
+        lock.unlock()
+        for (_, continuation) in stranded {
+            if let error { continuation.resume(throwing: error) } else { continuation.resume(returning: nil) }
+        }
+    }
+
+    /// The event at `index`, once decoded; nil past the end.
+    func event(at index: Int) async throws -> RecordedSessionEvent? {
+        // The usual case, the event decoded already, does not suspend.
+        if let ready = lock.withLock({ index < loaded.count ? loaded[index] : nil }) { return ready }
+        return try await withCheckedThrowingContinuation { continuation in
+            lock.lock()
+            if index < loaded.count {
+                let event = loaded[index]
+                lock.unlock()
+                continuation.resume(returning: event)
+            } else if finished {
+                let failure = self.failure
+                lock.unlock()
+                if let failure { continuation.resume(throwing: failure) } else { continuation.resume(returning: nil) }
+            } else {
+                waiting.append((index, continuation))
+                lock.unlock()
+            }
+        }
     }
 }

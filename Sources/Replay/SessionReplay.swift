@@ -79,10 +79,10 @@ public struct SessionReplay: Sendable {
         }
     }
 
-    private func event(at index: Int) throws -> RecordedSessionEvent? {
+    private func event(at index: Int) async throws -> RecordedSessionEvent? {
         switch source {
         case .events(let events): index < events.count ? events[index] : nil
-        case .loading(let loader): try loader.event(at: index)
+        case .loading(let loader): try await loader.event(at: index)
         }
     }
 
@@ -92,7 +92,7 @@ public struct SessionReplay: Sendable {
     /// Waits the event's virtual gap (scaled by the speed), applies it to the views and returns the
     /// step; nil at the end (or past `until`).
     public mutating func next() async throws -> ReplayStep? {
-        guard let recorded = try event(at: index) else { return nil }
+        guard let recorded = try await event(at: index) else { return nil }
         let time = recorded.event.occurredAt
         var wait: Int64 = 0
         var backwards: Int64?
