@@ -4,16 +4,19 @@ import Migrations
 import SessionModel
 
 /// Reads and decodes a session's stream in batches on a background thread, so that a replay can
-/// start on the first events while later ones are still being decrypted.
+/// start on the first events while later ones are still being decrypted. Events are taken in order;
+/// a batch is let go once the replay has passed it.
 final class SessionLoader: @unchecked Sendable {
-    // @unchecked: `loaded`, `failure`, `finished` and `waiting` are guarded by `lock`.
+    // @unchecked: `batches`, `loadedCount`, `failure`, `finished` and `waiting` are guarded by `lock`.
     static let batchSize = 4096
     /// The first batch is small, so the replay starts at once.
     static let firstBatchSize = 256
 
     let count: Int
     private let lock = NSLock()
-    private var loaded: [RecordedSessionEvent] = []
+    /// Decoded batches not passed yet, with the index of their first event.
+    private var batches: [(start: Int, events: [RecordedSessionEvent])] = []
+    private var loadedCount = 0
     private var failure: (any Error)?
     private var finished = false
     /// Replays waiting for an event not decoded yet: suspended, not blocking a thread.
@@ -46,9 +49,10 @@ final class SessionLoader: @unchecked Sendable {
 
     private func add(_ batch: [RecordedSessionEvent]) {
         lock.lock()
-        loaded += batch
-        let ready = waiting.filter { $0.index < loaded.count }.map { ($0.continuation, loaded[$0.index]) }
-        waiting.removeAll { $0.index < loaded.count }
+        batches.append((loadedCount, batch))
+        loadedCount += batch.count
+        let ready = waiting.compactMap { waiter in taken(waiter.index).map { (waiter.continuation, $0) } }
+        waiting.removeAll { $0.index < loadedCount }
         lock.unlock()
         for (continuation, event) in ready { continuation.resume(returning: event) }
     }
@@ -68,11 +72,10 @@ final class SessionLoader: @unchecked Sendable {
     /// The event at `index`, once decoded; nil past the end.
     func event(at index: Int) async throws -> RecordedSessionEvent? {
         // The usual case, the event decoded already, does not suspend.
-        if let ready = lock.withLock({ index < loaded.count ? loaded[index] : nil }) { return ready }
+        if let ready = lock.withLock({ taken(index) }) { return ready }
         return try await withCheckedThrowingContinuation { continuation in
             lock.lock()
-            if index < loaded.count {
-                let event = loaded[index]
+            if let event = taken(index) {
                 lock.unlock()
                 continuation.resume(returning: event)
             } else if finished {
@@ -84,5 +87,12 @@ final class SessionLoader: @unchecked Sendable {
                 lock.unlock()
             }
         }
+    }
+
+    /// The event at `index` if decoded, letting go of the batches before it. Call with `lock` held.
+    private func taken(_ index: Int) -> RecordedSessionEvent? {
+        while let first = batches.first, first.start + first.events.count <= index { batches.removeFirst() }
+        guard let first = batches.first, index >= first.start, index < first.start + first.events.count else { return nil }
+        return first.events[index - first.start]
     }
 }
