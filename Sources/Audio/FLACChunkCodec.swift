@@ -29,4 +29,20 @@ public enum FLACChunkCodec {
         let samples = try sound.readAllSamples(source: "a stored audio chunk")
         return (samples, AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels)))
     }
+
+    /// The format and length a FLAC stream declares in its STREAMINFO block, read without decoding;
+    /// nil when the bytes do not start with `fLaC` and a STREAMINFO block.
+    public static func streamInfo(_ bytes: [UInt8]) -> (format: AudioFormat, frames: UInt64)? {
+        // "fLaC", then a block header (type 0 = STREAMINFO in the low 7 bits, length 34), then the
+        // block: 2+2 bytes block sizes, 3+3 bytes frame sizes, then 20 bits rate, 3 bits channels − 1,
+        // 5 bits bits-per-sample − 1, 36 bits total samples (RFC 9639, section 8.2).
+        guard bytes.count >= 42, bytes.starts(with: [0x66, 0x4C, 0x61, 0x43]), bytes[4] & 0x7F == 0,
+              bytes[5] == 0, bytes[6] == 0, bytes[7] == 34 else { return nil }
+        let packed = bytes[18..<26].reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
+        let rate = Int(packed >> 44)
+        let channels = Int((packed >> 41) & 0x7) + 1
+        let frames = packed & 0xF_FFFF_FFFF
+        guard rate > 0 else { return nil }
+        return (AudioFormat(sampleRate: rate, channels: channels), frames)
+    }
 }

@@ -86,10 +86,9 @@ public struct SessionRecorder: Sendable {
         let format = audio.format
         timeline.add(0, .recordingStarted(RecordingStarted(recording: options.recording, sampleRate: UInt32(format.sampleRate),
                                                            channels: UInt32(format.channels))))
-        for (index, frames) in Chunking.frameRanges(frames: audio.frames, format: format).enumerated() {
-            let pcm = Chunking.pcmBytes(audio.samples, frames: frames, channels: format.channels)
-            timeline.add(format.milliseconds(frames: frames.upperBound),
-                         .recordingChunk(RecordingChunk(recording: options.recording, index: UInt64(index), pcm: pcm)))
+        let ranges = Chunking.frameRanges(frames: audio.frames, format: format)
+        for (index, chunk) in try codedChunks(ranges).enumerated() {
+            timeline.add(format.milliseconds(frames: ranges[index].upperBound), .recordingChunk(chunk))
         }
         for pause in script.pauses {
             timeline.add(pause.startMilliseconds, .sessionPaused(SessionPaused(reason: "fixture pause")))
@@ -106,6 +105,26 @@ public struct SessionRecorder: Sendable {
         timeline.add(playbackStart + duration, .playbackCompleted(PlaybackCompleted(recording: options.recording)))
         timeline.add(playbackStart + duration + 500, .sessionEnded(SessionEnded(reason: "fixture complete")))
         return timeline.events(session: session, startAt: options.startAt)
+    }
+
+    /// The audio's chunks, FLAC-coded on all cores (the raw PCM of an hour is never held twice).
+    private func codedChunks(_ ranges: [Range<Int>]) throws(FixtureError) -> [RecordingChunk] {
+        var results = [Result<RecordingChunk, AudioError>?](repeating: nil, count: ranges.count)
+        results.withUnsafeMutableBufferPointer { output in
+            let work = ParallelChunkCoding(audio: audio, recording: options.recording, ranges: ranges, output: output)
+            let workers = ranges.count >= 64 ? ProcessInfo.processInfo.activeProcessorCount : 1
+            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0, of: workers) }
+        }
+        var chunks: [RecordingChunk] = []
+        chunks.reserveCapacity(ranges.count)
+        for result in results {
+            switch result {
+            case .success(let chunk)?: chunks.append(chunk)
+            case .failure(let error)?: throw FixtureError("audio chunk \(chunks.count): \(error.message)")
+            case nil: break  // not reached: every chunk is coded
+            }
+        }
+        return chunks
     }
 
     private func addTranscript(of segment: FixtureScript.Segment, id: String, vocabulary: [String],
@@ -157,6 +176,24 @@ private struct Timeline {
             withUnsafeBytes(of: UInt64(number).bigEndian) { digest.update($0) }
             return SessionEvent(id: UUID(version8From: digest.digest()), session: session,
                                 occurredAt: startAt + Int64(entry.element.milliseconds), payload: entry.element.payload)
+        }
+    }
+}
+
+/// What the chunk-coding workers share.
+private struct ParallelChunkCoding: @unchecked Sendable {
+    // @unchecked: worker `w` writes only its own stride of `output`; the rest is read-only.
+    let audio: DecodedAudio
+    let recording: String
+    let ranges: [Range<Int>]
+    let output: UnsafeMutableBufferPointer<Result<RecordingChunk, AudioError>?>
+
+    func run(worker: Int, of workers: Int) {
+        for index in stride(from: worker, to: ranges.count, by: workers) {
+            let pcm = Chunking.pcmBytes(audio.samples, frames: ranges[index], channels: audio.format.channels)
+            output[index] = Result { () throws(AudioError) in
+                try RecordingChunk(recording: recording, index: UInt64(index), pcm: pcm).codedLosslessly(as: audio.format)
+            }
         }
     }
 }

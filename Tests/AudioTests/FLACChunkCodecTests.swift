@@ -24,6 +24,16 @@ import Testing
         #expect(decoded.format == format)
     }
 
+    @Test func theStreamInfoGivesFormatAndLengthWithoutDecoding() throws {
+        let format = AudioFormat(sampleRate: 44_100, channels: 2)
+        let encoded = try FLACChunkCodec.encode((0..<(2 * 4097)).map { Int16(truncatingIfNeeded: $0 * 31) }, format: format)
+        let info = try #require(FLACChunkCodec.streamInfo(encoded))
+        #expect(info.format == format)
+        #expect(info.frames == 4097)
+        #expect(FLACChunkCodec.streamInfo(Array("RIFF and other things that are long enough to look".utf8)) == nil)
+        #expect(FLACChunkCodec.streamInfo(Array(encoded.prefix(20))) == nil)
+    }
+
     @Test func bytesThatAreNotFLACAreRefusedWithAMessage() {
         #expect(throws: AudioError.self) { try FLACChunkCodec.decode(Array("not audio at all".utf8)) }
         #expect(throws: AudioError.self) { try FLACChunkCodec.decode([]) }

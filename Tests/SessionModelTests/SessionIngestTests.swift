@@ -216,4 +216,30 @@ import Testing
             #expect(try log.eventCount() == 0)
         }
     }
+
+    @Test func eventsBuiltInCodeMayBringFLACChunksButOnlyInTheirRecordingsFormat() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID()
+            let subject = try #require(SubjectHash(bytes: log.identifierHash("s")))
+            let mono = try RecordingChunk(recording: "r", index: 0, pcm: Self.speechLikePCM(frames: 1600))
+                .codedLosslessly(as: .sessionDefault)
+            func events(_ rate: UInt32, _ channels: UInt32) -> [SessionEvent] {
+                [SessionEvent(session: session, occurredAt: 0, payload: .sessionStarted(SessionStarted(subject: subject, locale: "en"))),
+                 SessionEvent(session: session, occurredAt: 1, payload: .recordingStarted(RecordingStarted(recording: "r", sampleRate: rate, channels: channels))),
+                 SessionEvent(session: session, occurredAt: 2, payload: .recordingChunk(mono))]
+            }
+            let failure = await #expect(throws: IngestFailure.self) { try await SessionIngest(log: log).ingest(events: events(44_100, 2)) }
+            #expect(failure?.problems.map(\.description) == [
+                "line 3, field \"pcm\": the FLAC audio is not 1600 frames of 44100 Hz, 2 channels, 16-bit, as its recording and frames field say",
+            ])
+            #expect(try log.eventCount() == 0)
+            #expect(try await SessionIngest(log: log).ingest(events: events(16_000, 1)).appended == 3)
+            let stored = try decoded(log, StreamID(session)).compactMap { event -> RecordingChunk? in
+                if case .recordingChunk(let chunk) = event.event.payload { chunk } else { nil }
+            }
+            #expect(stored == [mono])
+            #expect(try stored.first?.pcm() == Self.speechLikePCM(frames: 1600))
+        }
+    }
 }

@@ -63,6 +63,13 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
     /// The same chunk with its frame count, stored as FLAC when that is smaller than raw PCM (it
     /// is, for ~100 ms of speech: about 0.6 of it). Throws when the PCM is not whole frames of `format`.
     public func codedLosslessly(as format: AudioFormat) throws(AudioError) -> RecordingChunk {
+        if case .flac(let flac) = audio, let frames, pcmSHA256 != nil {
+            // Coded already: check what the stream declares instead of decoding it.
+            guard let info = FLACChunkCodec.streamInfo(flac), info.format == format, info.frames == frames else {
+                throw AudioError("the FLAC audio is not \(frames) frames of \(format), as its recording and frames field say")
+            }
+            return self
+        }
         let pcm = try pcm()
         let frameBytes = 2 * format.channels
         guard pcm.count % frameBytes == 0 else {
