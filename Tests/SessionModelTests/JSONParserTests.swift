@@ -76,4 +76,25 @@ import Testing
             #expect(parsed.double == number)
         }
     }
+
+    @Test func arbitraryBytesAndDamagedLinesAreAnsweredNeverCrashedOn() async {
+        // Bytes drawn mostly from JSON's own alphabet, so that deep and odd structures come up.
+        let alphabet = Array(#"{}[]",:0123456789.eE+-\u"truefalsenull ab"#.utf8) + [0x00, 0x1F, 0x80, 0xC3, 0xFF, 0xED, 0xA0]
+        let byte = Gen<Int>.int(in: 0...(alphabet.count - 1)).map { alphabet[$0] }
+        await propertyCheck(count: 2000, input: byte.array(of: 0...120)) { bytes in
+            do throws(JSONSyntaxError) {
+                _ = try JSONParser.parse(Data(bytes))
+            } catch {
+                #expect(error.offset >= 0 && error.offset <= bytes.count)
+                #expect(!error.reason.isEmpty)
+            }
+        }
+        let valid = Array(#"{"type":"transcript.partial","text":"h\u00e9llo \ud83d\ude00","n":[1,-2.5e3,true,null]}"#.utf8)
+        await propertyCheck(count: 1000, input: Gen<Int>.int(in: 0...(valid.count - 1)), byte) { index, replacement in
+            var damaged = valid
+            damaged[index] = replacement
+            _ = try? JSONParser.parse(Data(damaged))
+            _ = try? JSONParser.parse(Data(damaged.prefix(index)))
+        }
+    }
 }
