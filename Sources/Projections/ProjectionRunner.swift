@@ -4,9 +4,8 @@ import Migrations
 import SessionModel
 
 /// Keeps the persisted views up to date (the session list, the transcripts and every subject's
-/// consent trail): folds
-/// the events after their checkpoints, a batch at a time, writing each view's rows and its new
-/// checkpoint in one transaction (exactly-once across crashes). `rebuild` starts again from 0.
+/// consent trail): folds the events after their checkpoints and writes the views' rows with their
+/// new checkpoints in one transaction (exactly-once across crashes). `rebuild` starts again from 0.
 public struct ProjectionRunner: Sendable {
     public static let sessionsView = "sessions"
     public static let consentView = "consent-trail"
@@ -56,7 +55,10 @@ public struct ProjectionRunner: Sendable {
             while !pending.isEmpty {
                 let batch = try pending.removeFirst().wait()
                 readAhead()
-                guard let last = batch.last else { break }
+                guard let last = batch.last else {  // not reached (positions below the count all exist): keep what was folded
+                    if unwritten.events > 0 { try write(unwritten, from: checkpoints, through: position) }
+                    return read
+                }
                 try fold(batch, from: checkpoints, into: &unwritten)
                 position = last.position + 1
                 read += UInt64(batch.count)
