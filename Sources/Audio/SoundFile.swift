@@ -31,38 +31,33 @@ final class SoundFile {
 
     /// Reads every frame as interleaved 16-bit samples (libsndfile converts other sample types).
     func readAllSamples(source: String) throws(AudioError) -> [Int16] {
-        let channels = Int(info.channels)
-        var samples: [Int16] = []
-        if info.frames > 0, info.frames < Int64(Int32.max) { samples.reserveCapacity(Int(info.frames) * channels) }
-        var buffer = [Int16](repeating: 0, count: 8192 * channels)
-        while true {
-            let frames = buffer.withUnsafeMutableBufferPointer { sf_readf_short(handle, $0.baseAddress, 8192) }
-            if frames < 0 { throw AudioError("\(source): \(Self.lastError(handle))") }
-            if frames == 0 { break }
-            samples.append(contentsOf: buffer[0..<(Int(frames) * channels)])
-        }
-        let error = sf_error(handle)
-        guard error == SF_ERR_NO_ERROR else { throw AudioError("\(source): \(Self.lastError(handle))") }
-        if info.frames > 0, info.frames < Int64(Int32.max), samples.count / channels < Int(info.frames) {
-            throw AudioError("\(source) is truncated: it declares \(info.frames) frames but holds \(samples.count / channels)")
-        }
-        return samples
+        try readAll(source: source, zero: 0) { sf_readf_short($0, $1, $2) }
     }
 
     /// Reads every frame as interleaved floats in [-1, 1] (for conversion).
     func readAllFloats(source: String) throws(AudioError) -> [Float] {
+        try readAll(source: source, zero: 0) { sf_readf_float($0, $1, $2) }
+    }
+
+    /// Reads every frame with `read` (one of libsndfile's `sf_readf_*`), refusing a file that holds
+    /// fewer frames than its header declares.
+    private func readAll<Sample>(source: String, zero: Sample,
+                                 _ read: (OpaquePointer, UnsafeMutablePointer<Sample>, sf_count_t) -> sf_count_t)
+        throws(AudioError) -> [Sample] {
         let channels = Int(info.channels)
-        var samples: [Float] = []
-        var buffer = [Float](repeating: 0, count: 8192 * channels)
+        let declared = info.frames > 0 && info.frames < Int64(Int32.max) ? Int(info.frames) : nil
+        var samples: [Sample] = []
+        if let declared { samples.reserveCapacity(declared * channels) }
+        var buffer = [Sample](repeating: zero, count: 8192 * channels)
         while true {
-            let frames = buffer.withUnsafeMutableBufferPointer { sf_readf_float(handle, $0.baseAddress, 8192) }
+            let frames = buffer.withUnsafeMutableBufferPointer { read(handle, $0.baseAddress!, 8192) }
             if frames < 0 { throw AudioError("\(source): \(Self.lastError(handle))") }
             if frames == 0 { break }
             samples.append(contentsOf: buffer[0..<(Int(frames) * channels)])
         }
         guard sf_error(handle) == SF_ERR_NO_ERROR else { throw AudioError("\(source): \(Self.lastError(handle))") }
-        if info.frames > 0, info.frames < Int64(Int32.max), samples.count / channels < Int(info.frames) {
-            throw AudioError("\(source) is truncated: it declares \(info.frames) frames but holds \(samples.count / channels)")
+        if let declared, samples.count / channels < declared {
+            throw AudioError("\(source) is truncated: it declares \(declared) frames but holds \(samples.count / channels)")
         }
         return samples
     }

@@ -1,5 +1,5 @@
 /// How fast a replay's virtual clock runs against the wall clock.
-public enum ReplaySpeed: Sendable, Equatable, CustomStringConvertible {
+public enum ReplaySpeed: Sendable, Equatable {
     /// No waiting at all.
     case max
     /// Recorded gaps divided by the factor: 1 is real time, 10 ten times as fast.
@@ -23,13 +23,6 @@ public enum ReplaySpeed: Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .max: 0
         case .factor(let factor): Double(milliseconds) / factor
-        }
-    }
-
-    public var description: String {
-        switch self {
-        case .max: "max"
-        case .factor(let factor): factor == 1 ? "realtime" : "\(factor)×"
         }
     }
 }

@@ -62,7 +62,7 @@ public struct SessionRecorder: Sendable {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         digest.updateField(Array((try? encoder.encode(script)) ?? Data()))
-        audio.samples.withUnsafeBytes { digest.updateField(Array($0)) }
+        audio.samples.withUnsafeBytes { digest.updateField($0) }
         return UUID(version8From: digest.digest())
     }
 

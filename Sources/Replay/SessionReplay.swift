@@ -43,33 +43,27 @@ public struct SessionReplay: Sendable {
     ///   - sleep: how a wall-clock wait is taken (tests pass one that records instead of sleeping).
     public init(session: UUID, events: [RecordedSessionEvent], speed: ReplaySpeed = .max, until: Int64? = nil,
                 sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) {
-        self.session = session
-        source = .events(events.filter { !$0.isCopy && $0.event.session == session })
-        self.speed = speed
-        self.until = until
-        self.sleep = sleep
-        transcript = TranscriptView(session: session)
-        summary = SessionSummary(session: session)
-        trace.update("sessionstore replay trace v1")
+        self.init(session, .events(events.filter { !$0.isCopy && $0.event.session == session }), speed, until, sleep)
     }
 
     /// The replay of `session` as stored in `log` (its events now); it starts while later events are
     /// still being read.
-    public init(_ session: UUID, from log: EventLog, speed: ReplaySpeed = .max, until: Int64? = nil,
-                sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) }) throws {
+    public static func load(_ session: UUID, from log: EventLog, speed: ReplaySpeed = .max, until: Int64? = nil,
+                            sleep: @escaping @Sendable (Duration) async throws -> Void = { try await Task.sleep(for: $0) })
+        throws -> SessionReplay {
+        SessionReplay(session, .loading(try SessionLoader(session: session, log: log)), speed, until, sleep)
+    }
+
+    private init(_ session: UUID, _ source: Source, _ speed: ReplaySpeed, _ until: Int64?,
+                 _ sleep: @escaping @Sendable (Duration) async throws -> Void) {
         self.session = session
-        source = .loading(try SessionLoader(session: session, log: log))
+        self.source = source
         self.speed = speed
         self.until = until
         self.sleep = sleep
         transcript = TranscriptView(session: session)
         summary = SessionSummary(session: session)
         trace.update("sessionstore replay trace v1")
-    }
-
-    public static func load(_ session: UUID, from log: EventLog, speed: ReplaySpeed = .max, until: Int64? = nil)
-        throws -> SessionReplay {
-        try SessionReplay(session, from: log, speed: speed, until: until)
     }
 
     public var eventCount: Int {

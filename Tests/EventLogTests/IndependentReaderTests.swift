@@ -10,15 +10,7 @@ import Testing
         .deletingLastPathComponent()
     static let reader = packageRoot.appendingPathComponent("tools/format-reader/read_store.py").path
 
-    static var pythonReaderAvailable: Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import lmdb, nacl.bindings, zstandard"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }
+    static let pythonReaderAvailable = pythonCanImport("lmdb, nacl.bindings, zstandard")
 
     @Test(.enabled(if: pythonReaderAvailable, "needs python3 with lmdb, pynacl and zstandard"))
     func anIndependentReaderDecodesEveryEventAsTheLibraryDoes() async throws {

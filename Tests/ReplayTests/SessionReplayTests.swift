@@ -75,6 +75,14 @@ final class WaitRecorder: @unchecked Sendable {
         }
     }
 
+    /// A new store holding the fixture `name` recorded with `seed`.
+    static func recorded(_ name: String, seed: UInt64 = 1, in store: TemporaryStore) async throws -> (EventLog, SessionRecorder) {
+        let log = try store.create()
+        let recorder = try recorder(name, seed: seed)
+        _ = try await SessionIngest(log: log).ingest(events: try recorder.events())
+        return (log, recorder)
+    }
+
     static func events(_ log: EventLog) throws -> [RecordedSessionEvent] {
         try log.readStream(SessionStreams.session(session)).map { try SessionEventCodec().decode($0) }
     }
@@ -91,9 +99,7 @@ final class WaitRecorder: @unchecked Sendable {
 
     @Test func theLongPauseFixtureKeepsCommittedTextUnchangedAcrossItsPauses() async throws {
         try await withTemporaryStore { store in
-            let log = try store.create()
-            let recorder = try recorder("long-pauses")
-            _ = try await SessionIngest(log: log).ingest(events: try recorder.events())
+            let (log, recorder) = try await Self.recorded("long-pauses", in: store)
             var replay = try SessionReplay.load(recorder.session, from: log)
             var committed: [String] = []
             var longestWait: Int64 = 0
@@ -113,9 +119,7 @@ final class WaitRecorder: @unchecked Sendable {
 
     @Test func theResumedFixtureKeepsAppendingAfterItsPause() async throws {
         try await withTemporaryStore { store in
-            let log = try store.create()
-            let recorder = try recorder("paused-resumed")
-            _ = try await SessionIngest(log: log).ingest(events: try recorder.events())
+            let (log, recorder) = try await Self.recorded("paused-resumed", in: store)
             var replay = try SessionReplay.load(recorder.session, from: log)
             var statusAtResume: SessionSummary.Status?
             var segmentsAtPause = 0
@@ -159,9 +163,7 @@ final class WaitRecorder: @unchecked Sendable {
     @Test(arguments: RepositoryFixtures.speechFixtures)
     func everyFixtureReplaysToItsScriptsTranscript(_ name: String) async throws {
         try await withTemporaryStore { store in
-            let log = try store.create()
-            let recorder = try recorder(name, seed: 11)
-            _ = try await SessionIngest(log: log).ingest(events: try recorder.events())
+            let (log, recorder) = try await Self.recorded(name, seed: 11, in: store)
             var replay = try SessionReplay.load(recorder.session, from: log)
             let (digest, divergence) = try await replay.verify(against: log)
             #expect(divergence == nil)
@@ -184,7 +186,7 @@ final class WaitRecorder: @unchecked Sendable {
                 lines.append(#"{"type":"transcript.partial","session":"\#(id)","at":"2026-11-21T10:00:01Z","segment":"\#(index / 5)","revision":\#(index % 5),"text":"w\#(index)","start_ms":0,"end_ms":\#(index)}"#)
             }
             _ = try await SessionIngest(log: log).ingest(Data(lines.joined(separator: "\n").utf8))
-            var streaming = try SessionReplay(Self.session, from: log)
+            var streaming = try SessionReplay.load(Self.session, from: log)
             #expect(streaming.eventCount == lines.count)
             var steps = 0
             let digest = try await streaming.run { _ in steps += 1 }

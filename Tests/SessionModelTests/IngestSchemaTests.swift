@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import Testing
 
 /// docs/ingest.schema.json must accept what ingest accepts and reject the structural errors ingest
@@ -7,15 +8,7 @@ import Testing
     static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/ingest.schema.json").path
 
-    static var jsonschemaAvailable: Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import jsonschema"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }
+    static let jsonschemaAvailable = pythonCanImport("jsonschema")
 
     /// Validates each line; returns, per line, whether the schema accepts it.
     func validate(_ lines: [String]) throws -> [Bool] {

@@ -2,6 +2,7 @@ import Audio
 import EventLog
 import Foundation
 @testable import SessionModel
+import TestSupport
 import Testing
 
 /// tools/format-reader/decode_payloads.py decodes payloads with Google's protobuf library and
@@ -11,15 +12,7 @@ import Testing
     static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("tools/format-reader/decode_payloads.py").path
 
-    static var protobufAvailable: Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import google.protobuf, grpc_tools"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }
+    static let protobufAvailable = pythonCanImport("google.protobuf, grpc_tools")
 
     @Test(.enabled(if: protobufAvailable, "needs python3 with protobuf and grpcio-tools"))
     func everyPayloadDecodesWithGooglesProtobufAndTheProtoFile() throws {
@@ -76,15 +69,7 @@ import Testing
         return String(decoding: output, as: UTF8.self).split(separator: "\n")
     }
 
-    static var soundfileAvailable: Bool {
-        let probe = Process()
-        probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        probe.arguments = ["python3", "-c", "import google.protobuf, grpc_tools, soundfile"]
-        probe.standardError = FileHandle.nullDevice
-        guard (try? probe.run()) != nil else { return false }
-        probe.waitUntilExit()
-        return probe.terminationStatus == 0
-    }
+    static let soundfileAvailable = pythonCanImport("google.protobuf, grpc_tools, soundfile")
 
     @Test(.enabled(if: soundfileAvailable, "needs python3 with protobuf, grpcio-tools and soundfile"))
     func storedAudioChunksDecodeWithAnotherFLACDecoderToTheSamplesRecorded() throws {

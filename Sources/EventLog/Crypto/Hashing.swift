@@ -25,6 +25,10 @@ public struct SHA256: Sendable {
 
     /// The length as 8 bytes, then the bytes: ("ab", "c") and ("a", "bc") hash differently.
     public mutating func updateField(_ bytes: [UInt8]) {
+        bytes.withUnsafeBytes { updateField($0) }
+    }
+
+    public mutating func updateField(_ bytes: UnsafeRawBufferPointer) {
         withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { update($0) }
         update(bytes)
     }
