@@ -109,19 +109,20 @@ public struct SessionRecorder: Sendable {
 
     /// The audio's chunks, FLAC-coded on all cores (the raw PCM of an hour is never held twice).
     private func codedChunks(_ ranges: [Range<Int>]) throws(FixtureError) -> [RecordingChunk] {
-        var results = [Result<RecordingChunk, AudioError>?](repeating: nil, count: ranges.count)
-        results.withUnsafeMutableBufferPointer { output in
-            let work = ParallelChunkCoding(audio: audio, recording: options.recording, ranges: ranges, output: output)
-            let workers = ranges.count >= 64 ? ProcessInfo.processInfo.activeProcessorCount : 1
-            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0, of: workers) }
+        let audio = self.audio, recording = options.recording
+        let results = parallelMap(count: ranges.count, workers: ProcessInfo.processInfo.activeProcessorCount,
+                                  threshold: 64) { index in
+            let pcm = Chunking.pcmBytes(audio.samples, frames: ranges[index], channels: audio.format.channels)
+            return Result { () throws(AudioError) in
+                try RecordingChunk(recording: recording, index: UInt64(index), pcm: pcm).codedLosslessly(as: audio.format)
+            }
         }
         var chunks: [RecordingChunk] = []
         chunks.reserveCapacity(ranges.count)
         for result in results {
             switch result {
-            case .success(let chunk)?: chunks.append(chunk)
-            case .failure(let error)?: throw FixtureError("audio chunk \(chunks.count): \(error.message)")
-            case nil: break  // not reached: every chunk is coded
+            case .success(let chunk): chunks.append(chunk)
+            case .failure(let error): throw FixtureError("audio chunk \(chunks.count): \(error.message)")
             }
         }
         return chunks
@@ -176,24 +177,6 @@ private struct Timeline {
             withUnsafeBytes(of: UInt64(number).bigEndian) { digest.update($0) }
             return SessionEvent(id: UUID(version8From: digest.digest()), session: session,
                                 occurredAt: startAt + Int64(entry.element.milliseconds), payload: entry.element.payload)
-        }
-    }
-}
-
-/// What the chunk-coding workers share.
-private struct ParallelChunkCoding: @unchecked Sendable {
-    // @unchecked: worker `w` writes only its own stride of `output`; the rest is read-only.
-    let audio: DecodedAudio
-    let recording: String
-    let ranges: [Range<Int>]
-    let output: UnsafeMutableBufferPointer<Result<RecordingChunk, AudioError>?>
-
-    func run(worker: Int, of workers: Int) {
-        for index in stride(from: worker, to: ranges.count, by: workers) {
-            let pcm = Chunking.pcmBytes(audio.samples, frames: ranges[index], channels: audio.format.channels)
-            output[index] = Result { () throws(AudioError) in
-                try RecordingChunk(recording: recording, index: UInt64(index), pcm: pcm).codedLosslessly(as: audio.format)
-            }
         }
     }
 }

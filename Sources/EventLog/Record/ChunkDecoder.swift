@@ -32,40 +32,17 @@ struct ChunkDecoder {
             let id: UInt32 = entry.record.loadBigEndian(at: 4)
             if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
         }
-        var results = [Result<T, any Error>](repeating: .failure(CancellationError()), count: entries.count)
-        results.withUnsafeMutableBufferPointer { output in
-            let work = ParallelOpen(entries: entries, bases: bases, keys: keys, opener: opener, transform: transform,
-                                    output: output, share: (entries.count + Self.workers - 1) / Self.workers)
-            DispatchQueue.concurrentPerform(iterations: Self.workers) { work.run(worker: $0) }
-        }
-        return results
-    }
-}
-
-/// What the opening workers of one chunk share.
-private struct ParallelOpen<T>: @unchecked Sendable {
-    // @unchecked: the records point into pages of a read transaction that outlives the workers and
-    // that no one writes; worker `w` writes only its own slice of `output`; `keys` is read-only.
-    let entries: [ChunkDecoder.Entry]
-    let bases: [NonceBase?]
-    let keys: [UInt32: Result<SecureBytes?, any Error>]
-    let opener: RecordOpener
-    let transform: @Sendable (RecordedEvent) throws -> T
-    let output: UnsafeMutableBufferPointer<Result<T, any Error>>
-    let share: Int
-
-    func run(worker: Int) {
-        let range = (worker * share)..<min(entries.count, (worker + 1) * share)
-        guard !range.isEmpty else { return }
-        opener.decompressors.withDecompressor { decompressor in
-            for index in range {
-                let entry = entries[index]
-                output[index] = Result {
-                    try transform(try opener.open(entry.record, position: entry.position, nonceBase: bases[index],
-                                                  decompressor: decompressor) { id in
-                        guard let key = keys[id] else { throw EventLogError.integrity(entry.position, "is malformed") }
-                        return try key.get()
-                    })
+        return parallelMap(count: entries.count, workers: Self.workers) { _, range in
+            opener.decompressors.withDecompressor { decompressor in
+                range.map { index in
+                    let entry = entries[index]
+                    return Result {
+                        try transform(try opener.open(entry.record, position: entry.position, nonceBase: bases[index],
+                                                      decompressor: decompressor) { id in
+                            guard let key = keys[id] else { throw EventLogError.integrity(entry.position, "is malformed") }
+                            return try key.get()
+                        })
+                    }
                 }
             }
         }

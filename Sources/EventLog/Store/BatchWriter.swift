@@ -173,35 +173,10 @@ final class BatchWriter {
 
     /// Seals every job, on all sealers at once when the batch is large enough.
     private func seal(_ jobs: [SealJob], nonceBase: NonceBase) -> [[UInt8]] {
-        guard !jobs.isEmpty else { return [] }
-        let workers = jobs.count >= Self.parallelThreshold ? sealers.count : 1
-        var records = [[UInt8]](repeating: [], count: jobs.count)
-        records.withUnsafeMutableBufferPointer { out in
-            let work = ParallelSeal(jobs: jobs, sealers: sealers, output: out, nonceBase: nonceBase,
-                                    storeID: storeID, dictionary: dictionaries.current,
-                                    share: (jobs.count + workers - 1) / workers)
-            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0) }
-        }
-        return records
-    }
-}
-
-/// What the sealing workers of one batch share.
-private struct ParallelSeal: @unchecked Sendable {
-    // @unchecked: worker `w` uses only `sealers[w]` and writes only its own slice of `output`;
-    // everything else is read-only while the workers run.
-    let jobs: [SealJob]
-    let sealers: [RecordSealer]
-    let output: UnsafeMutableBufferPointer<[UInt8]>
-    let nonceBase: NonceBase
-    let storeID: [UInt8]
-    let dictionary: CompressionDictionary?
-    let share: Int
-
-    func run(worker: Int) {
-        let sealer = sealers[worker]
-        for index in (worker * share)..<min(jobs.count, (worker + 1) * share) {
-            output[index] = sealer.seal(jobs[index], storeID: storeID, dictionary: dictionary, nonceBase: nonceBase)
+        let dictionary = dictionaries.current
+        return parallelMap(count: jobs.count, workers: sealers.count, threshold: Self.parallelThreshold) { worker, range in
+            let sealer = sealers[worker]
+            return range.map { sealer.seal(jobs[$0], storeID: storeID, dictionary: dictionary, nonceBase: nonceBase) }
         }
     }
 }

@@ -44,19 +44,14 @@ public struct SessionIngest: Sendable {
         let log = self.log
         let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
         let lines = Self.lines(of: data)
-        var results = [Result<IngestedEvent, IngestFailure>?](repeating: nil, count: lines.count)
-        results.withUnsafeMutableBufferPointer { output in
-            let work = ParallelParse(lines: lines, parser: parser, output: output)
-            let workers = lines.count >= 2048 ? ProcessInfo.processInfo.activeProcessorCount : 1
-            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0, of: workers) }
-        }
+        let results = parallelMap(count: lines.count, workers: ProcessInfo.processInfo.activeProcessorCount,
+                                  threshold: 2048) { parser.parse(lines[$0].bytes, line: lines[$0].number) }
         var events: [IngestedEvent] = []
         var problems: [IngestProblem] = []
         for result in results {
             switch result {
-            case .success(let event)?: events.append(event)
-            case .failure(let found)?: problems += found.problems
-            case nil: break  // not reached: every line is parsed
+            case .success(let event): events.append(event)
+            case .failure(let found): problems += found.problems
             }
         }
         return try checked(events, problems: problems)
@@ -162,20 +157,18 @@ public struct SessionIngest: Sendable {
             }
         }
         guard !chunkIndices.isEmpty else { return [] }
-        var results = [Result<IngestedEvent, IngestFailure>?](repeating: nil, count: chunkIndices.count)
-        results.withUnsafeMutableBufferPointer { output in
-            let work = ParallelAudioCoding(events: events, chunkIndices: chunkIndices, codec: codec, output: output) { session, recording in
+        let snapshot = events, codec = self.codec
+        let results = parallelMap(count: chunkIndices.count, workers: ProcessInfo.processInfo.activeProcessorCount,
+                                  threshold: 64) { slot in
+            Self.codeLosslessly(snapshot[chunkIndices[slot]], codec: codec) { session, recording in
                 formats[RecordingKey(session: session, recording: recording)] ?? nil
             }
-            let workers = chunkIndices.count >= 64 ? ProcessInfo.processInfo.activeProcessorCount : 1
-            DispatchQueue.concurrentPerform(iterations: workers) { work.run(worker: $0, of: workers) }
         }
         var problems: [IngestProblem] = []
         for (slot, result) in zip(chunkIndices, results) {
             switch result {
-            case .success(let coded)?: events[slot] = coded
-            case .failure(let failure)?: problems += failure.problems
-            case nil: break  // not reached: every chunk is coded
+            case .success(let coded): events[slot] = coded
+            case .failure(let failure): problems += failure.problems
             }
         }
         return problems
@@ -196,6 +189,25 @@ public struct SessionIngest: Sendable {
                 }
             }
             next = last.streamNumber + 1
+        }
+    }
+
+    /// One chunk's PCM coded as FLAC in its recording's format, or the problem with it.
+    private static func codeLosslessly(_ ingested: IngestedEvent, codec: SessionEventCodec,
+                                       format: (UUID, String) -> AudioFormat?) -> Result<IngestedEvent, IngestFailure> {
+        var ingested = ingested
+        guard case .recordingChunk(let chunk) = ingested.event.payload else { return .success(ingested) }
+        guard let format = format(ingested.event.session, chunk.recording) else {
+            return .failure(IngestFailure(problems: [IngestProblem(
+                line: ingested.line, field: "recording",
+                reason: "recording \"\(chunk.recording)\" has no recording.started in this file or in the store")]))
+        }
+        do {
+            ingested.event.payload = .recordingChunk(try chunk.codedLosslessly(as: format))
+            ingested.encoded = codec.encode(ingested.event)
+            return .success(ingested)
+        } catch {
+            return .failure(IngestFailure(problems: [IngestProblem(line: ingested.line, field: "pcm", reason: error.message)]))
         }
     }
 
@@ -220,50 +232,6 @@ public struct SessionIngest: Sendable {
                 start = end + 1
             }
             return lines
-        }
-    }
-}
-
-/// What the audio coding workers share.
-private struct ParallelAudioCoding: @unchecked Sendable {
-    // @unchecked: worker `w` writes only its own stride of the output; the rest is read-only.
-    let events: [IngestedEvent]
-    let chunkIndices: [Int]
-    let codec: SessionEventCodec
-    let output: UnsafeMutableBufferPointer<Result<IngestedEvent, IngestFailure>?>
-    let format: (UUID, String) -> AudioFormat?
-
-    func run(worker: Int, of workers: Int) {
-        for slot in stride(from: worker, to: chunkIndices.count, by: workers) {
-            var ingested = events[chunkIndices[slot]]
-            guard case .recordingChunk(let chunk) = ingested.event.payload else { continue }
-            guard let format = format(ingested.event.session, chunk.recording) else {
-                output[slot] = .failure(IngestFailure(problems: [IngestProblem(
-                    line: ingested.line, field: "recording",
-                    reason: "recording \"\(chunk.recording)\" has no recording.started in this file or in the store")]))
-                continue
-            }
-            do {
-                ingested.event.payload = .recordingChunk(try chunk.codedLosslessly(as: format))
-                ingested.encoded = codec.encode(ingested.event)
-                output[slot] = .success(ingested)
-            } catch {
-                output[slot] = .failure(IngestFailure(problems: [IngestProblem(line: ingested.line, field: "pcm", reason: error.message)]))
-            }
-        }
-    }
-}
-
-/// What the parsing workers share.
-private struct ParallelParse: @unchecked Sendable {
-    // @unchecked: worker `w` writes only its own stride of `output`; the rest is read-only.
-    let lines: [(number: Int, bytes: Data)]
-    let parser: IngestLineParser
-    let output: UnsafeMutableBufferPointer<Result<IngestedEvent, IngestFailure>?>
-
-    func run(worker: Int, of workers: Int) {
-        for index in stride(from: worker, to: lines.count, by: workers) {
-            output[index] = parser.parse(lines[index].bytes, line: lines[index].number)
         }
     }
 }
