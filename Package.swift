@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "Output", targets: ["Output"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Audio", targets: ["Audio"]),
@@ -24,14 +25,16 @@ let package = Package(
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
         .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd"]),
+        // Streaming writers of rows as JSON, NDJSON, CSV and aligned tables; RFC 3339 times.
+        .target(name: "Output"),
         // Reading, writing and losslessly coding 16-bit PCM (libsndfile).
         .target(name: "Audio", dependencies: ["CSndFile"]),
-        .target(name: "SessionModel", dependencies: ["EventLog", "Audio"]),
+        .target(name: "SessionModel", dependencies: ["EventLog", "Audio", "Output"]),
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         .target(name: "Projections", dependencies: ["SessionModel", "Migrations", "EventLog"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
-        .target(name: "Replay", dependencies: ["Audio", "SessionModel", "Projections", "EventLog", "Migrations"]),
+        .target(name: "Replay", dependencies: ["Audio", "Output", "SessionModel", "Projections", "EventLog", "Migrations"]),
 
         .executableTarget(
             name: "sessionstore",
@@ -42,6 +45,7 @@ let package = Package(
                 "Projections",
                 "Audio",
                 "Replay",
+                "Output",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -53,8 +57,9 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogCrashWriter", "TestSupport"]),
         .testTarget(
             name: "SessionModelTests",
-            dependencies: ["SessionModel", "Audio", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SessionModel", "Audio", "Output", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
         ),
+        .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "Migrations", "TestSupport"]),

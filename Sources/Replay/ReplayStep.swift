@@ -1,3 +1,4 @@
+import Output
 import SessionModel
 
 /// One event re-driven by a replay, with the virtual time it happened at and the views after it.

@@ -1,3 +1,4 @@
+import Output
 import EventLog
 import Foundation
 import Migrations

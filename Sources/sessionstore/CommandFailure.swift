@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Output
 
 /// A failure to report as one sentence on stderr with the matching exit code.
 struct CommandFailure: Error {
@@ -42,6 +43,8 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         try exit(failure)
     } catch let error as EventLogError {
         try exit(CommandFailure(error))
+    } catch let error as OutputError {
+        try exit(CommandFailure(error.code == .cannotCreate ? .usage : .unexpected, error.message))
     } catch let exit as ExitCode {
         throw exit
     } catch {

@@ -1,5 +1,7 @@
 import ArgumentParser
 import Foundation
+import Migrations
+import Output
 import SessionModel
 
 struct EventsCommand: AsyncParsableCommand {
@@ -8,24 +10,52 @@ struct EventsCommand: AsyncParsableCommand {
         abstract: "Print a session's events, decrypted, as NDJSON in the ingest shape.",
         discussion: """
             One JSON object per event, in the session's order, with the ingest fields (docs/INGEST.md) plus \
-            stream_number, position and recorded_at. Subjects appear as subject_hash: raw ids are never \
-            stored. Audio chunks show their frame count instead of their samples unless --with-audio is given.
+            occurred_at, recorded_at, stream_number and position. Subjects appear as subject_hash: raw ids are \
+            never stored. Audio chunks show their frame count instead of their samples unless --with-audio \
+            is given. --format json prints one array; csv one line per event with every field as a column. \
+            The session is read and printed in batches, so memory stays flat for a session of any length. \
+            Field names: docs/OUTPUT.md.
             """
     )
+
+    /// Events read, decrypted and printed at a time.
+    static let batchSize = 4096
 
     @OptionGroup var storeOptions: StoreOptions
 
     @Argument(help: ArgumentHelp("The session id.", valueName: "session"))
     var session: String
 
+    @OptionGroup var output: OutputOptions<LineFormats>
+
     @Flag(help: "Include the PCM of audio chunks (base64).")
     var withAudio = false
 
     func run() async throws {
         try await reportingFailures {
-            for event in try readSession(session, from: try storeOptions.openLog()) {
-                print(try jsonLine(try event.ingestShapedJSON(withAudio: withAudio)))
+            let log = try storeOptions.openLog()
+            let stream = SessionStreams.session(try existingSession(session, in: log))
+            let sink = try output.sink()
+            var writer = RowWriter<EventRow>(format: output.format, sink: sink)
+            let encoder = RowEncoder<EventRow>(format: output.format)
+            let codec = SessionMigrations.codec, withAudio = self.withAudio
+            var next: UInt64 = 0
+            while true {
+                // Decoded, FLAC-decoded with --with-audio, and formatted on the reading threads.
+                let batch = try log.readStream(stream, from: next, maxCount: Self.batchSize) { recorded in
+                    let event = try codec.decode(recorded)
+                    var row = EventRow(recorded: event)
+                    if withAudio, case .recordingChunk(let chunk) = event.event.payload {
+                        row.pcmBase64 = Data(try chunk.pcm()).base64EncodedString()
+                    }
+                    return encoder.encode(row)
+                }
+                for line in batch { try writer.write(line) }
+                guard batch.count == Self.batchSize else { break }
+                next += UInt64(batch.count)
             }
+            try writer.finish()
+            try sink.close()
         }
     }
 }

@@ -1,3 +1,4 @@
+import Output
 import ArgumentParser
 import Audio
 import EventLog

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Output
 import Replay
 import SessionModel
 
@@ -12,12 +13,14 @@ struct ReplayCommand: AsyncParsableCommand {
             become waits: none with --speed max, the recorded ones with realtime, or divided by a \
             factor such as 10. A recorded time that goes backwards waits 0 and is noted.
 
-            --trace FILE writes one JSON line per step: step, virtual_ms, wait_ms, type, event_number, \
-            views_digest (and clock_went_backwards_ms when it did). --digest prints the trace digest (64 \
+            --trace FILE writes one JSON line per step: step, virtual_ms, wait_ms, type, stream_number, \
+            views_digest and clock_went_backwards_ms (null unless it did); --format json writes the trace \
+            as one array and csv as CSV. --digest prints the trace digest (64 \
             hex characters) as the last line: it depends only on the session's content, so the same \
             session in two stores, or replayed twice, gives the same digest. --verify rebuilds the views \
             while replaying and compares them with the stored projections; on a difference it prints \
-            the first divergent event as JSON (view, field, expected, actual, step, event) and exits 2.
+            the first divergent event as JSON (view, field, expected, actual, step, stream_number, type) \
+            and exits 2.
             """
     )
 
@@ -29,8 +32,10 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("max, realtime, or a factor such as 10.", valueName: "speed"))
     var speed = "max"
 
-    @Option(help: ArgumentHelp("Write the trace here as NDJSON.", valueName: "file"))
+    @Option(help: ArgumentHelp("Write the trace to this file (replaced only when the replay succeeds).", valueName: "file"))
     var trace: String?
+
+    @OptionGroup var traceFormat: FormatOption<LineFormats>
 
     @Flag(help: "Print the trace digest as the last line.")
     var digest = false
@@ -52,17 +57,11 @@ struct ReplayCommand: AsyncParsableCommand {
             let log = try storeOptions.openLog()
             let id = try existingSession(session, in: log)
             var replay = try SessionReplay.load(id, from: log, speed: pace, until: until)
-            var traceFile: FileHandle?
-            if let trace {
-                guard FileManager.default.createFile(atPath: trace, contents: nil), let handle = FileHandle(forWritingAtPath: trace) else {
-                    throw CommandFailure(.invalidData, "cannot write the trace to \(trace)")
-                }
-                traceFile = handle
-            }
-            defer { try? traceFile?.close() }
-            var output = BufferedOutput()
+            let traceSink = try trace.map { try OutputSink.file($0) }
+            var traceWriter = traceSink.map { RowWriter<TraceRow>(format: traceFormat.format, sink: $0) }
+            let output = OutputSink.standardOutput()
             let onStep = { (step: ReplayStep) throws in
-                if let traceFile { traceFile.write(Data(Self.traceLine(step).utf8)) }
+                try traceWriter?.write(TraceRow(step: step))
                 if !quiet { output.write(Self.humanLine(step)) }
             }
             let result: (digest: String, divergence: ReplayDivergence?)
@@ -71,15 +70,13 @@ struct ReplayCommand: AsyncParsableCommand {
             } else {
                 result = (try await replay.run(onStep), nil)
             }
+            try traceWriter?.finish()
+            try traceSink?.close()
             if let divergence = result.divergence {
-                output.write(try jsonLine(["divergence": [
-                    "view": divergence.view, "field": divergence.field, "expected": divergence.expected,
-                    "actual": divergence.actual, "step": divergence.step, "event_number": divergence.eventNumber,
-                    "type": divergence.eventType,
-                ] as [String: Any]]) + "\n")
+                try output.writeObject(DivergenceDocument(divergence: divergence))
             }
             if digest { output.write(result.digest + "\n") }
-            output.flush()
+            try output.close()
             if let divergence = result.divergence { throw CommandFailure(.integrity, "\(divergence)") }
             if verify { FileHandle.standardError.write(Data("the replayed views match the stored projections\n".utf8)) }
         }
@@ -89,29 +86,5 @@ struct ReplayCommand: AsyncParsableCommand {
         let seconds = String(format: "%.3f", Double(step.virtualMilliseconds) / 1000)
         let backwards = step.clockWentBackwardsBy.map { " (recorded clock went back \($0) ms)" } ?? ""
         return "\(step.number)\t\(seconds) s\t\(step.event.event.type.rawValue)\tevent \(step.event.streamNumber)\(backwards)\n"
-    }
-
-    static func traceLine(_ step: ReplayStep) -> String {
-        var line = #"{"step":\#(step.number),"virtual_ms":\#(step.virtualMilliseconds),"wait_ms":\#(step.waitMilliseconds),"#
-            + #""type":"\#(step.event.event.type.rawValue)","event_number":\#(step.event.streamNumber),"#
-            + #""views_digest":"\#(step.viewsDigest)""#
-        if let back = step.clockWentBackwardsBy { line += #","clock_went_backwards_ms":\#(back)"# }
-        return line + "}\n"
-    }
-}
-
-/// Stdout in large writes: a replay of an hour prints 70,000 lines.
-struct BufferedOutput {
-    private var buffer: [UInt8] = []
-
-    mutating func write(_ text: String) {
-        buffer.append(contentsOf: text.utf8)
-        if buffer.count >= 1 << 16 { flush() }
-    }
-
-    mutating func flush() {
-        fflush(nil)  // what print() buffered goes first
-        FileHandle.standardOutput.write(Data(buffer))
-        buffer.removeAll(keepingCapacity: true)
     }
 }

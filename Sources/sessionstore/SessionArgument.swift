@@ -21,9 +21,3 @@ func readSession(_ id: String, from log: EventLog) throws -> [RecordedSessionEve
     let codec = SessionMigrations.codec
     return try log.readStream(SessionStreams.session(session)) { try codec.decode($0) }
 }
-
-/// One JSON object per line, keys sorted, so output is stable and diffable.
-func jsonLine(_ object: Any) throws -> String {
-    String(decoding: try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]),
-           as: UTF8.self)
-}

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Output
 
 struct StatsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -8,65 +9,60 @@ struct StatsCommand: AsyncParsableCommand {
         abstract: "Show how many events and streams the store holds and how much space they take."
     )
 
-    enum Format: String, ExpressibleByArgument, CaseIterable {
-        case table, json
-    }
-
     @OptionGroup var storeOptions: StoreOptions
-
-    @Option(help: "Output format: table or json.")
-    var format: Format = .table
+    @OptionGroup var output: OutputOptions<ObjectFormats>
 
     func run() async throws {
         try await reportingFailures {
             let statistics = try storeOptions.openLog().statistics()
-            switch format {
-            case .table: print(StatisticsTable(statistics).text, terminator: "")
-            case .json: print(try StatisticsTable.json(statistics))
+            let sink = try output.sink()
+            switch output.format {
+            case .json:
+                try sink.writeObject(StatisticsRow(statistics: statistics))
+            default:
+                var writer = RowWriter<StatisticsTable.Line>(format: .table, sink: sink, header: false)
+                for line in StatisticsTable(statistics).lines { try writer.write(line) }
+                try writer.finish()
             }
+            try sink.close()
         }
     }
 }
 
-/// The rendering of ``StoreStatistics`` as a two-column table or as JSON.
+/// ``StoreStatistics`` as lines people read: counts grouped, sizes in binary units.
 struct StatisticsTable {
     let statistics: StoreStatistics
 
     init(_ statistics: StoreStatistics) { self.statistics = statistics }
 
-    var rows: [(String, String)] {
+    /// A line of the table: what, and how much.
+    struct Line: OutputRow {
+        static let columns = ["statistic", "value"]
+        var name: String
+        var value: String
+
+        func write(to fields: inout Fields) {
+            fields.field("statistic", name)
+            fields.field("value", value)
+        }
+    }
+
+    var lines: [Line] {
         let s = statistics
         let mapUse = s.mapSize == 0 ? 0 : Double(s.mapUsed) / Double(s.mapSize) * 100
         return [
-            ("events", Self.count(s.events)),
-            ("streams", Self.count(UInt64(s.streams))),
-            ("data keys", Self.count(UInt64(s.dataKeys))),
-            ("dictionaries", Self.count(UInt64(s.dictionaries))),
-            ("bytes on disk", Self.bytes(s.bytesOnDisk)),
-            ("payload bytes", Self.bytes(s.payloadBytes) + " before compression"),
-            ("compressed payload", Self.bytes(s.compressedPayloadBytes)),
-            ("compression ratio", String(format: "%.2fx", s.compressionRatio)),
-            ("record bytes", Self.bytes(s.recordBytes) + " with headers, leaf hashes and tags"),
-            ("map size", Self.bytes(s.mapSize)),
-            ("map used", Self.bytes(s.mapUsed) + String(format: ", %.0f%% of the map", mapUse)),
+            Line(name: "events", value: Self.count(s.events)),
+            Line(name: "streams", value: Self.count(UInt64(s.streams))),
+            Line(name: "data keys", value: Self.count(UInt64(s.dataKeys))),
+            Line(name: "dictionaries", value: Self.count(UInt64(s.dictionaries))),
+            Line(name: "bytes on disk", value: Self.bytes(s.bytesOnDisk)),
+            Line(name: "payload bytes", value: Self.bytes(s.payloadBytes) + " before compression"),
+            Line(name: "compressed payload", value: Self.bytes(s.compressedPayloadBytes)),
+            Line(name: "compression ratio", value: String(format: "%.2fx", s.compressionRatio)),
+            Line(name: "record bytes", value: Self.bytes(s.recordBytes) + " with headers, leaf hashes and tags"),
+            Line(name: "map size", value: Self.bytes(s.mapSize)),
+            Line(name: "map used", value: Self.bytes(s.mapUsed) + String(format: ", %.0f%% of the map", mapUse)),
         ]
-    }
-
-    var text: String {
-        let width = rows.map(\.0.count).max() ?? 0
-        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 + "\n" }.joined()
-    }
-
-    static func json(_ statistics: StoreStatistics) throws -> String {
-        let object: [String: Any] = [
-            "events": statistics.events, "streams": statistics.streams, "data_keys": statistics.dataKeys,
-            "dictionaries": statistics.dictionaries, "bytes_on_disk": statistics.bytesOnDisk,
-            "payload_bytes": statistics.payloadBytes, "compressed_payload_bytes": statistics.compressedPayloadBytes,
-            "compression_ratio": (statistics.compressionRatio * 1000).rounded() / 1000,
-            "record_bytes": statistics.recordBytes, "map_size": statistics.mapSize, "map_used": statistics.mapUsed,
-        ]
-        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .prettyPrinted])
-        return String(decoding: data, as: UTF8.self)
     }
 
     static func count(_ value: UInt64) -> String {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Output
 
 struct VerifyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -11,10 +12,14 @@ struct VerifyCommand: AsyncParsableCommand {
             stream rows and the stream index agree with the records. Prints each problem with the global \
             position it concerns. Exits 0 when everything is intact and 2 when anything is not. Records \
             whose data key was destroyed (erased) are counted; their leaf hashes are still checked.
+
+            --format json prints one document {intact, checked_records, erased_records, problem_count, \
+            problems}; ndjson and csv print one line per problem (none when intact). Field names: docs/OUTPUT.md.
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions<TextFormats>
 
     func run() async throws {
         try await reportingFailures {
@@ -26,12 +31,24 @@ struct VerifyCommand: AsyncParsableCommand {
                 }
             }
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
-            for problem in report.problems {
-                print(problem.position.map { "position \($0): \(problem.message)" } ?? problem.message)
+            let sink = try output.sink()
+            switch output.format {
+            case .text:
+                for problem in report.problems {
+                    sink.write((problem.position.map { "position \($0): \(problem.message)" } ?? problem.message) + "\n")
+                }
+                if report.isIntact {
+                    sink.write("intact: \(report.checkedRecords) records checked, \(report.erasedRecords) of them erased\n")
+                }
+            case .json:
+                try sink.writeObject(VerifyDocument(report: report))
+            default:
+                var writer = RowWriter<ProblemRow>(format: output.format, sink: sink)
+                for problem in report.problems { try writer.write(ProblemRow(problem: problem)) }
+                try writer.finish()
             }
-            if report.isIntact {
-                print("intact: \(report.checkedRecords) records checked, \(report.erasedRecords) of them erased")
-            } else {
+            try sink.close()
+            if !report.isIntact {
                 let hidden = report.problemCount - report.problems.count
                 let problems = report.problemCount == 1 ? "1 problem" : "\(report.problemCount) problems"
                 throw CommandFailure(.integrity, "the store is NOT intact: \(problems) in \(report.checkedRecords) records"

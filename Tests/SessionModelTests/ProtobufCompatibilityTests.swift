@@ -1,3 +1,4 @@
+import Output
 import Audio
 import EventLog
 import Foundation

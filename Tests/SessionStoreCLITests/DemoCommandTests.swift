@@ -10,7 +10,7 @@ import Testing
             #expect(FileManager.default.fileExists(atPath: cli.keyPath))
             #expect(first.stdout.contains("Recorded 6 fixture sessions"))
             #expect(first.stdout.contains("How did you sleep last night?"))
-            #expect(first.stdout.contains("+ 2026-01-05T09:00:00.000Z  audio_recording"))
+            #expect(first.stdout.contains("audio_recording  granted  fixture_script  fixture-1       2026-01-05T09:00:00.000Z"))
             let digest = String(first.stdout.split(separator: "\n").last ?? "")
             #expect(digest.range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil)
 

@@ -22,7 +22,7 @@ import Testing
             let csv = try cli.run(["sessions", "--format", "csv"])
             #expect(csv.status == 0)
             let lines = csv.stdout.components(separatedBy: "\r\n")
-            #expect(lines[0].hasPrefix("session,status,started,ended,duration_ms,segments,words"))
+            #expect(lines[0].hasPrefix("session,status,started_at,ended_at,duration_ms,segments,words"))
             #expect(lines[1].hasPrefix("\(Self.session),ended,2026-11-21T10:00:00.000Z,2026-11-21T10:00:04.000Z,4000,1,3,"))  // Hello, world, مرحبا
             #expect(lines[1].contains("+transcription"))
 
@@ -31,6 +31,8 @@ import Testing
             #expect(list.count == 1)
             #expect(list.first?["session"] as? String == Self.session)
             #expect(list.first?["status"] as? String == "ended")
+            #expect(list.first?["started_at"] as? String == "2026-11-21T10:00:00.000Z")
+            #expect(list.first?["started"] as? String == "2026-11-21T10:00:00.000Z", "the old name, kept for one release")
             #expect(list.first?["words"] as? Int == 3)
             #expect((list.first?["consent"] as? [String: Bool]) == ["transcription": true])
             let table = try cli.run(["sessions"])
@@ -58,7 +60,11 @@ import Testing
 
             let consent = try cli.run(["consent", "user-1"])
             #expect(consent.status == 0, "\(consent.stderr)")
-            #expect(consent.stdout.contains("+ 2026-11-21T10:00:00.100Z  transcription  in_app_prompt  -  \(Self.session)"))
+            let consentLines = consent.stdout.split(separator: "\n")
+            #expect(consentLines.count == 2)
+            #expect(consentLines.first?.hasPrefix("subject_hash ") == true)
+            #expect(consentLines.last?.contains("  \(Self.session)  transcription  granted  in_app_prompt  ") == true)
+            #expect(consentLines.last?.contains("  2026-11-21T10:00:00.100Z  ") == true)
             #expect(try cli.run(["consent", "nobody"]).status == 65)
         }
     }

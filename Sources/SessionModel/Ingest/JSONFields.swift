@@ -1,3 +1,4 @@
+import Output
 import Foundation
 
 /// Typed access to one NDJSON line's fields, collecting a problem for each field that is missing,

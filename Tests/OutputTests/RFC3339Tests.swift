@@ -1,4 +1,4 @@
-@testable import SessionModel
+@testable import Output
 import Testing
 
 @Suite struct RFC3339Tests {

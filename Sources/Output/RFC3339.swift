@@ -31,26 +31,29 @@ public enum RFC3339 {
 
     /// The canonical form with milliseconds: `2026-11-21T10:00:00.250Z`.
     public static func string(_ milliseconds: Int64) -> String {
+        var out: [UInt8] = []
+        out.reserveCapacity(24)
+        append(milliseconds, to: &out)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Appends the canonical form: digits straight into the buffer, as this runs for every row of a listing.
+    package static func append(_ milliseconds: Int64, to out: inout [UInt8]) {
         let (days, dayMillis) = milliseconds.quotientAndRemainder(dividingBy: 86_400_000)
         let (wholeDays, millisOfDay) = dayMillis < 0 ? (days - 1, dayMillis + 86_400_000) : (days, dayMillis)
         let (year, month, day) = civilFromDays(Int(wholeDays))
         let seconds = Int(millisOfDay / 1000)
-        // Digits straight into one buffer: this runs for every row of a listing.
-        var out = [UInt8](repeating: 0, count: 24)
-        func put(_ value: Int, _ width: Int, at offset: Int) {
-            var value = value
-            for index in stride(from: offset + width - 1, through: offset, by: -1) {
-                out[index] = UInt8(48 + value % 10)
-                value /= 10
+        func put(_ value: Int, _ width: Int, then separator: Unicode.Scalar) {
+            var divisor = width == 4 ? 1000 : width == 3 ? 100 : 10
+            while divisor > 0 {
+                out.append(UInt8(48 + value / divisor % 10))
+                divisor /= 10
             }
+            out.append(UInt8(separator.value))
         }
-        put(year, 4, at: 0); put(month, 2, at: 5); put(day, 2, at: 8)
-        put(seconds / 3600, 2, at: 11); put(seconds / 60 % 60, 2, at: 14); put(seconds % 60, 2, at: 17)
-        put(Int(millisOfDay % 1000), 3, at: 20)
-        for (offset, byte) in [(4, "-"), (7, "-"), (10, "T"), (13, ":"), (16, ":"), (19, "."), (23, "Z")] as [(Int, Unicode.Scalar)] {
-            out[offset] = UInt8(byte.value)
-        }
-        return String(decoding: out, as: UTF8.self)
+        put(year, 4, then: "-"); put(month, 2, then: "-"); put(day, 2, then: "T")
+        put(seconds / 3600, 2, then: ":"); put(seconds / 60 % 60, 2, then: ":"); put(seconds % 60, 2, then: ".")
+        put(Int(millisOfDay % 1000), 3, then: "Z")
     }
 
     private static func digits(_ bytes: [UInt8], _ start: Int, _ count: Int) -> Int? {

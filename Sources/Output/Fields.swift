@@ -1,0 +1,174 @@
+import Foundation
+
+/// Where a row writes its fields: straight into JSON bytes, or into the cells of a CSV or table line.
+///
+/// Absent values (`nil`) are `null` in JSON and empty cells in CSV and tables. In CSV and tables a
+/// nested value (a list, an object) is one cell holding its compact JSON text.
+public struct Fields {
+    enum Target {
+        /// JSON object members appended to ``bytes``.
+        case json
+        /// Cells of a flat line; `columns` maps a key to its cell.
+        case cells(columns: [String: Int])
+    }
+
+    let target: Target
+    private var memberCount = 0
+    /// The cells of a flat line, by column.
+    var cells: [String]
+    /// The JSON written so far; the writer lends its buffer here and takes it back.
+    var bytes: [UInt8]
+
+    init(_ target: Target, columnCount: Int = 0, bytes: [UInt8] = []) {
+        self.target = target
+        self.bytes = bytes
+        cells = [String](repeating: "", count: columnCount)
+    }
+
+    /// True when the row becomes one line of cells (CSV, table) rather than a JSON object: a row may
+    /// then render a value in a form people read in a cell.
+    public var isFlat: Bool {
+        if case .cells = target { return true }
+        return false
+    }
+
+    // MARK: Scalars
+
+    public mutating func field(_ key: String, _ value: String?) {
+        put(key, cell: { value ?? "" }) { out in
+            if let value { JSONText.appendString(value, to: &out) } else { JSONText.appendNull(to: &out) }
+        }
+    }
+
+    public mutating func field(_ key: String, _ value: Int64?) {
+        put(key, cell: { value.map { String($0) } ?? "" }) { out in
+            if let value { JSONText.appendInteger(value, to: &out) } else { JSONText.appendNull(to: &out) }
+        }
+    }
+
+    public mutating func field(_ key: String, _ value: UInt64?) {
+        put(key, cell: { value.map { String($0) } ?? "" }) { out in
+            if let value { JSONText.appendInteger(value, to: &out) } else { JSONText.appendNull(to: &out) }
+        }
+    }
+
+    public mutating func field(_ key: String, _ value: Int?) {
+        field(key, value.map(Int64.init))
+    }
+
+    public mutating func field(_ key: String, _ value: UInt32?) {
+        field(key, value.map(UInt64.init))
+    }
+
+    public mutating func field(_ key: String, _ value: Double?) {
+        put(key, cell: { value.map { $0.isFinite ? $0.description : "" } ?? "" }) { out in
+            if let value { JSONText.appendDouble(value, to: &out) } else { JSONText.appendNull(to: &out) }
+        }
+    }
+
+    public mutating func field(_ key: String, _ value: Bool?) {
+        put(key, cell: { value.map { $0 ? "true" : "false" } ?? "" }) { out in
+            if let value { JSONText.appendBool(value, to: &out) } else { JSONText.appendNull(to: &out) }
+        }
+    }
+
+    /// A time as RFC 3339 UTC with milliseconds (`2026-11-21T10:00:00.250Z`); keys end in `_at`.
+    public mutating func field(_ key: String, time milliseconds: Int64?) {
+        put(key, cell: { milliseconds.map(RFC3339.string) ?? "" }) { out in
+            guard let milliseconds else { JSONText.appendNull(to: &out); return }
+            out.append(UInt8(ascii: "\""))
+            RFC3339.append(milliseconds, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    /// An id as a lowercase hyphenated UUID.
+    public mutating func field(_ key: String, id: UUID?) {
+        put(key, cell: { id.map(Hex.uuid) ?? "" }) { out in
+            guard let id else { JSONText.appendNull(to: &out); return }
+            out.append(UInt8(ascii: "\""))
+            Hex.appendUUID(id, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
+    // MARK: Nested values
+
+    /// A list of strings.
+    public mutating func field(_ key: String, strings: [String]?) {
+        nested(key, isNull: strings == nil) { out in
+            out.append(UInt8(ascii: "["))
+            for (index, string) in (strings ?? []).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONText.appendString(string, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// A list of rows, each a JSON object.
+    public mutating func field<Row: OutputRow>(_ key: String, rows: [Row]?) {
+        nested(key, isNull: rows == nil) { out in
+            out.append(UInt8(ascii: "["))
+            for (index, row) in (rows ?? []).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                Fields.appendObject(row.write, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+
+    /// An object whose members `members` writes.
+    public mutating func field(_ key: String, object members: (inout Fields) -> Void) {
+        nested(key, isNull: false) { out in Fields.appendObject(members, to: &out) }
+    }
+
+    /// Fields kept under an old name for one release (docs/OUTPUT.md): written in JSON only.
+    public mutating func deprecated(_ members: (inout Fields) -> Void) {
+        guard !isFlat else { return }
+        members(&self)
+    }
+
+    // MARK: Writing
+
+    /// Writes one member: its JSON into the sink or nested bytes, or its cell text.
+    private mutating func put(_ key: String, cell: () -> String, json: (inout [UInt8]) -> Void) {
+        switch target {
+        case .json:
+            Fields.appendKey(key, first: memberCount == 0, to: &bytes)
+            json(&bytes)
+        case .cells(let columns):
+            guard let column = columns[key] else {
+                assertionFailure("\(key) is not one of the row's columns")
+                return
+            }
+            cells[column] = cell()
+        }
+        memberCount += 1
+    }
+
+    private mutating func nested(_ key: String, isNull: Bool, _ json: (inout [UInt8]) -> Void) {
+        put(key, cell: {
+            guard !isNull else { return "" }
+            var bytes: [UInt8] = []
+            json(&bytes)
+            return String(decoding: bytes, as: UTF8.self)
+        }, json: { out in isNull ? JSONText.appendNull(to: &out) : json(&out) })
+    }
+
+    private static func appendKey(_ key: String, first: Bool, to out: inout [UInt8]) {
+        if !first { out.append(UInt8(ascii: ",")) }
+        JSONText.appendString(key, to: &out)
+        out.append(UInt8(ascii: ":"))
+    }
+
+    /// `{…}` with the members `write` writes, appended to `out` (whose bytes are moved, not copied).
+    static func appendObject(_ write: (inout Fields) -> Void, to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "{"))
+        var fields = Fields(.json, bytes: out)
+        out = []
+        write(&fields)
+        out = fields.bytes
+        out.append(UInt8(ascii: "}"))
+    }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import Output
+import SessionModel
+
+/// A stored event in the ingest shape (docs/INGEST.md) plus where and when it was stored, as `events`
+/// prints it. Subjects appear as `subject_hash`: raw ids are never stored.
+struct EventRow: OutputRow {
+    static let columns = [
+        "type", "session", "id", "occurred_at", "recorded_at", "stream_number", "position", "correlation_id",
+        "causation_id", "subject_hash", "locale", "device", "app_version", "source", "reason", "consent_type", "method",
+        "policy_version", "recording", "sample_rate", "channels", "index", "frames", "pcm_bytes", "pcm", "segment",
+        "revision", "text", "start_ms", "end_ms", "stability", "confidence", "speaker", "words", "position_ms", "rate",
+        "from_ms", "to_ms", "policy", "cutoff_at", "sessions", "request_reference", "actor", "format",
+    ]
+
+    var recorded: RecordedSessionEvent
+    /// The chunk's PCM as base64, decoded ahead of writing (`--with-audio`).
+    var pcmBase64: String?
+
+    func write(to fields: inout Fields) {
+        let event = recorded.event
+        fields.field("type", event.type.rawValue)
+        fields.field("session", id: event.session)
+        fields.field("id", id: event.id)
+        fields.field("occurred_at", time: event.occurredAt)
+        fields.field("recorded_at", time: recorded.recordedAt)
+        fields.field("stream_number", recorded.streamNumber)
+        fields.field("position", recorded.position)
+        fields.field("correlation_id", id: event.correlationID)
+        fields.field("causation_id", id: event.causationID)
+        writePayload(event.payload, to: &fields)
+        fields.deprecated { $0.field("at", time: event.occurredAt) }
+    }
+
+    private func writePayload(_ payload: SessionPayload, to fields: inout Fields) {
+        switch payload {
+        case .sessionStarted(let p):
+            fields.field("subject_hash", p.subject?.description)
+            fields.field("locale", p.locale)
+            fields.field("device", p.device)
+            fields.field("app_version", p.appVersion)
+            fields.field("source", ["live", "fixture", "import"][Int(p.source.rawValue)])
+        case .sessionPaused(let p):
+            fields.field("reason", p.reason)
+        case .sessionEnded(let p):
+            fields.field("reason", p.reason)
+        case .sessionResumed:
+            break
+        case .consentGranted(let p), .consentRevoked(let p):
+            fields.field("subject_hash", p.subject?.description)
+            fields.field("consent_type", p.consentType)
+            fields.field("method", p.method)
+            fields.field("policy_version", p.policyVersion)
+        case .recordingStarted(let p):
+            fields.field("recording", p.recording)
+            fields.field("sample_rate", p.sampleRate)
+            fields.field("channels", p.channels)
+        case .recordingChunk(let p):
+            fields.field("recording", p.recording)
+            fields.field("index", p.index)
+            fields.field("frames", p.frames)
+            if p.frames == nil, case .pcm(let bytes) = p.audio { fields.field("pcm_bytes", bytes.count) }
+            if let pcmBase64 { fields.field("pcm", pcmBase64) }
+        case .recordingStopped(let p), .playbackCompleted(let p):
+            fields.field("recording", p.recording)
+        case .transcriptPartial(let p):
+            fields.field("segment", p.segment)
+            fields.field("revision", p.revision)
+            fields.field("text", p.text)
+            fields.field("start_ms", p.startMilliseconds)
+            fields.field("end_ms", p.endMilliseconds)
+            fields.field("stability", p.stability)
+        case .transcriptCommitted(let p):
+            fields.field("segment", p.segment)
+            fields.field("text", p.text)
+            fields.field("start_ms", p.startMilliseconds)
+            fields.field("end_ms", p.endMilliseconds)
+            fields.field("confidence", p.confidence)
+            fields.field("speaker", p.speaker)
+            fields.field("words", rows: p.words.isEmpty ? nil : p.words.map(WordRow.init))
+        case .transcriptCorrected(let p):
+            fields.field("segment", p.segment)
+            fields.field("text", p.text)
+            fields.field("reason", p.reason)
+        case .playbackStarted(let p):
+            fields.field("recording", p.recording)
+            fields.field("position_ms", p.positionMilliseconds)
+            fields.field("rate", p.rate)
+        case .playbackPaused(let p), .playbackStopped(let p):
+            fields.field("recording", p.recording)
+            fields.field("position_ms", p.positionMilliseconds)
+        case .playbackSeeked(let p):
+            fields.field("recording", p.recording)
+            fields.field("from_ms", p.fromMilliseconds)
+            fields.field("to_ms", p.toMilliseconds)
+        case .retentionPurged(let p):
+            fields.field("policy", p.policy)
+            fields.field("cutoff_at", time: p.cutoff)
+            fields.deprecated { $0.field("cutoff", time: p.cutoff) }
+        case .subjectErased(let p):
+            fields.field("subject_hash", p.subject?.description)
+            fields.field("sessions", strings: p.sessions.map(Hex.uuid))
+            fields.field("request_reference", p.requestReference)
+        case .exportPerformed(let p):
+            fields.field("actor", p.actor)
+            fields.field("format", p.format)
+            fields.field("sessions", strings: p.sessions.map(Hex.uuid))
+            fields.field("subject_hash", p.subject?.description)
+        }
+    }
+}
+
+/// A word of a committed segment with its times.
+struct WordRow: OutputRow {
+    static let columns = ["word", "start_ms", "end_ms", "confidence"]
+
+    var word: TranscriptWord
+
+    func write(to fields: inout Fields) {
+        fields.field("word", word.word)
+        fields.field("start_ms", word.startMilliseconds)
+        fields.field("end_ms", word.endMilliseconds)
+        fields.field("confidence", word.confidence)
+    }
+}

@@ -1,0 +1,100 @@
+import Foundation
+import Output
+import Projections
+
+/// A committed segment of a transcript, with its latest correction.
+struct SegmentRow: OutputRow {
+    static let columns = ["segment", "start_ms", "end_ms", "speaker", "confidence", "text", "committed_text",
+                          "committed_at", "words"]
+
+    var segment: TranscriptView.Segment
+
+    func write(to fields: inout Fields) {
+        fields.field("segment", segment.id)
+        fields.field("start_ms", segment.startMilliseconds)
+        fields.field("end_ms", segment.endMilliseconds)
+        fields.field("speaker", segment.speaker)
+        fields.field("confidence", segment.confidence)
+        fields.field("text", segment.currentText)
+        fields.field("committed_text", segment.correction == nil ? nil : segment.text)
+        fields.field("committed_at", time: segment.committedAt)
+        fields.field("words", rows: segment.words.isEmpty ? nil : segment.words.map(WordRow.init))
+        fields.deprecated { $0.field("corrected", segment.correction) }
+    }
+}
+
+/// The current guess of a segment not committed yet.
+struct PartialRow: OutputRow {
+    static let columns = ["segment", "revision", "start_ms", "end_ms", "stability", "text"]
+
+    var partial: TranscriptView.Partial
+
+    func write(to fields: inout Fields) {
+        fields.field("segment", partial.segment)
+        fields.field("revision", partial.revision)
+        fields.field("start_ms", partial.startMilliseconds)
+        fields.field("end_ms", partial.endMilliseconds)
+        fields.field("stability", partial.stability)
+        fields.field("text", partial.text)
+    }
+}
+
+/// A transcript line of CSV or NDJSON: a committed segment or, with `--partials`, a partial one.
+struct TranscriptLineRow: OutputRow {
+    static let columns = ["session", "kind", "segment", "revision", "start_ms", "end_ms", "speaker", "confidence",
+                          "stability", "text", "committed_text", "committed_at", "words"]
+
+    enum Line {
+        case committed(TranscriptView.Segment)
+        case partial(TranscriptView.Partial)
+    }
+
+    var session: UUID
+    var line: Line
+
+    func write(to fields: inout Fields) {
+        fields.field("session", id: session)
+        switch line {
+        case .committed(let segment):
+            fields.field("kind", "committed")
+            fields.field("segment", segment.id)
+            fields.field("revision", nil as UInt64?)
+            fields.field("start_ms", segment.startMilliseconds)
+            fields.field("end_ms", segment.endMilliseconds)
+            fields.field("speaker", segment.speaker)
+            fields.field("confidence", segment.confidence)
+            fields.field("stability", nil as Double?)
+            fields.field("text", segment.currentText)
+            fields.field("committed_text", segment.correction == nil ? nil : segment.text)
+            fields.field("committed_at", time: segment.committedAt)
+            fields.field("words", rows: segment.words.isEmpty ? nil : segment.words.map(WordRow.init))
+        case .partial(let partial):
+            fields.field("kind", "partial")
+            fields.field("segment", partial.segment)
+            fields.field("revision", partial.revision)
+            fields.field("start_ms", partial.startMilliseconds)
+            fields.field("end_ms", partial.endMilliseconds)
+            fields.field("speaker", nil as String?)
+            fields.field("confidence", nil as Double?)
+            fields.field("stability", partial.stability)
+            fields.field("text", partial.text)
+            fields.field("committed_text", nil as String?)
+            fields.field("committed_at", time: nil)
+            fields.field("words", rows: nil as [WordRow]?)
+        }
+    }
+}
+
+/// A transcript as one JSON document: the session, its committed segments and, when asked, its partials.
+struct TranscriptDocument: OutputRow {
+    static let columns = ["session", "segments", "partials"]
+
+    var view: TranscriptView
+    var withPartials: Bool
+
+    func write(to fields: inout Fields) {
+        fields.field("session", id: view.session)
+        fields.field("segments", rows: view.segments.map(SegmentRow.init))
+        if withPartials { fields.field("partials", rows: view.partials.map(PartialRow.init)) }
+    }
+}

@@ -1,0 +1,29 @@
+import EventLog
+import Output
+
+/// A problem `verify` found, with the global position it concerns.
+struct ProblemRow: OutputRow {
+    static let columns = ["position", "message"]
+
+    var problem: IntegrityProblem
+
+    func write(to fields: inout Fields) {
+        fields.field("position", problem.position)
+        fields.field("message", problem.message)
+    }
+}
+
+/// A verify report as one JSON document.
+struct VerifyDocument: OutputRow {
+    static let columns = ["intact", "checked_records", "erased_records", "problem_count", "problems"]
+
+    var report: VerificationReport
+
+    func write(to fields: inout Fields) {
+        fields.field("intact", report.isIntact)
+        fields.field("checked_records", report.checkedRecords)
+        fields.field("erased_records", report.erasedRecords)
+        fields.field("problem_count", report.problemCount)
+        fields.field("problems", rows: report.problems.map(ProblemRow.init))
+    }
+}
