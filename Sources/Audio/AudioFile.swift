@@ -26,7 +26,7 @@ public enum AudioFile {
         public init(path: String) throws(AudioError) {
             let ext = path.split(separator: ".").last.map { $0.lowercased() } ?? ""
             guard path.contains("."), let container = Container(rawValue: ext) else {
-                throw AudioError("\(path): give a file name ending in .wav or .flac")
+                throw AudioError(.unsupportedContainer, "\(path): give a file name ending in .wav or .flac", path: path)
             }
             self = container
         }
@@ -44,10 +44,10 @@ public enum AudioFile {
     public static func read(_ path: String, as format: AudioFormat = .sessionDefault) throws(AudioError) -> DecodedAudio {
         var info = SF_INFO()
         guard let handle = sf_open(path, Int32(SFM_READ), &info) else {
-            throw AudioError("\(path) cannot be read as audio: \(SoundFile.lastError(nil))")
+            throw AudioError(.unreadable, "\(path) cannot be read as audio: \(SoundFile.lastError(nil))", path: path)
         }
         let file = SoundFile(handle: handle, info: info)
-        guard info.channels > 0, info.samplerate > 0 else { throw AudioError("\(path) declares no channels or no sample rate") }
+        guard info.channels > 0, info.samplerate > 0 else { throw AudioError(.malformed, "\(path) declares no channels or no sample rate", path: path) }
         let source = AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels))
         let subtype = info.format & Int32(SF_FORMAT_SUBMASK)
         if source == format, subtype == Int32(SF_FORMAT_PCM_16) {
@@ -67,7 +67,7 @@ public enum AudioFile {
         info.channels = Int32(format.channels)
         info.format = container.sndfileFormat
         guard let handle = sf_open(path, Int32(SFM_WRITE), &info) else {
-            throw AudioError("\(path) cannot be written: \(SoundFile.lastError(nil))")
+            throw AudioError(.cannotCreate, "\(path) cannot be created: \(SoundFile.lastError(nil))", path: path)
         }
         let file = SoundFile(handle: handle, info: info)
         try file.writeAll(samples, channels: format.channels, destination: path)

@@ -20,9 +20,38 @@ public struct AudioFormat: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(sampleRate) Hz, \(channels == 1 ? "mono" : "\(channels) channels"), 16-bit" }
 }
 
-/// Why audio could not be read, written or decoded; the message names the file and what is wrong.
+/// Why audio could not be read, written or decoded, with the file it concerns.
+///
+/// Match on ``code``; `path` names the file when there is one (a stored chunk has none).
 public struct AudioError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; match the ones you handle.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The file is missing, unreadable, or not audio libsndfile knows.
+        public static let unreadable = Code("unreadable")
+        /// The audio is damaged or is not what it declares (truncated, not whole frames, wrong length).
+        public static let malformed = Code("malformed")
+        /// The output file name asks for a container that cannot be written.
+        public static let unsupportedContainer = Code("unsupported container")
+        /// The output file cannot be created where it was asked for.
+        public static let cannotCreate = Code("cannot create")
+        /// Writing or encoding failed.
+        public static let writeFailed = Code("write failed")
+    }
+
+    public var code: Code
+    /// One sentence naming what and where.
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public var path: String?
+
+    public init(_ code: Code, _ message: String, path: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+    }
+
     public var description: String { message }
 }

@@ -12,7 +12,7 @@ public enum FLACChunkCodec {
         info.channels = Int32(format.channels)
         info.format = Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
         guard let sound = file.open(Int32(SFM_WRITE), &info) else {
-            throw AudioError("cannot encode FLAC (\(format)): \(SoundFile.lastError(nil))")
+            throw AudioError(.writeFailed, "cannot encode FLAC (\(format)): \(SoundFile.lastError(nil))")
         }
         try sound.writeAll(samples, channels: format.channels, destination: "a FLAC chunk")
         sound.close()
@@ -24,7 +24,7 @@ public enum FLACChunkCodec {
         let file = MemoryFile(bytes: bytes)
         var info = SF_INFO()
         guard let sound = file.open(Int32(SFM_READ), &info) else {
-            throw AudioError("a stored audio chunk is not valid FLAC: \(SoundFile.lastError(nil))")
+            throw AudioError(.malformed, "a stored audio chunk is not valid FLAC: \(SoundFile.lastError(nil))")
         }
         let samples = try sound.readAllSamples(source: "a stored audio chunk")
         return (samples, AudioFormat(sampleRate: Int(info.samplerate), channels: Int(info.channels)))

@@ -51,13 +51,14 @@ final class SoundFile {
         var buffer = [Sample](repeating: zero, count: 8192 * channels)
         while true {
             let frames = buffer.withUnsafeMutableBufferPointer { read(handle, $0.baseAddress!, 8192) }
-            if frames < 0 { throw AudioError("\(source): \(Self.lastError(handle))") }
+            if frames < 0 { throw AudioError(.malformed, "\(source): \(Self.lastError(handle))", path: source) }
             if frames == 0 { break }
             samples.append(contentsOf: buffer[0..<(Int(frames) * channels)])
         }
-        guard sf_error(handle) == SF_ERR_NO_ERROR else { throw AudioError("\(source): \(Self.lastError(handle))") }
+        guard sf_error(handle) == SF_ERR_NO_ERROR else { throw AudioError(.malformed, "\(source): \(Self.lastError(handle))", path: source) }
         if let declared, samples.count / channels < declared {
-            throw AudioError("\(source) is truncated: it declares \(declared) frames but holds \(samples.count / channels)")
+            throw AudioError(.malformed, "\(source) is truncated: it declares \(declared) frames but holds \(samples.count / channels)",
+                             path: source)
         }
         return samples
     }
@@ -65,6 +66,6 @@ final class SoundFile {
     func writeAll(_ samples: [Int16], channels: Int, destination: String) throws(AudioError) {
         let frames = sf_count_t(samples.count / channels)
         let written = samples.withUnsafeBufferPointer { sf_writef_short(handle, $0.baseAddress, frames) }
-        guard written == frames else { throw AudioError("\(destination): \(Self.lastError(handle))") }
+        guard written == frames else { throw AudioError(.writeFailed, "\(destination): \(Self.lastError(handle))", path: destination) }
     }
 }

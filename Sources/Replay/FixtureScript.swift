@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// The transcript truth of a fixture recording (tools/fixtures/make.py writes them): what is said,
@@ -73,11 +74,11 @@ public struct FixtureScript: Codable, Hashable, Sendable {
     public static func load(_ path: String) throws(FixtureError) -> FixtureScript {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw FixtureError("\(path) cannot be read: \(error.localizedDescription)")
+            throw FixtureError(.unreadable, "\(path) cannot be read: \(fileErrorReason(error))", path: path)
         }
         let script: FixtureScript
         do { script = try JSONDecoder().decode(FixtureScript.self, from: data) } catch {
-            throw FixtureError("\(path) is not a fixture script: \(Self.describe(error))")
+            throw FixtureError(.invalidScript, "\(path) is not a fixture script: \(Self.describe(error))", path: path)
         }
         try script.check(source: path)
         return script
@@ -85,24 +86,27 @@ public struct FixtureScript: Codable, Hashable, Sendable {
 
     /// Segments need text and times in order; pauses must not overlap.
     public func check(source: String) throws(FixtureError) {
-        guard !segments.isEmpty else { throw FixtureError("\(source): the script has no segments") }
+        func invalid(_ field: String, _ problem: String) -> FixtureError {
+            FixtureError(.invalidScript, "\(source): \(field) \(problem)", path: source, field: field)
+        }
+        guard !segments.isEmpty else { throw invalid("segments", "is empty: the script has no segments") }
         for (index, segment) in segments.enumerated() {
-            let place = "\(source): segments[\(index)]"
-            if segment.text.split(whereSeparator: \.isWhitespace).isEmpty { throw FixtureError("\(place) has no text") }
-            if segment.startMilliseconds < 0 { throw FixtureError("\(place).start_ms is negative") }
+            let place = "segments[\(index)]"
+            if segment.text.split(whereSeparator: \.isWhitespace).isEmpty { throw invalid("\(place).text", "is empty") }
+            if segment.startMilliseconds < 0 { throw invalid("\(place).start_ms", "is negative") }
             if segment.endMilliseconds <= segment.startMilliseconds {
-                throw FixtureError("\(place).end_ms (\(segment.endMilliseconds)) is not after start_ms (\(segment.startMilliseconds))")
+                throw invalid("\(place).end_ms", "(\(segment.endMilliseconds)) is not after start_ms (\(segment.startMilliseconds))")
             }
             if index > 0, segment.startMilliseconds < segments[index - 1].startMilliseconds {
-                throw FixtureError("\(place) starts before the segment it follows")
+                throw invalid("\(place).start_ms", "is before the start of the segment it follows")
             }
         }
         for (index, pause) in pauses.enumerated() {
             if pause.startMilliseconds < 0 || pause.endMilliseconds <= pause.startMilliseconds {
-                throw FixtureError("\(source): pauses[\(index)] does not end after it starts")
+                throw invalid("pauses[\(index)]", "does not end after it starts")
             }
             if index > 0, pause.startMilliseconds < pauses[index - 1].endMilliseconds {
-                throw FixtureError("\(source): pauses[\(index)] overlaps the pause before it")
+                throw invalid("pauses[\(index)]", "overlaps the pause before it")
             }
         }
     }
@@ -125,9 +129,36 @@ public struct FixtureScript: Codable, Hashable, Sendable {
     }
 }
 
-/// Why a fixture could not be built or replayed.
+/// Why a fixture could not be built, with the file and field it concerns.
+///
+/// Match on ``code``; `path` names the script and `field` the place in it (`segments[2].end_ms`).
 public struct FixtureError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; match the ones you handle.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        private let name: String
+        private init(_ name: String) { self.name = name }
+        public var description: String { name }
+
+        /// The script file is missing or unreadable.
+        public static let unreadable = Code("unreadable")
+        /// The script is not valid: a field is missing, of the wrong type, or out of order.
+        public static let invalidScript = Code("invalid script")
+        /// The script and the audio do not fit together, or the audio cannot be coded.
+        public static let mismatch = Code("mismatch")
+    }
+
+    public var code: Code
+    /// One sentence naming what and where.
     public var message: String
-    public init(_ message: String) { self.message = message }
+    public var path: String?
+    public var field: String?
+
+    public init(_ code: Code, _ message: String, path: String? = nil, field: String? = nil) {
+        self.code = code
+        self.message = message
+        self.path = path
+        self.field = field
+    }
+
     public var description: String { message }
 }

@@ -72,7 +72,8 @@ public struct SessionRecorder: Sendable {
     public func events() throws(FixtureError) -> [SessionEvent] {
         let duration = audioMilliseconds
         if let last = script.segments.last, last.endMilliseconds > duration + 100 {
-            throw FixtureError("the script's last segment ends at \(last.endMilliseconds) ms, after the audio (\(duration) ms)")
+            throw FixtureError(.mismatch, "the script's last segment ends at \(last.endMilliseconds) ms, after the audio (\(duration) ms)",
+                               field: "segments[\(script.segments.count - 1)].end_ms")
         }
         var timeline = Timeline()
         let subject = hashSubject(options.subject)
@@ -122,7 +123,7 @@ public struct SessionRecorder: Sendable {
         for result in results {
             switch result {
             case .success(let chunk): chunks.append(chunk)
-            case .failure(let error): throw FixtureError("audio chunk \(chunks.count): \(error.message)")
+            case .failure(let error): throw FixtureError(.mismatch, "audio chunk \(chunks.count): \(error.message)")
             }
         }
         return chunks

@@ -27,7 +27,7 @@ struct AudioCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            do throws(AudioError) { _ = try AudioFile.Container(path: out) } catch { throw CommandFailure(.usage, error.message) }
+            _ = try AudioFile.Container(path: out)  // a bad file name fails before the store is read
             let log = try storeOptions.openLog()
             let events = try readSession(session, from: log)
             let started = events.compactMap { event -> RecordingStarted? in
@@ -40,12 +40,8 @@ struct AudioCommand: AsyncParsableCommand {
             try checkContiguous(chunks, recording: chosen.recording)
             let format = AudioFormat(sampleRate: Int(chosen.sampleRate), channels: Int(chosen.channels))
             var samples: [Int16] = []
-            do throws(AudioError) {
-                for chunk in chunks { samples += Chunking.samples(fromPCM: try chunk.pcm()) }
-                try AudioFile.write(samples, format: format, to: out)
-            } catch {
-                throw CommandFailure(.invalidData, error.message)
-            }
+            for chunk in chunks { samples += Chunking.samples(fromPCM: try chunk.pcm()) }
+            try AudioFile.write(samples, format: format, to: out)
             let frames = samples.count / format.channels
             print("wrote \(frames) frames (\(String(format: "%.1f", Double(frames) / Double(format.sampleRate))) s, \(format)) "
                   + "of recording \(chosen.recording) in \(chunks.count) chunks to \(out)")

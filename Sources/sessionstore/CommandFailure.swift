@@ -1,37 +1,78 @@
 import ArgumentParser
+import Audio
 import EventLog
 import Foundation
 import Output
+import Replay
+import SessionModel
 
-/// A failure to report as one sentence on stderr with the matching exit code.
+/// The exit codes of every command (README, `sessionstore --help`).
+enum ExitStatus: Int32 {
+    case unexpected = 1
+    case integrity = 2
+    case complianceViolations = 3
+    case usage = 64
+    case invalidData = 65
+    case key = 77
+}
+
+/// A failure to report as one sentence on stderr with its exit status.
 struct CommandFailure: Error {
-    /// The exit codes of every command.
-    enum Status: Int32 {
-        case unexpected = 1
-        case integrity = 2
-        case complianceViolations = 3
-        case usage = 64
-        case invalidData = 65
-        case key = 77
-    }
-
-    var status: Status
+    var status: ExitStatus
     var message: String
 
-    init(_ status: Status, _ message: String) {
+    init(_ status: ExitStatus, _ message: String) {
         self.status = status
         self.message = message
     }
+}
 
-    init(_ error: EventLogError) {
-        let status: Status = switch error.code {
+extension CommandFailure {
+    /// The one place where an error of any layer becomes an exit status and a sentence.
+    init(_ error: any Error) {
+        switch error {
+        case let failure as CommandFailure:
+            self = failure
+        case let error as EventLogError:
+            self.init(Self.status(of: error.code), Self.sentence(for: error))
+        case let error as SessionModelError:
+            self.init(.invalidData, error.message)
+        case let error as AudioError:
+            let status: ExitStatus = switch error.code {
+            case .unsupportedContainer, .cannotCreate: .usage
+            case .unreadable, .malformed: .invalidData
+            default: .unexpected
+            }
+            self.init(status, error.message)
+        case let error as FixtureError:
+            self.init(.invalidData, error.message)
+        case let error as OutputError:
+            self.init(error.code == .cannotCreate ? .usage : .unexpected, error.message)
+        case let divergence as ReplayDivergence:
+            self.init(.integrity, divergence.description)
+        default:
+            self.init(.unexpected, "\(error)")
+        }
+    }
+
+    private static func status(of code: EventLogError.Code) -> ExitStatus {
+        switch code {
         case .wrongKey, .keyFileUnusable: .key
         case .integrity: .integrity
-        case .wrongExpectedVersion, .invalidArgument, .alreadyExists, .storeUnusable, .unsupportedFormat, .keyDestroyed:
+        case .wrongExpectedVersion, .invalidArgument, .alreadyExists, .storeUnusable, .storeMissing, .unsupportedFormat,
+             .migrationRequired, .keyDestroyed:
             .invalidData
         default: .unexpected
         }
-        self.init(status, error.message)
+    }
+
+    /// The engine's sentence, with the command that fixes it where there is one.
+    private static func sentence(for error: EventLogError) -> String {
+        switch error.code {
+        case .storeMissing: error.message + "; run `sessionstore init` first"
+        case .migrationRequired: error.message + "; run `sessionstore migrate` to upgrade it"
+        default: error.message
+        }
     }
 }
 
@@ -39,20 +80,11 @@ struct CommandFailure: Error {
 func reportingFailures(_ body: () async throws -> Void) async throws {
     do {
         try await body()
-    } catch let failure as CommandFailure {
-        try exit(failure)
-    } catch let error as EventLogError {
-        try exit(CommandFailure(error))
-    } catch let error as OutputError {
-        try exit(CommandFailure(error.code == .cannotCreate ? .usage : .unexpected, error.message))
     } catch let exit as ExitCode {
         throw exit
     } catch {
-        try exit(CommandFailure(.unexpected, "\(error)"))
+        let failure = CommandFailure(error)
+        FileHandle.standardError.write(Data("sessionstore: error: \(failure.message)\n".utf8))
+        throw ExitCode(failure.status.rawValue)
     }
-}
-
-private func exit(_ failure: CommandFailure) throws -> Never {
-    FileHandle.standardError.write(Data("sessionstore: error: \(failure.message)\n".utf8))
-    throw ExitCode(failure.status.rawValue)
 }

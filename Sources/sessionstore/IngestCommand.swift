@@ -27,7 +27,7 @@ struct IngestCommand: AsyncParsableCommand {
             do {
                 data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
             } catch {
-                throw CommandFailure(.invalidData, "cannot read \(file): \(error.localizedDescription)")
+                throw CommandFailure(.invalidData, "cannot read \(file): \(fileErrorReason(error))")
             }
             let log = try storeOptions.openLog()
             let name = file == "-" ? "stdin" : file

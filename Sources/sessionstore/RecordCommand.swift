@@ -65,16 +65,8 @@ struct RecordCommand: AsyncParsableCommand {
             guard (1000...384_000).contains(sampleRate), (1...8).contains(channels) else {
                 throw CommandFailure(.usage, "--sample-rate must be 1000–384000 and --channels 1–8")
             }
-            let decoded: DecodedAudio
-            let timedScript: FixtureScript
-            do {
-                decoded = try AudioFile.read(audio, as: AudioFormat(sampleRate: sampleRate, channels: channels))
-                timedScript = try FixtureScript.load(script)
-            } catch let error as AudioError {
-                throw CommandFailure(.invalidData, error.message)
-            } catch let error as FixtureError {
-                throw CommandFailure(.invalidData, error.message)
-            }
+            let decoded = try AudioFile.read(audio, as: AudioFormat(sampleRate: sampleRate, channels: channels))
+            let timedScript = try FixtureScript.load(script)
             if let conversion = decoded.conversion { FileHandle.standardError.write(Data("note: \(audio) \(conversion)\n".utf8)) }
 
             let log = try storeOptions.openLog()
@@ -82,7 +74,9 @@ struct RecordCommand: AsyncParsableCommand {
                 SubjectHash(bytes: log.identifierHash(raw))!
             }
             let events: [SessionEvent]
-            do throws(FixtureError) { events = try recorder.events() } catch { throw CommandFailure(.invalidData, "\(script): \(error.message)") }
+            do throws(FixtureError) { events = try recorder.events() } catch {
+                throw FixtureError(error.code, "\(script): \(error.message)", path: script, field: error.field)
+            }
             let report = try await appending(from: audio) { try await SessionIngest(log: log).ingest(events: events) }
             try log.close()
             let seconds = Double(recorder.audioMilliseconds) / 1000

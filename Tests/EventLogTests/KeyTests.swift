@@ -85,7 +85,7 @@ import Testing
     @Test func openingWhereNoStoreIsFailsClearly() async throws {
         try await withTemporaryStore { store in
             let error = #expect(throws: EventLogError.self) { try store.open() }
-            #expect(error?.code == .storeUnusable)
+            #expect(error?.code == .storeMissing)
             #expect(error?.message.contains("no store") == true)
         }
     }

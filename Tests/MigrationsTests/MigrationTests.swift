@@ -11,8 +11,9 @@ import Testing
         try await withTemporaryStore { store in
             let (path, keyPath) = try FixtureStore.copyFormat0(into: store)
             let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: path, key: .keyFile(keyPath)) }
-            #expect(refused?.code == .unsupportedFormat)
-            #expect(refused?.message.contains("run `sessionstore migrate`") == true)
+            #expect(refused?.code == .migrationRequired)
+            #expect(refused?.message.contains("must be migrated") == true)
+            #expect(refused?.message.contains("sessionstore") == false, "the engine does not name the CLI")
             #expect(try EventLog.formatVersion(at: path) == 0)
 
             let steps = try EventLog.migrate(at: path, key: .keyFile(keyPath))

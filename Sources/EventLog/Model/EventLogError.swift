@@ -14,8 +14,12 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
         public static let keyFileUnusable = Code("key file unusable")
         /// The path is not a store, or the store's files are damaged beyond opening.
         public static let storeUnusable = Code("store unusable")
+        /// There is no store at the path (create one first).
+        public static let storeMissing = Code("store missing")
         /// The store was written by a newer or unknown format version.
         public static let unsupportedFormat = Code("unsupported format")
+        /// The store was written by an older format version: ``EventLog/migrate(at:key:)`` upgrades it.
+        public static let migrationRequired = Code("migration required")
         /// The thing to create exists already.
         public static let alreadyExists = Code("already exists")
         /// The stream's version is not what the append expected.

@@ -110,7 +110,7 @@ public final class EventLog: Sendable {
     static func openEnvironment(at directory: String, options: EventLogOptions) throws -> LMDBEnvironment {
         let dataFile = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
         guard FileManager.default.fileExists(atPath: dataFile) else {
-            throw EventLogError(.storeUnusable, "there is no store at \(directory) (no \(StoreLayout.dataFileName)); run init first",
+            throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(StoreLayout.dataFileName))",
                                 path: directory)
         }
         do {

@@ -61,7 +61,7 @@ extension EventLog {
             return try environment.write { txn in
                 let format = try StoreOpening.format(in: txn)
                 guard format <= StoreLayout.formatVersion else {
-                    throw EventLogError(.unsupportedFormat, "the store at \(directory) has format \(format), newer than this build's \(StoreLayout.formatVersion); use a newer sessionstore")
+                    throw EventLogError(.unsupportedFormat, "the store at \(directory) has format \(format), newer than this build's \(StoreLayout.formatVersion); open it with a newer build")
                 }
                 let storeID = try StoreOpening.storeID(in: txn)
                 try StoreOpening.checkKey(KeyHierarchy(master: master), storeID: storeID, in: txn)

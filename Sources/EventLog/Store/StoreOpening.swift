@@ -37,7 +37,7 @@ enum StoreOpening {
             try FileManager.default.createDirectory(atPath: staging, withIntermediateDirectories: false,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw EventLogError(.storeUnusable, "cannot create the store directory \(directory): \(error.localizedDescription)",
+            throw EventLogError(.storeUnusable, "cannot create the store directory \(directory): \(fileErrorReason(error))",
                                 path: directory)
         }
         return staging
@@ -108,12 +108,12 @@ enum StoreOpening {
     static func checkFormat(in txn: LMDBTransaction) throws {
         let format = try format(in: txn)
         if format < StoreLayout.formatVersion {
-            throw EventLogError(.unsupportedFormat,
-                                "the store has format \(format), older than this build's \(StoreLayout.formatVersion); run `sessionstore migrate` to upgrade it")
+            throw EventLogError(.migrationRequired,
+                                "the store has format \(format), older than this build's \(StoreLayout.formatVersion), and must be migrated")
         }
         if format > StoreLayout.formatVersion {
             throw EventLogError(.unsupportedFormat,
-                                "the store has format \(format), newer than this build's \(StoreLayout.formatVersion); use a newer sessionstore")
+                                "the store has format \(format), newer than this build's \(StoreLayout.formatVersion); open it with a newer build")
         }
     }
 

@@ -66,14 +66,14 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
         if case .flac(let flac) = audio, let frames, pcmSHA256 != nil {
             // Coded already: check what the stream declares instead of decoding it.
             guard let info = FLACChunkCodec.streamInfo(flac), info.format == format, info.frames == frames else {
-                throw AudioError("the FLAC audio is not \(frames) frames of \(format), as its recording and frames field say")
+                throw AudioError(.malformed, "the FLAC audio is not \(frames) frames of \(format), as its recording and frames field say")
             }
             return self
         }
         let pcm = try pcm()
         let frameBytes = 2 * format.channels
         guard pcm.count % frameBytes == 0 else {
-            throw AudioError("\(pcm.count) bytes of PCM are not whole frames of \(format.channels) 16-bit channel\(format.channels == 1 ? "" : "s")")
+            throw AudioError(.malformed, "\(pcm.count) bytes of PCM are not whole frames of \(format.channels) 16-bit channel\(format.channels == 1 ? "" : "s")")
         }
         var coded = self
         coded.frames = UInt64(pcm.count / frameBytes)
