@@ -100,7 +100,7 @@ func recorder(_ name: String, seed: UInt64 = 1, session: UUID? = nil) throws -> 
             ("{}", "segments is missing"),
             (#"{"segments":[{"text":"hi","start_ms":"soon","end_ms":5}]}"#, "segments[0].start_ms has the wrong type"),
             (#"{"segments":[{"text":"hi","start_ms":9,"end_ms":5}]}"#, "segments[0].end_ms (5) is not after start_ms (9)"),
-            (#"{"segments":[{"text":"  ","start_ms":0,"end_ms":5}]}"#, "segments[0] has no text"),
+            (#"{"segments":[{"text":"  ","start_ms":0,"end_ms":5}]}"#, "segments[0].text is empty"),
             ("not json", "not valid JSON"),
         ]
         for (index, (text, expected)) in cases.enumerated() {
@@ -108,6 +108,8 @@ func recorder(_ name: String, seed: UInt64 = 1, session: UUID? = nil) throws -> 
             try Data(text.utf8).write(to: URL(fileURLWithPath: path))
             let error = #expect(throws: FixtureError.self) { try FixtureScript.load(path) }
             #expect(error?.message.contains(path) == true)
+            #expect(error?.path == path)
+            #expect(error?.code == .invalidScript)
             #expect(error?.message.contains(expected) == true, "\(error?.message ?? "") lacks \(expected)")
         }
     }
