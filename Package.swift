@@ -8,6 +8,8 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "Output", targets: ["Output"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
+        .library(name: "SessionLog", targets: ["SessionLog"]),
+        .library(name: "Ingest", targets: ["Ingest"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "Replay", targets: ["Replay"]),
@@ -29,18 +31,25 @@ let package = Package(
         .target(name: "Output"),
         // Reading, writing and losslessly coding 16-bit PCM (libsndfile).
         .target(name: "Audio", dependencies: ["CSndFile"]),
-        .target(name: "SessionModel", dependencies: ["EventLog", "Audio", "Output"]),
+        // The dictation vocabulary and its codec over plain bytes: no C library, no storage.
+        .target(name: "SessionModel", dependencies: ["Output"]),
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
-        .target(name: "Projections", dependencies: ["SessionModel", "Migrations", "EventLog"]),
+        // Session events on the log: the codec's log events, which stream holds what, the dictionary.
+        .target(name: "SessionLog", dependencies: ["SessionModel", "Migrations", "EventLog"]),
+        // NDJSON ingest: parsing, validation, FLAC coding of chunks, appending all or nothing.
+        .target(name: "Ingest", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output"]),
+        .target(name: "Projections", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
-        .target(name: "Replay", dependencies: ["Audio", "Output", "SessionModel", "Projections", "EventLog", "Migrations"]),
+        .target(name: "Replay", dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations"]),
 
         .executableTarget(
             name: "sessionstore",
             dependencies: [
                 "EventLog",
                 "SessionModel",
+                "SessionLog",
+                "Ingest",
                 "Migrations",
                 "Projections",
                 "Audio",
@@ -53,20 +62,33 @@ let package = Package(
         .executableTarget(name: "EventLogCrashWriter", dependencies: ["EventLog"]),
 
         // Helpers shared by the test targets: temporary stores, built executables.
-        .target(name: "TestSupport", dependencies: ["EventLog"], path: "Tests/TestSupport"),
+        .target(
+            name: "TestSupport",
+            dependencies: ["EventLog", .product(name: "PropertyBased", package: "swift-property-based")],
+            path: "Tests/TestSupport"
+        ),
         .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogCrashWriter", "TestSupport"]),
         .testTarget(
             name: "SessionModelTests",
-            dependencies: ["SessionModel", "Audio", "Output", "TestSupport", .product(name: "PropertyBased", package: "swift-property-based")]
+            dependencies: ["SessionModel", "SessionLog", "Migrations", "Ingest", "Audio", "EventLog", "Output", "TestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")]
+        ),
+        .testTarget(
+            name: "IngestTests",
+            dependencies: ["Ingest", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output", "TestSupport",
+                           .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "SessionModel", "Migrations", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Ingest", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Ingest", "SessionLog", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",
-            dependencies: ["Migrations", "SessionModel", "EventLog", "Projections", "TestSupport"]
+            dependencies: ["Migrations", "SessionModel", "SessionLog", "Ingest", "EventLog", "Projections", "TestSupport"]
         ),
-        .testTarget(name: "SessionStoreCLITests", dependencies: ["sessionstore", "EventLog", "SessionModel", "Audio", "Projections", "TestSupport"]),
+        .testTarget(
+            name: "SessionStoreCLITests",
+            dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "Audio", "Projections", "TestSupport"]
+        ),
     ]
 )

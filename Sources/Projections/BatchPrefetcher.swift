@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SessionLog
 import SessionModel
 
 /// Reads and decodes batches of the log, the next one on a background thread while the caller

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Migrations
+import SessionLog
 import SessionModel
 
 /// Reads and decodes a session's stream in batches on a background thread, so that a replay can

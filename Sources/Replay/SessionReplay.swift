@@ -1,8 +1,10 @@
-import Output
 import EventLog
 import Foundation
+import Ingest
 import Migrations
+import Output
 import Projections
+import SessionLog
 import SessionModel
 
 /// Re-drives one stored session's events in order through a virtual clock, folding the transcript
@@ -37,7 +39,7 @@ public struct SessionReplay: Sendable {
     private var pseudonyms: [SubjectHash: SubjectHash] = [:]
     /// The summary's subject and its pseudonym, looked up again only when the subject changes.
     private var summaryPseudonym: (subject: SubjectHash, bytes: [UInt8])?
-    private let codec = SessionEventCodec()
+    private let codec = SessionMigrations.codec
 
     /// - Parameters:
     ///   - events: the session's own stream, in order.

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import Foundation
+import Ingest
 import SessionModel
 
 struct AudioCommand: AsyncParsableCommand {

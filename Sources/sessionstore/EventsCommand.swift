@@ -1,7 +1,9 @@
 import ArgumentParser
 import Foundation
+import Ingest
 import Migrations
 import Output
+import SessionLog
 import SessionModel
 
 struct EventsCommand: AsyncParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Ingest
 import SessionModel
 
 struct IngestCommand: AsyncParsableCommand {

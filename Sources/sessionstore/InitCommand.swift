@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import SessionLog
 import SessionModel
 
 struct InitCommand: AsyncParsableCommand {

@@ -1,8 +1,9 @@
-import Output
 import ArgumentParser
 import Audio
 import EventLog
 import Foundation
+import Ingest
+import Output
 import Replay
 import SessionModel
 

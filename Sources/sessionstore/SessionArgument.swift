@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Migrations
+import SessionLog
 import SessionModel
 
 /// The session named on the command line, which the store must hold.

@@ -1,8 +1,9 @@
 @testable import EventLog
 import Foundation
+import Ingest
 import SessionModel
-import TestSupport
 import Testing
+import TestSupport
 
 /// Writes Fixtures/stores/format0 anew. Run only on purpose: REGENERATE_FIXTURES=1 swift test --filter FixtureGenerator
 @Suite struct FixtureGenerator {

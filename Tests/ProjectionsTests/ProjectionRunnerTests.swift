@@ -1,10 +1,12 @@
 import EventLog
 import Foundation
-@testable import Projections
+import Ingest
 import Migrations
+@testable import Projections
+import SessionLog
 import SessionModel
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct ProjectionRunnerTests {
     /// NDJSON for `count` sessions, each started, consented, with `segments` commits.

@@ -1,11 +1,14 @@
 import Audio
 import EventLog
 import Foundation
+import Ingest
+import Migrations
 import Projections
 @testable import Replay
+import SessionLog
 import SessionModel
-import TestSupport
 import Testing
+import TestSupport
 
 /// A recorder for a committed fixture, with a fixed subject hasher (no store needed).
 func recorder(_ name: String, seed: UInt64 = 1, session: UUID? = nil) throws -> SessionRecorder {
@@ -18,7 +21,7 @@ func recorder(_ name: String, seed: UInt64 = 1, session: UUID? = nil) throws -> 
 
 @Suite struct SessionRecorderTests {
     @Test func theSameInputsAndSeedGiveByteIdenticalEventsAndAnotherSeedDoesNot() throws {
-        let codec = SessionEventCodec()
+        let codec = SessionMigrations.codec
         let first = try recorder("short-dictation").events()
         let again = try recorder("short-dictation").events()
         #expect(first.map { codec.encode($0) } == again.map { codec.encode($0) })

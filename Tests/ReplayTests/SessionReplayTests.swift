@@ -1,11 +1,14 @@
 import Audio
 import EventLog
 import Foundation
+import Ingest
+import Migrations
 @testable import Projections
 @testable import Replay
+import SessionLog
 import SessionModel
-import TestSupport
 import Testing
+import TestSupport
 
 /// Records wall-clock waits instead of sleeping.
 final class WaitRecorder: @unchecked Sendable {
@@ -84,7 +87,7 @@ final class WaitRecorder: @unchecked Sendable {
     }
 
     static func events(_ log: EventLog) throws -> [RecordedSessionEvent] {
-        try log.readStream(SessionStreams.session(session)).map { try SessionEventCodec().decode($0) }
+        try log.readStream(SessionStreams.session(session)).map { try SessionMigrations.codec.decode($0) }
     }
 
     @Test func untilStopsAtTheLastEventWithinTheTime() async throws {

@@ -1,10 +1,13 @@
-import Output
 import Audio
 import EventLog
 import Foundation
+import Ingest
+import Migrations
+import Output
+import SessionLog
 @testable import SessionModel
-import TestSupport
 import Testing
+import TestSupport
 
 /// tools/format-reader/decode_payloads.py decodes payloads with Google's protobuf library and
 /// docs/session-events.proto alone: every payload must parse with no unknown field and re-serialise
@@ -25,7 +28,7 @@ import Testing
             let payloads = codecTests.everyPayload(text: text, other: "other", number: 1_234_567, confidence: 0.25)
             for payload in payloads {
                 let event = SessionEvent(session: UUID(), occurredAt: -17, correlationID: UUID(), payload: payload)
-                let proposed = SessionEventCodec().encode(event, storedOutsideSession: true)
+                let proposed = SessionMigrations.codec.encode(event, storedOutsideSession: true)
                 input += proposed.type + "\t" + proposed.data.map { String(format: "%02x", $0) }.joined() + "\n"
                 expected.append((proposed.type, text))
             }
@@ -85,7 +88,7 @@ import Testing
             let chunk = try RecordingChunk(recording: "r", index: 0, pcm: pcm)
                 .codedLosslessly(as: AudioFormat(sampleRate: rate, channels: channels))
             guard case .flac = chunk.audio else { Issue.record("\(frames) frames were not stored as FLAC"); continue }
-            let proposed = SessionEventCodec().encode(SessionEvent(session: UUID(), occurredAt: 0, payload: .recordingChunk(chunk)))
+            let proposed = SessionMigrations.codec.encode(SessionEvent(session: UUID(), occurredAt: 0, payload: .recordingChunk(chunk)))
             input += proposed.type + "\t" + proposed.data.map { String(format: "%02x", $0) }.joined() + "\n"
             digests.append(Hex.string(SHA256.hash(pcm)))
         }

@@ -1,11 +1,14 @@
 import EventLog
 import Foundation
+import Migrations
 import PropertyBased
+import SessionLog
 @testable import SessionModel
 import Testing
+import TestSupport
 
 @Suite struct SessionEventCodecTests {
-    let codec = SessionEventCodec()
+    let codec = SessionMigrations.codec
     let subject = SubjectHash(bytes: (0..<32).map { UInt8($0 * 7 % 256) })!
 
     /// One event of every type, built from the same generated values.
@@ -145,7 +148,7 @@ import Testing
         #expect(partial.text == "old text")
         #expect(partial.segment == "seg")
         // Without the upcaster the old payload cannot be read.
-        #expect(throws: SessionModelError.self) { try SessionEventCodec().decode(recorded(proposed, stream: UUID())) }
+        #expect(throws: SessionModelError.self) { try SessionEventCodec(upcasters: []).decode(recorded(proposed, stream: UUID())) }
     }
 
     @Test func consentStreamsAreStablePerSubjectAndNeverLookLikeSessions() {

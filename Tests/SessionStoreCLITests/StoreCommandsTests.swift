@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SessionLog
 import Testing
 
 @Suite struct StoreCommandsTests {

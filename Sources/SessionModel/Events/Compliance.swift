@@ -111,7 +111,7 @@ extension UUID {
         self.init(uuid: value)
     }
 
-    init(wire bytes: [UInt8], field: Int) throws {
+    package init(wire bytes: [UInt8], field: Int) throws {
         guard bytes.count == 16 else { throw WireReader.Malformed(reason: "field \(field) is not a 16-byte UUID") }
         var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes) }

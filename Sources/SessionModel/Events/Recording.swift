@@ -1,5 +1,4 @@
-import Audio
-import EventLog
+import Foundation
 
 /// A recording began: its id and PCM format (16-bit signed little-endian samples).
 public struct RecordingStarted: Hashable, Sendable, WirePayload {
@@ -60,40 +59,6 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
         self.audio = .pcm(pcm)
     }
 
-    /// The same chunk with its frame count, stored as FLAC when that is smaller than raw PCM (it
-    /// is, for ~100 ms of speech: about 0.6 of it). Throws when the PCM is not whole frames of `format`.
-    public func codedLosslessly(as format: AudioFormat) throws(AudioError) -> RecordingChunk {
-        if case .flac(let flac) = audio, let frames, pcmSHA256 != nil {
-            // Coded already: check what the stream declares instead of decoding it.
-            guard let info = FLACChunkCodec.streamInfo(flac), info.format == format, info.frames == frames else {
-                throw AudioError(.malformed, "the FLAC audio is not \(frames) frames of \(format), as its recording and frames field say")
-            }
-            return self
-        }
-        let pcm = try pcm()
-        let frameBytes = 2 * format.channels
-        guard pcm.count % frameBytes == 0 else {
-            throw AudioError(.malformed, "\(pcm.count) bytes of PCM are not whole frames of \(format.channels) 16-bit channel\(format.channels == 1 ? "" : "s")")
-        }
-        var coded = self
-        coded.frames = UInt64(pcm.count / frameBytes)
-        coded.pcmSHA256 = SHA256.hash(pcm)
-        let flac = try FLACChunkCodec.encode(Chunking.samples(fromPCM: pcm), format: format)
-        coded.audio = flac.count < pcm.count ? .flac(flac) : .pcm(pcm)
-        return coded
-    }
-
-    /// The chunk's samples as little-endian int16 bytes, decoding FLAC.
-    public func pcm() throws(AudioError) -> [UInt8] {
-        switch audio {
-        case .pcm(let bytes):
-            return bytes
-        case .flac(let bytes):
-            let samples = try FLACChunkCodec.decode(bytes).samples
-            return Chunking.pcmBytes(samples, frames: 0..<samples.count, channels: 1)
-        }
-    }
-
     /// Bytes the chunk's audio takes in the payload.
     public var storedAudioBytes: Int {
         switch audio {
@@ -110,12 +75,6 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
         }
         if let frames { writer.uint(12, frames) }
         if let pcmSHA256 { writer.bytes(13, pcmSHA256) }
-    }
-
-    /// SHA-256 of the PCM bytes: stored, or computed (decoding FLAC when it must).
-    public func pcmDigest() throws(AudioError) -> [UInt8] {
-        if let pcmSHA256 { return pcmSHA256 }
-        return SHA256.hash(try pcm())
     }
 
     mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {

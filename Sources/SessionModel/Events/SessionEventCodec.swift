@@ -1,9 +1,11 @@
-import EventLog
 import Foundation
 
-/// Turns session events into log events and back. Payloads are protobuf wire format messages
+/// Turns session events into payload bytes and back. Payloads are protobuf wire format messages
 /// (schema: `docs/session-events.proto`): envelope fields 1–5, the event type's own fields from 8.
 /// Payloads written with an older schema version are upcast on read by the given upcasters.
+///
+/// Get the codec that reads every schema version from `SessionMigrations.codec` (the Migrations
+/// module registers the upcasters); `SessionLog` adds reading and writing log events.
 public struct SessionEventCodec: Sendable {
     /// Turns a payload of `type` at schema version `fromVersion` into version `fromVersion + 1`,
     /// working on the wire bytes (the envelope's version field is rewritten by the codec).
@@ -26,7 +28,7 @@ public struct SessionEventCodec: Sendable {
 
     private let upcasters: [UpcasterKey: Upcaster]
 
-    public init(upcasters: [Upcaster] = []) {
+    package init(upcasters: [Upcaster]) {
         self.upcasters = Dictionary(upcasters.map { (UpcasterKey(type: $0.type, version: $0.fromVersion), $0) },
                                     uniquingKeysWith: { _, last in last })
     }
@@ -38,9 +40,9 @@ public struct SessionEventCodec: Sendable {
     static let causationField = 4
     static let sessionField = 5
 
-    /// The log event for `event`. Written to a stream other than the session's own (a subject's
-    /// consent stream), the payload also names the session.
-    public func encode(_ event: SessionEvent, storedOutsideSession: Bool = false) -> ProposedEvent {
+    /// The payload bytes of `event` in the current schema. Written to a stream other than the
+    /// session's own (a subject's consent stream), the payload also names the session.
+    public func payload(of event: SessionEvent, storedOutsideSession: Bool = false) -> [UInt8] {
         var writer = WireWriter()
         writer.uint(Self.schemaVersionField, UInt64(event.type.currentSchemaVersion))
         writer.sint(Self.occurredAtField, event.occurredAt)
@@ -48,19 +50,26 @@ public struct SessionEventCodec: Sendable {
         writer.bytes(Self.causationField, event.causationID?.wireBytes ?? [])
         if storedOutsideSession { writer.bytes(Self.sessionField, event.session.wireBytes) }
         event.payload.wirePayload.write(to: &writer)
-        return ProposedEvent(id: event.id, type: event.type.rawValue, data: writer.bytes)
+        return writer.bytes
     }
 
-    /// The session event stored as `recorded`, upcast to the current schema.
-    public func decode(_ recorded: RecordedEvent) throws -> RecordedSessionEvent {
+    /// The session event stored with these payload bytes, upcast to the current schema.
+    ///
+    /// - Parameters:
+    ///   - type: The stored event type name (`transcript.committed`).
+    ///   - payload: The stored payload bytes, of any schema version this build has upcasters for.
+    ///   - id: The event's id; `stream`, `streamNumber`, `position` and `recordedAt` say where and when
+    ///     it was stored (a consent event's copy in a subject's stream names its session in the payload).
+    /// - Throws: ``SessionModelError`` naming the position: an unknown type, a newer schema, malformed bytes.
+    public func decode(type typeName: String, payload: [UInt8], id: UUID, stream: UUID, streamNumber: UInt64,
+                       position: UInt64, recordedAt: Int64) throws -> RecordedSessionEvent {
         func failure(_ code: SessionModelError.Code, _ reason: String) -> SessionModelError {
-            SessionModelError(code: code, message: "event at position \(recorded.position) (\(recorded.type)) \(reason)",
-                              position: recorded.position)
+            SessionModelError(code: code, message: "event at position \(position) (\(typeName)) \(reason)", position: position)
         }
-        guard let type = EventType(rawValue: recorded.type) else {
+        guard let type = EventType(rawValue: typeName) else {
             throw failure(.unknownType, "has a type this build does not know")
         }
-        var bytes = recorded.data
+        var bytes = payload
         let stored: UInt32
         do {
             stored = try Self.schemaVersion(of: bytes)
@@ -75,10 +84,9 @@ public struct SessionEventCodec: Sendable {
                 bytes = try Self.settingSchemaVersion(version + 1, in: try upcaster.upcast(bytes))
                 version += 1
             }
-            let event = try Self.decodeEvent(type, bytes, id: recorded.id, session: recorded.stream.uuid)
-            return RecordedSessionEvent(event: event, stream: recorded.stream.uuid, streamNumber: recorded.streamNumber,
-                                        position: recorded.position,
-                                        recordedAt: recorded.recordedAtMilliseconds, storedSchemaVersion: stored)
+            let event = try Self.decodeEvent(type, bytes, id: id, session: stream)
+            return RecordedSessionEvent(event: event, stream: stream, streamNumber: streamNumber, position: position,
+                                        recordedAt: recordedAt, storedSchemaVersion: stored)
         } catch let error as SessionModelError {
             throw error
         } catch {

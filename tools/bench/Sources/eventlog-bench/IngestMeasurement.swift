@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Ingest
 import SessionModel
 
 /// Ingest of an NDJSON file into a new store: validation alone, then the whole ingest.

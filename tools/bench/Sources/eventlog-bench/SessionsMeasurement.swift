@@ -1,7 +1,10 @@
 import Audio
 import EventLog
 import Foundation
+import Ingest
+import Migrations
 import Projections
+import SessionLog
 import SessionModel
 
 /// A store of realistic dictation sessions: rebuild of the projections, the session list, and a
@@ -20,7 +23,7 @@ struct SessionsMeasurement {
         options.initialMapSize = 4 << 30
         let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: options)
         if ProcessInfo.processInfo.environment["BENCH_NO_DICTIONARY"] == nil { try SessionDictionary.install(in: log) }
-        let codec = SessionEventCodec()
+        let codec = SessionMigrations.codec
         var random = Workload.SplitMix(state: 11)
         let perSession = max(4, events / sessions)
         var written = 0

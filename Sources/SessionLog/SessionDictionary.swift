@@ -1,5 +1,7 @@
 import EventLog
 import Foundation
+import Migrations
+import SessionModel
 
 /// The zstd dictionary a new store installs for session events: trained on generated events with
 /// made-up words and random ids, so it holds no one's data, only the shape of the payloads (field
@@ -9,7 +11,7 @@ public enum SessionDictionary {
     /// Deterministic samples: the same dictionary on every machine.
     public static func samples(count: Int = 6000, seed: UInt64 = 20_261_122) -> [ProposedEvent] {
         var random = SeededGenerator(seed: seed)
-        let codec = SessionEventCodec()
+        let codec = SessionMigrations.codec
         func uuid() -> UUID {
             UUID(version8From: (0..<2).flatMap { _ in withUnsafeBytes(of: random.next()) { Array($0) } })
         }

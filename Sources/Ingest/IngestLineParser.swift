@@ -1,5 +1,7 @@
 import EventLog
 import Foundation
+import SessionLog
+import SessionModel
 
 /// One valid line of an ingest file, as the event it becomes.
 public struct IngestedEvent: Hashable, Sendable {

@@ -1,8 +1,11 @@
 import EventLog
 import Foundation
+import Ingest
+import Migrations
+import SessionLog
 import SessionModel
-import TestSupport
 import Testing
+import TestSupport
 
 @Suite struct SessionIngestTests {
     static let session = "3f2c8a1e-5b7d-4c9e-8f10-2a3b4c5d6e7f"
@@ -34,7 +37,7 @@ import Testing
     }
 
     func decoded(_ log: EventLog, _ stream: StreamID) throws -> [RecordedSessionEvent] {
-        try log.readStream(stream).map { try SessionEventCodec().decode($0) }
+        try log.readStream(stream).map { try SessionMigrations.codec.decode($0) }
     }
 
     @Test func aValidFileIsAppendedToTheSessionAndConsentToTheSubjectsTrail() async throws {

@@ -1,6 +1,9 @@
 import Audio
 import EventLog
 import Foundation
+import Migrations
+import SessionLog
+import SessionModel
 
 /// Every problem of a rejected ingest file; nothing of it was appended.
 public struct IngestFailure: Error, Sendable, CustomStringConvertible {
@@ -34,7 +37,7 @@ public struct SessionIngest: Sendable {
     public let log: EventLog
     public let codec: SessionEventCodec
 
-    public init(log: EventLog, codec: SessionEventCodec = SessionEventCodec()) {
+    public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec) {
         self.log = log
         self.codec = codec
     }

@@ -3,7 +3,7 @@ import PropertyBased
 
 /// Text that breaks naive code: combining marks, right-to-left scripts, emoji and joiners, CJK,
 /// quotes, commas, newlines and other control characters, mixed with plain ASCII.
-let hostileText = Gen<Character>.oneOf(
+public let hostileText = Gen<Character>.oneOf(
     Gen.character(in: " "..."~"),
     Gen.character(in: "\u{0300}"..."\u{036F}"),   // combining diacritics
     Gen.character(in: "\u{0590}"..."\u{05FF}"),   // Hebrew
@@ -14,5 +14,5 @@ let hostileText = Gen<Character>.oneOf(
     Gen.character(in: "\u{200B}"..."\u{200F}")    // zero-width joiner and direction marks
 ).string(of: 0...60)
 
-let milliseconds = Gen<UInt64>.value(in: 0...UInt64(Int64.max))
-let fraction = Gen<Double>.value(in: 0...1).optional()
+public let milliseconds = Gen<UInt64>.value(in: 0...UInt64(Int64.max))
+public let fraction = Gen<Double>.value(in: 0...1).optional()

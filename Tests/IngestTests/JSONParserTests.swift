@@ -1,7 +1,9 @@
 import Foundation
+@testable import Ingest
 import PropertyBased
-@testable import SessionModel
+import SessionModel
 import Testing
+import TestSupport
 
 @Suite struct JSONParserTests {
     private func parse(_ text: String) throws -> JSONValue {

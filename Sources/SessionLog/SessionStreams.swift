@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SessionModel
 
 /// Which stream holds what: each session's events in a stream of its own (under the session's data
 /// key), and each subject's consent events also in a consent stream (under the audit key), so that
