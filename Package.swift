@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Ingest", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
-        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Ingest", "SessionLog", "SessionModel", "Migrations", "TestSupport"]),
+        .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Output", "Ingest", "SessionLog", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",
             dependencies: ["Migrations", "SessionModel", "SessionLog", "Ingest", "EventLog", "Projections", "TestSupport"]

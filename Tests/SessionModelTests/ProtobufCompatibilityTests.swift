@@ -13,10 +13,7 @@ import TestSupport
 /// docs/session-events.proto alone: every payload must parse with no unknown field and re-serialise
 /// to the same bytes, and its values must be the ones written.
 @Suite struct ProtobufCompatibilityTests {
-    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appendingPathComponent("tools/format-reader/decode_payloads.py").path
-
-    static let protobufAvailable = pythonCanImport("google.protobuf, grpc_tools")
+    static let protobufAvailable = ProtobufDecoder.isAvailable
 
     @Test(.enabled(if: protobufAvailable, "needs python3 with protobuf and grpcio-tools"))
     func everyPayloadDecodesWithGooglesProtobufAndTheProtoFile() throws {
@@ -33,7 +30,7 @@ import TestSupport
                 expected.append((proposed.type, text))
             }
         }
-        let lines = try Self.decode(input)
+        let lines = try ProtobufDecoder.decode(input)
         #expect(lines.count == expected.count)
         for (line, want) in zip(lines, expected) {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
@@ -50,27 +47,6 @@ import TestSupport
                 #expect(message["confidence"] as? Double == 0.25)
             }
         }
-    }
-
-    /// Runs decode_payloads.py on `input` (type TAB payload hex, a line each); its output lines.
-    static func decode(_ input: String) throws -> [Substring] {
-        // The input goes through a file: a child that exits early cannot break a pipe under us.
-        let inputURL = FileManager.default.temporaryDirectory.appendingPathComponent("payloads-\(UUID().uuidString).tsv")
-        try Data(input.utf8).write(to: inputURL)
-        defer { try? FileManager.default.removeItem(at: inputURL) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", script]
-        let stdout = Pipe(), stderr = Pipe()
-        process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        process.standardOutput = stdout
-        process.standardError = stderr
-        try process.run()
-        let output = stdout.fileHandleForReading.readDataToEndOfFile()
-        let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(errors)")
-        return String(decoding: output, as: UTF8.self).split(separator: "\n")
     }
 
     static let soundfileAvailable = pythonCanImport("google.protobuf, grpc_tools, soundfile")
@@ -92,7 +68,7 @@ import TestSupport
             input += proposed.type + "\t" + proposed.data.map { String(format: "%02x", $0) }.joined() + "\n"
             digests.append(Hex.string(SHA256.hash(pcm)))
         }
-        let lines = try Self.decode(input)
+        let lines = try ProtobufDecoder.decode(input)
         #expect(lines.count == digests.count)
         for (line, digest) in zip(lines, digests) {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

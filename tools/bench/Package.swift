@@ -15,6 +15,9 @@ let package = Package(
             dependencies: [
                 .product(name: "EventLog", package: "SessionStore"),
                 .product(name: "SessionModel", package: "SessionStore"),
+                .product(name: "SessionLog", package: "SessionStore"),
+                .product(name: "Ingest", package: "SessionStore"),
+                .product(name: "Migrations", package: "SessionStore"),
                 .product(name: "Projections", package: "SessionStore"),
                 .product(name: "Audio", package: "SessionStore"),
                 .product(name: "Replay", package: "SessionStore"),

@@ -1,7 +1,9 @@
 #!/usr/bin/env python3
-"""Decodes session event payloads with Google's protobuf library and docs/session-events.proto alone.
+"""Decodes session event payloads and view rows with Google's protobuf library and docs/session-events.proto
+and docs/views.proto alone.
 
-Input, one per line: `event type <TAB> payload hex`. Output, one JSON line per input: the message as
+Input, one per line: `event type <TAB> payload hex`, or `view:NAME <TAB> row hex` for a row of a persisted
+view (docs/FORMAT.md §8: sessions, transcripts, consent-trail). Output, one JSON line per input: the message as
 protobuf's JSON mapping (field names as in the .proto), and `"canonical": true` when the payload
 parses with no unknown fields and re-serialises to exactly the same bytes, i.e. every field has the
 number and wire type the schema gives it. An audio chunk stored as FLAC is also decoded (with
@@ -33,15 +35,16 @@ MESSAGES = {
     "playback.stopped": "PlaybackPosition", "playback.completed": "PlaybackCompleted",
     "retention.purged": "RetentionPurged", "subject.erased": "SubjectErased", "export.performed": "ExportPerformed",
 }
+VIEWS = {"view:sessions": "SessionRow", "view:transcripts": "TranscriptRow", "view:consent-trail": "ConsentTrailRow"}
 
 
-def load_schema():
+def load_schema(name):
     docs = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "docs")
     out = tempfile.mkdtemp()
-    if protoc.main(["protoc", f"-I{docs}", f"--python_out={out}", os.path.join(docs, "session-events.proto")]) != 0:
-        sys.exit("decode_payloads: protoc failed on docs/session-events.proto")
+    if protoc.main(["protoc", f"-I{docs}", f"--python_out={out}", os.path.join(docs, name + ".proto")]) != 0:
+        sys.exit(f"decode_payloads: protoc failed on docs/{name}.proto")
     sys.path.insert(0, out)
-    return importlib.import_module("session_events_pb2")
+    return importlib.import_module(name.replace("-", "_") + "_pb2")
 
 
 def has_unknown_fields(message):
@@ -57,11 +60,11 @@ def has_unknown_fields(message):
 
 
 def main():
-    schema = load_schema()
+    schema, views = load_schema("session-events"), load_schema("views")
     for line in sys.stdin:
         event_type, payload_hex = line.rstrip("\n").split("\t")
         payload = bytes.fromhex(payload_hex)
-        message = getattr(schema, MESSAGES[event_type])()
+        message = getattr(views, VIEWS[event_type])() if event_type in VIEWS else getattr(schema, MESSAGES[event_type])()
         message.ParseFromString(payload)
         canonical = not has_unknown_fields(message) and message.SerializeToString() == payload
         decoded = json_format.MessageToDict(message, preserving_proto_field_name=True)
