@@ -1,4 +1,4 @@
-import CSndFile
+internal import CSndFile
 
 /// Samples read from an audio file, in the format asked for.
 public struct DecodedAudio: Sendable, Equatable {

@@ -1,4 +1,4 @@
-import CSndFile
+internal import CSndFile
 
 /// Lossless coding of a chunk of 16-bit PCM as a complete FLAC stream (through libsndfile), so
 /// any FLAC decoder reads a stored chunk. Speech comes out at about 0.6 of its raw size.

@@ -1,4 +1,4 @@
-import CSndFile
+internal import CSndFile
 
 /// An in-memory file for libsndfile's virtual I/O: what it writes lands in `bytes`; what it
 /// reads comes from them.

@@ -1,4 +1,4 @@
-import CSndFile
+internal import CSndFile
 
 /// An open libsndfile handle that closes itself.
 final class SoundFile {

@@ -10,7 +10,7 @@ public struct SHA256: Sendable {
         crypto_hash_sha256_init(&state)
     }
 
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func update(_ bytes: UnsafeRawBufferPointer) {
         crypto_hash_sha256_update(&state, bytes.bytes, UInt64(bytes.count))
     }
 
@@ -28,7 +28,7 @@ public struct SHA256: Sendable {
         bytes.withUnsafeBytes { updateField($0) }
     }
 
-    public mutating func updateField(_ bytes: UnsafeRawBufferPointer) {
+    package mutating func updateField(_ bytes: UnsafeRawBufferPointer) {
         withUnsafeBytes(of: UInt64(bytes.count).bigEndian) { update($0) }
         update(bytes)
     }

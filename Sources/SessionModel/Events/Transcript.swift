@@ -68,12 +68,12 @@ public struct TranscriptWord: Hashable, Sendable, WirePayload {
     }
 
     /// Writes the word as nested message `field` (its own fields 1–4), as payloads and views carry it.
-    public func write(asMessage field: Int, to writer: inout WireWriter) {
+    package func write(asMessage field: Int, to writer: inout WireWriter) {
         writer.message(field) { write(to: &$0) }
     }
 
     /// Reads a word from the bytes of its nested message.
-    public init(message: UnsafeRawBufferPointer) throws {
+    package init(message: UnsafeRawBufferPointer) throws {
         self = try WireCodec.decodeMessage(TranscriptWord.self, from: message)
     }
 

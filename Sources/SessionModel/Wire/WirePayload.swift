@@ -8,33 +8,33 @@ protocol WirePayload {
 }
 
 extension WireReader {
-    public mutating func uint64(_ type: UInt8, _ field: Int) throws -> UInt64 {
+    package mutating func uint64(_ type: UInt8, _ field: Int) throws -> UInt64 {
         try Self.expect(type, .varint, field: field)
         return try varint()
     }
 
-    public mutating func uint32(_ type: UInt8, _ field: Int) throws -> UInt32 {
+    package mutating func uint32(_ type: UInt8, _ field: Int) throws -> UInt32 {
         let value = try uint64(type, field)
         guard value <= UInt64(UInt32.max) else { throw Malformed(reason: "field \(field) is too large for 32 bits") }
         return UInt32(value)
     }
 
-    public mutating func text(_ type: UInt8, _ field: Int) throws -> String {
+    package mutating func text(_ type: UInt8, _ field: Int) throws -> String {
         try Self.expect(type, .lengthDelimited, field: field)
         return try string()
     }
 
-    public mutating func data(_ type: UInt8, _ field: Int) throws -> [UInt8] {
+    package mutating func data(_ type: UInt8, _ field: Int) throws -> [UInt8] {
         try Self.expect(type, .lengthDelimited, field: field)
         return try bytesField()
     }
 
-    public mutating func real(_ type: UInt8, _ field: Int) throws -> Double {
+    package mutating func real(_ type: UInt8, _ field: Int) throws -> Double {
         try Self.expect(type, .fixed64, field: field)
         return try double()
     }
 
-    public mutating func subject(_ type: UInt8, _ field: Int) throws -> SubjectHash {
+    package mutating func subject(_ type: UInt8, _ field: Int) throws -> SubjectHash {
         guard let hash = SubjectHash(bytes: try data(type, field)) else {
             throw Malformed(reason: "field \(field) is not a 32-byte subject hash")
         }

@@ -2,24 +2,24 @@ import Foundation
 
 /// Reads the protobuf wire format written by ``WireWriter``, field by field. Fields a reader does
 /// not know are skipped by their wire type, so newer payloads stay readable by older code.
-public struct WireReader {
+package struct WireReader {
     private let bytes: UnsafeRawBufferPointer
     private var offset = 0
 
-    public init(_ bytes: UnsafeRawBufferPointer) {
+    package init(_ bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
-    public var isAtEnd: Bool { offset >= bytes.count }
-    public var remaining: Int { bytes.count - offset }
+    package var isAtEnd: Bool { offset >= bytes.count }
+    package var remaining: Int { bytes.count - offset }
 
-    public struct Malformed: Error, CustomStringConvertible {
-        public var reason: String
-        public var description: String { reason }
+    package struct Malformed: Error, CustomStringConvertible {
+        package var reason: String
+        package var description: String { reason }
     }
 
     /// The next field's number and wire type, or nil at the end.
-    public mutating func nextField() throws -> (field: Int, type: UInt8)? {
+    package mutating func nextField() throws -> (field: Int, type: UInt8)? {
         guard !isAtEnd else { return nil }
         let key = try varint()
         let field = Int(truncatingIfNeeded: key >> 3)
@@ -27,7 +27,7 @@ public struct WireReader {
         return (field, UInt8(key & 7))
     }
 
-    public mutating func varint() throws -> UInt64 {
+    package mutating func varint() throws -> UInt64 {
         var result: UInt64 = 0
         var shift: UInt64 = 0
         while offset < bytes.count {
@@ -41,12 +41,12 @@ public struct WireReader {
         throw Malformed(reason: "a varint runs past the end or past 64 bits")
     }
 
-    public mutating func sint() throws -> Int64 {
+    package mutating func sint() throws -> Int64 {
         let raw = try varint()
         return Int64(bitPattern: (raw >> 1) ^ (0 &- (raw & 1)))
     }
 
-    public mutating func double() throws -> Double {
+    package mutating func double() throws -> Double {
         guard offset + 8 <= bytes.count else { throw Malformed(reason: "a double runs past the end") }
         let bits = UInt64(littleEndian: bytes.loadUnaligned(fromByteOffset: offset, as: UInt64.self))
         offset += 8
@@ -54,7 +54,7 @@ public struct WireReader {
     }
 
     /// The bytes of a length-delimited field, without copying.
-    public mutating func lengthDelimited() throws -> UnsafeRawBufferPointer {
+    package mutating func lengthDelimited() throws -> UnsafeRawBufferPointer {
         let count = try varint()
         guard count <= UInt64(bytes.count - offset) else { throw Malformed(reason: "a length-delimited field runs past the end") }
         let slice = UnsafeRawBufferPointer(rebasing: bytes[offset..<(offset + Int(count))])
@@ -62,16 +62,16 @@ public struct WireReader {
         return slice
     }
 
-    public mutating func bytesField() throws -> [UInt8] { Array(try lengthDelimited()) }
+    package mutating func bytesField() throws -> [UInt8] { Array(try lengthDelimited()) }
 
-    public mutating func string() throws -> String {
+    package mutating func string() throws -> String {
         let raw = try lengthDelimited()
         guard let string = String(validating: raw, as: UTF8.self) else { throw Malformed(reason: "a string is not valid UTF-8") }
         return string
     }
 
     /// Skips a field of the given wire type.
-    public mutating func skip(_ type: UInt8) throws {
+    package mutating func skip(_ type: UInt8) throws {
         switch type {
         case 0: _ = try varint()
         case 1: try advance(8)
@@ -88,19 +88,19 @@ public struct WireReader {
 
     /// Calls `body` with each field of a whole message: its number, its wire type, and the reader
     /// positioned at its value, which `body` must read or skip.
-    public static func readFields(of bytes: some ContiguousBytes,
+    package static func readFields(of bytes: some ContiguousBytes,
                                   _ body: (_ field: Int, _ type: UInt8, _ reader: inout WireReader) throws -> Void) throws {
         try bytes.withUnsafeBytes { raw in try readFields(of: raw, body) }
     }
 
-    public static func readFields(of raw: UnsafeRawBufferPointer,
+    package static func readFields(of raw: UnsafeRawBufferPointer,
                                   _ body: (_ field: Int, _ type: UInt8, _ reader: inout WireReader) throws -> Void) throws {
         var reader = WireReader(raw)
         while let (field, type) = try reader.nextField() { try body(field, type, &reader) }
     }
 
     /// Checks that a field of a known number has the wire type its schema gives it.
-    public static func expect(_ type: UInt8, _ expected: WireWriter.WireType, field: Int) throws {
+    package static func expect(_ type: UInt8, _ expected: WireWriter.WireType, field: Int) throws {
         guard type == expected.rawValue else {
             throw Malformed(reason: "field \(field) has wire type \(type), expected \(expected.rawValue)")
         }

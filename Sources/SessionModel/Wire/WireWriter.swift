@@ -1,21 +1,21 @@
 /// Writes the protobuf wire format (varints, length-delimited bytes, fixed64 doubles), so that
 /// payloads are compact and any protobuf library can read them with `docs/session-events.proto`.
 /// Zero and empty values are left out, as proto3 does; optional values are written when present.
-public struct WireWriter {
-    public private(set) var bytes: [UInt8] = []
+package struct WireWriter {
+    package private(set) var bytes: [UInt8] = []
 
-    public init(capacity: Int = 128) {
+    package init(capacity: Int = 128) {
         bytes.reserveCapacity(capacity)
     }
 
-    public enum WireType: UInt8 {
+    package enum WireType: UInt8 {
         case varint = 0
         case fixed64 = 1
         case lengthDelimited = 2
         case fixed32 = 5
     }
 
-    public mutating func varint(_ value: UInt64) {
+    package mutating func varint(_ value: UInt64) {
         var value = value
         while value >= 0x80 {
             bytes.append(UInt8(truncatingIfNeeded: value) | 0x80)
@@ -24,41 +24,41 @@ public struct WireWriter {
         bytes.append(UInt8(value))
     }
 
-    public mutating func tag(_ field: Int, _ type: WireType) {
+    package mutating func tag(_ field: Int, _ type: WireType) {
         varint(UInt64(field) << 3 | UInt64(type.rawValue))
     }
 
-    public mutating func uint(_ field: Int, _ value: UInt64) {
+    package mutating func uint(_ field: Int, _ value: UInt64) {
         guard value != 0 else { return }
         tag(field, .varint)
         varint(value)
     }
 
     /// A signed integer, zigzag-encoded (`sint64`).
-    public mutating func sint(_ field: Int, _ value: Int64) {
+    package mutating func sint(_ field: Int, _ value: Int64) {
         guard value != 0 else { return }
         tag(field, .varint)
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
     /// A signed integer with explicit presence: written whenever it is there, even zero.
-    public mutating func optionalSint(_ field: Int, _ value: Int64?) {
+    package mutating func optionalSint(_ field: Int, _ value: Int64?) {
         guard let value else { return }
         tag(field, .varint)
         varint(UInt64(bitPattern: (value << 1) ^ (value >> 63)))
     }
 
-    public mutating func bool(_ field: Int, _ value: Bool) {
+    package mutating func bool(_ field: Int, _ value: Bool) {
         uint(field, value ? 1 : 0)
     }
 
-    public mutating func double(_ field: Int, _ value: Double?) {
+    package mutating func double(_ field: Int, _ value: Double?) {
         guard let value else { return }
         tag(field, .fixed64)
         withUnsafeBytes(of: value.bitPattern.littleEndian) { bytes.append(contentsOf: $0) }
     }
 
-    public mutating func bytes(_ field: Int, _ value: [UInt8]) {
+    package mutating func bytes(_ field: Int, _ value: [UInt8]) {
         guard !value.isEmpty else { return }
         tag(field, .lengthDelimited)
         varint(UInt64(value.count))
@@ -66,13 +66,13 @@ public struct WireWriter {
     }
 
     /// A string with implicit presence: left out when empty.
-    public mutating func string(_ field: Int, _ value: String) {
+    package mutating func string(_ field: Int, _ value: String) {
         guard !value.isEmpty else { return }
         optionalString(field, value)
     }
 
     /// A string with explicit presence (`optional` in the schema): written whenever it is there, even empty.
-    public mutating func optionalString(_ field: Int, _ value: String?) {
+    package mutating func optionalString(_ field: Int, _ value: String?) {
         guard var value else { return }
         tag(field, .lengthDelimited)
         value.withUTF8 { utf8 in
@@ -82,11 +82,11 @@ public struct WireWriter {
     }
 
     /// Appends bytes that are already in the wire format (fields copied from another message).
-    public mutating func append(raw: [UInt8]) {
+    package mutating func append(raw: [UInt8]) {
         bytes.append(contentsOf: raw)
     }
 
-    public mutating func message(_ field: Int, _ write: (inout WireWriter) -> Void) {
+    package mutating func message(_ field: Int, _ write: (inout WireWriter) -> Void) {
         var nested = WireWriter(capacity: 32)
         write(&nested)
         tag(field, .lengthDelimited)
