@@ -34,19 +34,10 @@ import Testing
             let metadata = try Dictionary(uniqueKeysWithValues: streams.map { ($0.description, try #require(try log.streamMetadata($0))) })
             // Read the store as it is on disk now (a tail included): the log stays open until the end.
 
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-            process.arguments = ["python3", Self.reader, store.storePath, store.keyPath]
-            let output = Pipe(), errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let data = output.fileHandleForReading.readDataToEndOfFile()
-            let errorText = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-            process.waitUntilExit()
-            #expect(process.terminationStatus == 0, "\(errorText)")
+            let run = try runPython([Self.reader, store.storePath, store.keyPath])
+            #expect(run.status == 0, "\(run.stderr)")
 
-            let lines = String(decoding: data, as: UTF8.self).split(separator: "\n")
+            let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
             #expect(lines.count == expected.count + metadata.count)
             for line in lines.dropFirst(expected.count) {
                 let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])

@@ -41,8 +41,7 @@ struct PartialRow: OutputRow {
 
 /// A transcript line of CSV or NDJSON: a committed segment or, with `--partials`, a partial one.
 struct TranscriptLineRow: OutputRow {
-    static let columns = ["session", "kind", "segment", "revision", "start_ms", "end_ms", "speaker", "confidence",
-                          "stability", "text", "committed_text", "committed_at", "words"]
+    static let columns = ["session", "kind"] + SegmentRow.columns + ["revision", "stability"]
 
     enum Line {
         case committed(TranscriptView.Segment)
@@ -57,30 +56,22 @@ struct TranscriptLineRow: OutputRow {
         switch line {
         case .committed(let segment):
             fields.field("kind", "committed")
-            fields.field("segment", segment.id)
+            SegmentRow(segment: segment).write(to: &fields)
             fields.field("revision", nil as UInt64?)
-            fields.field("start_ms", segment.startMilliseconds)
-            fields.field("end_ms", segment.endMilliseconds)
-            fields.field("speaker", segment.speaker)
-            fields.field("confidence", segment.confidence)
             fields.field("stability", nil as Double?)
-            fields.field("text", segment.currentText)
-            fields.field("committed_text", segment.correction == nil ? nil : segment.text)
-            fields.field("committed_at", time: segment.committedAt)
-            fields.field("words", rows: segment.words.isEmpty ? nil : segment.words.map(WordRow.init))
         case .partial(let partial):
             fields.field("kind", "partial")
             fields.field("segment", partial.segment)
-            fields.field("revision", partial.revision)
             fields.field("start_ms", partial.startMilliseconds)
             fields.field("end_ms", partial.endMilliseconds)
             fields.field("speaker", nil as String?)
             fields.field("confidence", nil as Double?)
-            fields.field("stability", partial.stability)
             fields.field("text", partial.text)
             fields.field("committed_text", nil as String?)
             fields.field("committed_at", time: nil)
             fields.field("words", rows: nil as [WordRow]?)
+            fields.field("revision", partial.revision)
+            fields.field("stability", partial.stability)
         }
     }
 }
