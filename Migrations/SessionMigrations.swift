@@ -6,6 +6,7 @@ import SessionModel
 /// `sessionstore migrate`), because they rewrite the engine's own metadata; payload upcasters live
 /// here because they know the dictation vocabulary. docs/FORMAT.md §10 lists both.
 public enum SessionMigrations {
+    /// Every upcaster of an old payload schema, one step each (docs/FORMAT.md §10).
     public static let upcasters: [SessionEventCodec.Upcaster] = [
         TranscriptCommittedSchema0.upcaster,
         RecordingChunkSchema1.upcaster,

@@ -4,6 +4,7 @@ internal import CSndFile
 public struct DecodedAudio: Sendable, Equatable {
     /// Interleaved 16-bit samples.
     public var samples: [Int16]
+    /// The samples' format after any conversion.
     public var format: AudioFormat
     /// What the file held, before any conversion.
     public var sourceFormat: AudioFormat
@@ -19,6 +20,7 @@ public struct DecodedAudio: Sendable, Equatable {
 
 /// Audio files through libsndfile: WAV, FLAC, OGG/Vorbis and the rest it reads; WAV and FLAC written.
 public enum AudioFile {
+    /// The files audio can be written as, chosen by the file name's extension.
     public enum Container: String, Sendable, CaseIterable {
         case wav, flac
 

@@ -1,11 +1,14 @@
 /// The shape of 16-bit PCM: samples per second and interleaved channels.
 public struct AudioFormat: Hashable, Sendable, CustomStringConvertible {
+    /// Sample frames per second.
     public var sampleRate: Int
+    /// Samples per frame, interleaved.
     public var channels: Int
 
     /// What sessions record unless told otherwise: 16 kHz mono (16-bit).
     public static let sessionDefault = AudioFormat(sampleRate: 16_000, channels: 1)
 
+    /// A 16-bit PCM format.
     public init(sampleRate: Int, channels: Int) {
         self.sampleRate = sampleRate
         self.channels = channels
@@ -42,11 +45,14 @@ public struct AudioError: Error, Sendable, CustomStringConvertible {
         public static let writeFailed = Code("write failed")
     }
 
+    /// What kind of failure this is; match on it.
     public var code: Code
     /// One sentence naming what and where.
     public var message: String
+    /// The file concerned, when there is one.
     public var path: String?
 
+    /// An error of kind `code`, with its sentence and file.
     public init(_ code: Code, _ message: String, path: String? = nil) {
         self.code = code
         self.message = message

@@ -5,6 +5,7 @@ import SessionModel
 
 /// One valid line of an ingest file, as the event it becomes.
 public struct IngestedEvent: Hashable, Sendable {
+    /// The event the line describes, subjects already hashed.
     public var event: SessionEvent
     /// The 1-based line it came from.
     public var line: Int

@@ -5,6 +5,7 @@ public struct IngestProblem: Hashable, Sendable, CustomStringConvertible {
     public var line: Int
     /// The field concerned, or nil for the line as a whole.
     public var field: String?
+    /// What is wrong with the field, in words a client developer can act on.
     public var reason: String
 
     public var description: String {

@@ -7,6 +7,7 @@ import SessionModel
 
 /// Every problem of a rejected ingest file; nothing of it was appended.
 public struct IngestFailure: Error, Sendable, CustomStringConvertible {
+    /// Every problem found, sorted by line and field.
     public var problems: [IngestProblem]
     public var description: String {
         "\(problems.count) \(problems.count == 1 ? "line has a problem" : "problems"); nothing was appended"
@@ -15,12 +16,16 @@ public struct IngestFailure: Error, Sendable, CustomStringConvertible {
 
 /// What an ingest appended.
 public struct IngestReport: Hashable, Sendable {
+    /// Events in the input.
     public var lines: Int
+    /// Events appended to session streams (consent copies not counted).
     public var appended: Int
     /// Events left out because their ids were stored already (a resent file).
     public var duplicates: Int
+    /// Sessions the input touched.
     public var sessions: Int
 
+    /// A report of these counts.
     public init(lines: Int, appended: Int, duplicates: Int, sessions: Int) {
         self.lines = lines
         self.appended = appended
@@ -34,9 +39,12 @@ public struct IngestReport: Hashable, Sendable {
 /// session's events to its stream and each consent event also to its subject's consent stream.
 /// Events already stored (by id) are skipped, so a client may send a file again safely.
 public struct SessionIngest: Sendable {
+    /// The store appended to.
     public let log: EventLog
+    /// The codec that encodes new events and reads stored ones.
     public let codec: SessionEventCodec
 
+    /// Ingest into `log`, with the codec that reads every schema version.
     public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec) {
         self.log = log
         self.codec = codec

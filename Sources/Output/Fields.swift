@@ -34,38 +34,45 @@ public struct Fields {
 
     // MARK: Scalars
 
+    /// A text field: a JSON string, or the cell's text.
     public mutating func field(_ key: String, _ value: String?) {
         put(key, cell: { value ?? "" }) { out in
             if let value { JSONText.appendString(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
 
+    /// A signed integer field.
     public mutating func field(_ key: String, _ value: Int64?) {
         put(key, cell: { value.map { String($0) } ?? "" }) { out in
             if let value { JSONText.appendInteger(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
 
+    /// An unsigned integer field.
     public mutating func field(_ key: String, _ value: UInt64?) {
         put(key, cell: { value.map { String($0) } ?? "" }) { out in
             if let value { JSONText.appendInteger(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
 
+    /// An integer field.
     public mutating func field(_ key: String, _ value: Int?) {
         field(key, value.map(Int64.init))
     }
 
+    /// An unsigned integer field.
     public mutating func field(_ key: String, _ value: UInt32?) {
         field(key, value.map(UInt64.init))
     }
 
+    /// A number field in its shortest round-tripping form; NaN and infinities are absent.
     public mutating func field(_ key: String, _ value: Double?) {
         put(key, cell: { value.map { $0.isFinite ? $0.description : "" } ?? "" }) { out in
             if let value { JSONText.appendDouble(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
 
+    /// A `true`/`false` field.
     public mutating func field(_ key: String, _ value: Bool?) {
         put(key, cell: { value.map { $0 ? "true" : "false" } ?? "" }) { out in
             if let value { JSONText.appendBool(value, to: &out) } else { JSONText.appendNull(to: &out) }

@@ -4,6 +4,7 @@ import Foundation
 public enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
+    /// `bytes` as lowercase hexadecimal, two digits a byte.
     public static func string(_ bytes: some Collection<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
             var index = 0

@@ -14,8 +14,11 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
         public static let writeFailed = Code("write failed")
     }
 
+    /// What kind of failure this is; match on it.
     public var code: Code
+    /// One sentence naming the file and what went wrong.
     public var message: String
+    /// The file concerned; `nil` for standard output.
     public var path: String?
 
     init(_ code: Code, _ message: String, path: String?) {

@@ -1,6 +1,7 @@
 /// Parses RFC 3339 timestamps in UTC, `2026-11-21T10:00:00.250Z`, to milliseconds since 1970.
 /// The offset must be `Z` or `+00:00`; fractions beyond milliseconds are truncated.
 public enum RFC3339 {
+    /// Milliseconds since 1970 of an RFC 3339 UTC time such as `2026-11-21T10:00:00.250Z`, or `nil` when `text` is not one.
     public static func milliseconds(_ text: String) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),

@@ -7,13 +7,19 @@ import SessionModel
 /// consent trail): folds the events after their checkpoints and writes the views' rows with their
 /// new checkpoints in one transaction (exactly-once across crashes). `rebuild` starts again from 0.
 public struct ProjectionRunner: Sendable {
+    /// The persisted session list.
     public static let sessionsView = "sessions"
+    /// The persisted consent trails, one row per grant or revocation.
     public static let consentView = "consent-trail"
+    /// The persisted transcripts, one row per session.
     public static let transcriptsView = "transcripts"
     static let views = [sessionsView, transcriptsView, consentView]
+    /// Events read and folded per batch.
     public static let defaultBatchSize = 32_768
 
+    /// The store whose views this runner keeps.
     public let log: EventLog
+    /// The codec that reads every schema version.
     public let codec: SessionEventCodec
     /// Events read at a time (the next batches are read while one is folded).
     public let batchSize: Int
@@ -21,6 +27,7 @@ public struct ProjectionRunner: Sendable {
     /// one a sync), and a session spread over several batches is written once.
     public let eventsPerCommit: Int
 
+    /// A runner over `log`'s persisted views.
     public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec, batchSize: Int = defaultBatchSize,
                 eventsPerCommit: Int = 131_072) {
         precondition(batchSize > 0 && eventsPerCommit > 0, "batches and commits hold at least one event")

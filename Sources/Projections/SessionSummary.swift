@@ -3,33 +3,48 @@ import SessionModel
 
 /// One row of the session list, folded from a session's events.
 public struct SessionSummary: Hashable, Sendable {
+    /// Where a session stands.
     public enum Status: String, Hashable, Sendable, CaseIterable {
         case active, paused, ended, erased, purged
     }
 
     /// A recording's format and length so far.
     public struct Recording: Hashable, Sendable {
+        /// Sample frames per second.
         public var sampleRate: UInt32
+        /// Samples per frame.
         public var channels: UInt32
+        /// Sample frames stored so far.
         public var frames: UInt64
 
+        /// The audio stored so far, in milliseconds.
         public var milliseconds: UInt64 { sampleRate == 0 ? 0 : frames * 1000 / UInt64(sampleRate) }
     }
 
+    /// The session summarised.
     public let session: UUID
+    /// The person dictating, from `session.started`.
     public var subject: SubjectHash?
+    /// The session's language, from `session.started`.
     public var locale: String?
+    /// Active, paused, ended, erased or purged.
     public var status: Status = .active
     /// Client times, ms since 1970.
     public var startedAt: Int64?
+    /// When the session ended (client clock, ms since 1970), if it did.
     public var endedAt: Int64?
+    /// When the session's latest event happened (client clock).
     public var lastEventAt: Int64?
+    /// Committed segments.
     public var segments = 0
+    /// Words in the committed (and corrected) text.
     public var words = 0
+    /// The session's recordings by id.
     public var recordings: [String: Recording] = [:]
     /// Consent per type (`audio_recording`, `transcription`, …): true while granted.
     public var consent: [String: Bool] = [:]
 
+    /// A summary of a session with no events yet.
     public init(session: UUID) {
         self.session = session
     }
@@ -40,8 +55,10 @@ public struct SessionSummary: Hashable, Sendable {
         return max(0, end - startedAt)
     }
 
+    /// All the session's stored audio, in milliseconds.
     public var audioMilliseconds: UInt64 { recordings.values.reduce(0) { $0 + $1.milliseconds } }
 
+    /// Folds one event of the session in.
     public mutating func apply(_ event: SessionEvent) {
         guard event.session == session else { return }
         lastEventAt = max(lastEventAt ?? event.occurredAt, event.occurredAt)

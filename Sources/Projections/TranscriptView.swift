@@ -8,16 +8,23 @@ import SessionModel
 /// correction is kept beside the committed text. A partial is superseded by a later revision of
 /// its segment and by the segment's commit. Pauses add nothing; a resumed session keeps appending.
 public struct TranscriptView: Hashable, Sendable {
+    /// A committed segment, with its latest correction.
     public struct Segment: Hashable, Sendable {
+        /// The segment's id, as the recogniser gave it.
         public var id: String
         /// The text as committed.
         public var text: String
         /// The latest correction, if any.
         public var correction: String?
+        /// Where the segment starts in the recording, in milliseconds.
         public var startMilliseconds: UInt64
+        /// Where the segment ends in the recording, in milliseconds.
         public var endMilliseconds: UInt64
+        /// The recogniser's confidence, 0–1, when given.
         public var confidence: Double?
+        /// Who spoke, when known.
         public var speaker: String?
+        /// The words with their times, when given.
         public var words: [TranscriptWord]
         /// When it was committed, on the client's clock (ms since 1970).
         public var committedAt: Int64
@@ -26,16 +33,25 @@ public struct TranscriptView: Hashable, Sendable {
         public var currentText: String { correction ?? text }
     }
 
+    /// The latest guess of a segment not committed yet.
     public struct Partial: Hashable, Sendable {
+        /// The segment guessed.
         public var segment: String
+        /// The guess's revision.
         public var revision: UInt32
+        /// The guessed text.
         public var text: String
+        /// Where the segment starts, in milliseconds.
         public var startMilliseconds: UInt64
+        /// Where the guess ends, in milliseconds.
         public var endMilliseconds: UInt64
+        /// How settled the guess is, 0–1, when given.
         public var stability: Double?
     }
 
+    /// The session transcribed.
     public let session: UUID
+    /// Committed segments, in commit order.
     public internal(set) var segments: [Segment] = []
     /// Uncommitted segments' latest partials, in the order the segments first appeared.
     public var partials: [Partial] { partialOrder.compactMap { partialsBySegment[$0] } }
@@ -44,6 +60,7 @@ public struct TranscriptView: Hashable, Sendable {
     var partialsBySegment: [String: Partial] = [:]
     var partialOrder: [String] = []
 
+    /// An empty transcript of `session`.
     public init(session: UUID) {
         self.session = session
     }
@@ -65,6 +82,7 @@ public struct TranscriptView: Hashable, Sendable {
         return view
     }
 
+    /// Folds one event in: partials supersede each other, a commit replaces its partials and never changes, a correction replaces the text shown.
     public mutating func apply(_ event: SessionEvent) {
         guard event.session == session else { return }
         switch event.payload {

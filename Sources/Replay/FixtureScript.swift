@@ -4,13 +4,18 @@ import Foundation
 /// The transcript truth of a fixture recording (tools/fixtures/make.py writes them): what is said,
 /// by whom and when, the silences between, and the spans in which the session is paused.
 public struct FixtureScript: Codable, Hashable, Sendable {
+    /// What is said, by whom, and when in the audio.
     public struct Segment: Codable, Hashable, Sendable {
         /// The transcript truth (may hold characters no voice says: emoji, other scripts).
         public var text: String
+        /// Who says it, when the script names speakers.
         public var speaker: String?
+        /// Where the segment starts in the audio, in milliseconds.
         public var startMilliseconds: Int
+        /// Where it ends, in milliseconds.
         public var endMilliseconds: Int
 
+        /// A segment of `text` from `startMilliseconds` to `endMilliseconds`.
         public init(text: String, speaker: String? = nil, startMilliseconds: Int, endMilliseconds: Int) {
             self.text = text
             self.speaker = speaker
@@ -25,10 +30,14 @@ public struct FixtureScript: Codable, Hashable, Sendable {
         }
     }
 
+    /// A stretch of the audio.
     public struct Span: Codable, Hashable, Sendable {
+        /// Where it starts, in milliseconds.
         public var startMilliseconds: Int
+        /// Where it ends, in milliseconds.
         public var endMilliseconds: Int
 
+        /// The stretch from `startMilliseconds` to `endMilliseconds`.
         public init(startMilliseconds: Int, endMilliseconds: Int) {
             self.startMilliseconds = startMilliseconds
             self.endMilliseconds = endMilliseconds
@@ -40,13 +49,18 @@ public struct FixtureScript: Codable, Hashable, Sendable {
         }
     }
 
+    /// What is said, in time order.
     public var segments: [Segment]
+    /// Stretches of silence in the audio.
     public var silences: [Span]
     /// Spans in which the session is paused (the recording goes on, silent).
     public var pauses: [Span]
+    /// The audio's length, when the script states it.
     public var durationMilliseconds: Int?
+    /// The session's locale; `en` when absent.
     public var locale: String?
 
+    /// A script built in code.
     public init(segments: [Segment], silences: [Span] = [], pauses: [Span] = [], durationMilliseconds: Int? = nil,
                 locale: String? = nil) {
         self.segments = segments
@@ -61,6 +75,7 @@ public struct FixtureScript: Codable, Hashable, Sendable {
         case durationMilliseconds = "duration_ms"
     }
 
+    /// Reads a script's JSON (`segments`, `pauses`, `silences`, `duration_ms`, `locale`).
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         segments = try container.decode([Segment].self, forKey: .segments)
@@ -147,12 +162,16 @@ public struct FixtureError: Error, Sendable, CustomStringConvertible {
         public static let mismatch = Code("mismatch")
     }
 
+    /// What kind of failure this is; match on it.
     public var code: Code
     /// One sentence naming what and where.
     public var message: String
+    /// The script concerned, when known.
     public var path: String?
+    /// The place in the script (`segments[2].end_ms`), when known.
     public var field: String?
 
+    /// An error of kind `code`, with its sentence and place.
     public init(_ code: Code, _ message: String, path: String? = nil, field: String? = nil) {
         self.code = code
         self.message = message

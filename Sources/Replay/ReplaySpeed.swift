@@ -5,6 +5,7 @@ public enum ReplaySpeed: Sendable, Equatable {
     /// Recorded gaps divided by the factor: 1 is real time, 10 ten times as fast.
     case factor(Double)
 
+    /// At the recorded pace.
     public static let realtime = ReplaySpeed.factor(1)
 
     /// `max`, `realtime`, or a positive factor such as `10` or `0.5`.

@@ -11,6 +11,7 @@ public struct ReplayStep: Sendable {
     public var waitMilliseconds: Int64
     /// How far the recorded time went back before this event, if it did (the wait is clamped to 0).
     public var clockWentBackwardsBy: Int64?
+    /// The event this step delivered.
     public var event: RecordedSessionEvent
     /// SHA-256 of the views after this step, chained over the steps before: it depends only on the
     /// session's content.

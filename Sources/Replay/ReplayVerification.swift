@@ -15,7 +15,9 @@ public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConverti
     public var actual: String
     /// The step whose event produced the replayed value.
     public var step: Int
+    /// The event's number in the session's stream.
     public var eventNumber: UInt64
+    /// The event's type.
     public var eventType: String
 
     public var description: String {

@@ -15,13 +15,17 @@ import SessionModel
 /// pauses; the recording stopped; one playback of it; the session ended. Times follow the audio
 /// timeline from `startAt`.
 public struct SessionRecorder: Sendable {
+    /// How the fixture session is built.
     public struct Options: Sendable {
+        /// The session id; by default derived from the audio, the script and the seed.
         public var session: UUID?
         /// The raw subject id (hashed by the store).
         public var subject: String
+        /// The seed of the partial revisions and mishearings: the same seed, the same events.
         public var seed: UInt64
         /// Milliseconds since 1970 of the recording's first sample.
         public var startAt: Int64
+        /// The recording's id.
         public var recording: String
         /// How often a partial shows a wrong word before the next one corrects it.
         public var misrecognitionRate: Double
@@ -29,6 +33,7 @@ public struct SessionRecorder: Sendable {
         /// 2026-01-05T09:00:00Z: fixed, so fixtures do not depend on when they are recorded.
         public static let defaultStart: Int64 = 1_767_603_600_000
 
+        /// Options for a fixture session.
         public init(session: UUID? = nil, subject: String = "fixture-subject", seed: UInt64 = 1,
                     startAt: Int64 = defaultStart, recording: String = "recording-1", misrecognitionRate: Double = 0.12) {
             self.session = session
@@ -40,12 +45,16 @@ public struct SessionRecorder: Sendable {
         }
     }
 
+    /// The audio, in the session's format.
     public let audio: DecodedAudio
+    /// The timed script.
     public let script: FixtureScript
+    /// How the session is built.
     public let options: Options
     /// The store's keyed hash of a raw subject id.
     public let hashSubject: @Sendable (String) -> SubjectHash
 
+    /// A recorder of `audio` and `script`; `hashSubject` turns the raw subject into its keyed hash.
     public init(audio: DecodedAudio, script: FixtureScript, options: Options = Options(),
                 hashSubject: @escaping @Sendable (String) -> SubjectHash) {
         self.audio = audio
@@ -67,6 +76,7 @@ public struct SessionRecorder: Sendable {
         return UUID(version8From: digest.digest())
     }
 
+    /// The audio's length, in milliseconds.
     public var audioMilliseconds: Int { audio.format.milliseconds(frames: audio.frames) }
 
     /// Every event of the session, in the order they happened.

@@ -17,11 +17,15 @@ import SessionModel
 /// are keyed per store, enter as pseudonyms (the first subject seen is subject 1, …). So the same
 /// session ingested into two stores replays to the same digest.
 public struct SessionReplay: Sendable {
+    /// The session replayed.
     public let session: UUID
+    /// How fast the virtual clock runs.
     public let speed: ReplaySpeed
     /// Stop after the last event at or before this many virtual milliseconds.
     public let until: Int64?
+    /// The transcript as of the last step.
     public private(set) var transcript: TranscriptView
+    /// The session summary as of the last step.
     public private(set) var summary: SessionSummary
 
     private enum Source: Sendable {
@@ -69,6 +73,7 @@ public struct SessionReplay: Sendable {
         trace.update("sessionstore replay trace v1")
     }
 
+    /// Events in the replay (up to `until`, when given).
     public var eventCount: Int {
         switch source {
         case .events(let events): events.count

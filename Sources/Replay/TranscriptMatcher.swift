@@ -4,8 +4,10 @@ import Foundation
 /// whitespace (collapsed) and, optionally, punctuation (stripped). Asserts key phrases in order, or a
 /// word-level edit distance within a bound, and says what was missing or where the texts part.
 public struct TranscriptMatcher: Sendable {
+    /// Whether punctuation is ignored when comparing.
     public var stripsPunctuation: Bool
 
+    /// A matcher that normalises case, whitespace and Unicode, and by default punctuation.
     public init(stripsPunctuation: Bool = true) {
         self.stripsPunctuation = stripsPunctuation
     }
@@ -15,6 +17,7 @@ public struct TranscriptMatcher: Sendable {
         case passed
         case failed(String)
 
+        /// True when the check passed.
         public var passed: Bool { self == .passed }
 
         public var description: String {

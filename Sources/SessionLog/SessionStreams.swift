@@ -6,6 +6,7 @@ import SessionModel
 /// key), and each subject's consent events also in a consent stream (under the audit key), so that
 /// the consent proof outlives the erasure of the session data.
 public enum SessionStreams {
+    /// A session's stream: its id is the session id.
     public static func session(_ id: UUID) -> StreamID { StreamID(id) }
 
     /// The subject's consent stream: a version 8 (RFC 9562, custom) UUID made from the subject hash,

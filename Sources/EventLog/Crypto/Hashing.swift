@@ -2,9 +2,11 @@ internal import CSodium
 
 /// SHA-256 through libsodium, incrementally over several pieces.
 public struct SHA256: Sendable {
+    /// The length of a digest: 32 bytes.
     public static let digestBytes = 32
     private var state = crypto_hash_sha256_state()
 
+    /// A hash of nothing yet.
     public init() {
         Sodium.initialise()
         crypto_hash_sha256_init(&state)
@@ -14,10 +16,12 @@ public struct SHA256: Sendable {
         crypto_hash_sha256_update(&state, bytes.bytes, UInt64(bytes.count))
     }
 
+    /// Adds `bytes` to what is hashed.
     public mutating func update(_ bytes: [UInt8]) {
         bytes.withUnsafeBytes { update($0) }
     }
 
+    /// Adds the UTF-8 bytes of `string` to what is hashed.
     public mutating func update(_ string: String) {
         var string = string
         string.withUTF8 { update(UnsafeRawBufferPointer($0)) }
@@ -41,6 +45,7 @@ public struct SHA256: Sendable {
         return out
     }
 
+    /// The SHA-256 digest of `bytes`.
     public static func hash(_ bytes: [UInt8]) -> [UInt8] {
         var hash = SHA256()
         hash.update(bytes)

@@ -16,7 +16,9 @@ public enum KeySource: Sendable {
 
 /// Argon2id cost for a passphrase-derived master key, fixed when the store is created.
 public struct PassphraseCost: Hashable, Sendable {
+    /// Argon2id passes (libsodium's opslimit).
     public var operations: UInt64
+    /// Argon2id memory in bytes (libsodium's memlimit).
     public var memoryBytes: Int
 
     /// libsodium's "moderate" limits: 3 passes over 256 MiB (about a second here).

@@ -36,13 +36,19 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
         public static let storage = Code("storage")
     }
 
+    /// What kind of failure this is; match on it.
     public var code: Code
+    /// One sentence naming what failed and where.
     public var message: String
+    /// The stream concerned, when there is one.
     public var stream: StreamID?
+    /// The global position of the record concerned, when there is one.
     public var position: UInt64?
+    /// What a refused append expected of its stream.
     public var expectedVersion: ExpectedVersion?
     /// The stream's version when an append was refused.
     public var actualVersion: UInt64?
+    /// The file or directory concerned, when there is one.
     public var path: String?
 
     init(_ code: Code, _ message: String, stream: StreamID? = nil, position: UInt64? = nil, path: String? = nil) {

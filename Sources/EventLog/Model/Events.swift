@@ -5,8 +5,11 @@ public struct ProposedEvent: Hashable, Sendable {
     /// The largest payload the log accepts, in bytes.
     public static let maximumDataCount = 64 << 20
 
+    /// The event's id: ``StreamAppend/deduplicate`` skips an event whose id its stream holds already.
     public var id: UUID
+    /// The event type, 1 to 255 UTF-8 bytes; stored encrypted.
     public var type: String
+    /// The payload; stored compressed and encrypted.
     public var data: [UInt8]
 
     /// - Parameters:
@@ -22,19 +25,25 @@ public struct ProposedEvent: Hashable, Sendable {
 
 /// An event as stored: where it sits in its stream and in the log, and when it was recorded.
 public struct RecordedEvent: Hashable, Sendable {
+    /// The event's id, as appended.
     public var id: UUID
+    /// The stream that holds the event.
     public var stream: StreamID
     /// The event's number within its stream, from 0.
     public var streamNumber: UInt64
     /// The event's global position in the log, from 0; also its leaf index in the Merkle tree.
     public var position: UInt64
+    /// The event type, as appended.
     public var type: String
+    /// The payload, as appended.
     public var data: [UInt8]
     /// The store's clock when the event was appended, in milliseconds since 1970-01-01T00:00:00Z.
     public var recordedAtMilliseconds: Int64
 
+    /// ``recordedAtMilliseconds`` as a `Date`.
     public var recordedAt: Date { Date(timeIntervalSince1970: Double(recordedAtMilliseconds) / 1000) }
 
+    /// An event as a reader returns it (for doubles in tests; the log makes these itself).
     public init(id: UUID, stream: StreamID, streamNumber: UInt64, position: UInt64, type: String, data: [UInt8],
                 recordedAtMilliseconds: Int64) {
         self.id = id
@@ -49,12 +58,18 @@ public struct RecordedEvent: Hashable, Sendable {
 
 /// One stream's part of an append: ``EventLog/append(_:)`` takes several, atomically.
 public struct StreamAppend: Hashable, Sendable {
+    /// The stream to append to.
     public var stream: StreamID
+    /// The events, in order; they get consecutive stream numbers and positions.
     public var events: [ProposedEvent]
+    /// What the stream's version must be for the whole append to go ahead.
     public var expectedVersion: ExpectedVersion
+    /// Which data key a new stream gets: its own, or the store's audit key.
     public var keyScope: KeyScope
+    /// Leave out events whose ids the stream holds already (resending is then safe).
     public var deduplicate: Bool
 
+    /// One stream's events; by default any version, the stream's own key, no de-duplication.
     public init(stream: StreamID, events: [ProposedEvent], expectedVersion: ExpectedVersion = .any,
                 keyScope: KeyScope = .stream, deduplicate: Bool = false) {
         self.stream = stream
@@ -75,13 +90,17 @@ public enum KeyScope: Hashable, Sendable {
 
 /// What a stream looks like now.
 public struct StreamMetadata: Hashable, Sendable {
+    /// The stream described.
     public var stream: StreamID
     /// The number of events in the stream.
     public var version: UInt64
+    /// The recorded-at of the stream's first event (store clock, milliseconds since 1970).
     public var createdAtMilliseconds: Int64
     /// The id of the data key that encrypts the stream's events.
     public var keyID: UInt32
+    /// The global position of the stream's first event.
     public var firstPosition: UInt64
+    /// The global position of the stream's last event.
     public var lastPosition: UInt64
 }
 

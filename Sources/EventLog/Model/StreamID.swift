@@ -2,8 +2,10 @@ import Foundation
 
 /// Identifies a stream: one session, one subject's consent trail, or any other sequence of events.
 public struct StreamID: Hashable, Sendable, CustomStringConvertible {
+    /// The stream's id as a UUID.
     public let uuid: UUID
 
+    /// The stream with this id.
     public init(_ uuid: UUID) { self.uuid = uuid }
 
     /// A new random stream id.

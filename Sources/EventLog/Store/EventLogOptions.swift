@@ -15,5 +15,6 @@ public struct EventLogOptions: Sendable {
     /// The store's clock for recorded-at times, in milliseconds since 1970.
     public var clock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
+    /// The defaults: durable commits, a map that starts small and grows.
     public init() {}
 }

@@ -11,6 +11,7 @@
 /// }
 /// ```
 public struct EventSubscription: AsyncSequence, Sendable {
+    /// Each event of the log, in position order.
     public typealias Element = RecordedEvent
     /// How often a waiting subscription looks for events appended by other processes.
     public static let pollInterval = Duration.milliseconds(200)
@@ -18,10 +19,12 @@ public struct EventSubscription: AsyncSequence, Sendable {
     let log: EventLog
     let start: UInt64
 
+    /// An iterator from the subscription's start position.
     public func makeAsyncIterator() -> Iterator {
         Iterator(log: log, nextPosition: start)
     }
 
+    /// Reads history in batches, then waits for new commits.
     public struct Iterator: AsyncIteratorProtocol {
         let log: EventLog
         var nextPosition: UInt64
@@ -33,6 +36,7 @@ public struct EventSubscription: AsyncSequence, Sendable {
             self.nextPosition = nextPosition
         }
 
+        /// The next event, waiting for one to be committed; `nil` once the task is cancelled.
         public mutating func next() async throws -> RecordedEvent? {
             while true {
                 if index < buffer.count {

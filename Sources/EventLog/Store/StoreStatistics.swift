@@ -2,9 +2,13 @@ import Foundation
 
 /// Sizes and counts of a store, for `sessionstore stats`.
 public struct StoreStatistics: Hashable, Sendable, Codable {
+    /// Records in the log.
     public var events: UInt64
+    /// Streams with at least one event.
     public var streams: Int
+    /// Data keys not destroyed (erased streams' keys are gone).
     public var dataKeys: Int
+    /// Compression dictionaries installed.
     public var dictionaries: Int
     /// Size of the store's files (data and lock file) on disk.
     public var bytesOnDisk: UInt64
@@ -14,7 +18,9 @@ public struct StoreStatistics: Hashable, Sendable, Codable {
     public var compressedPayloadBytes: UInt64
     /// Whole records: header, leaf hash, nonce, ciphertext and tag.
     public var recordBytes: UInt64
+    /// The LMDB map's current size in bytes (it grows by itself).
     public var mapSize: UInt64
+    /// Bytes of the map in use.
     public var mapUsed: UInt64
 
     /// Payload bytes before compression over after; 0 for an empty store.
@@ -24,6 +30,7 @@ public struct StoreStatistics: Hashable, Sendable, Codable {
 }
 
 extension EventLog {
+    /// Counts and sizes of what the store holds, from running totals and LMDB's own figures (no scan).
     public func statistics() throws -> StoreStatistics {
         let info = environment.info()
         let fileBytes = [StoreLayout.dataFileName, StoreLayout.lockFileName].reduce(UInt64(0)) { total, name in

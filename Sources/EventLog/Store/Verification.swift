@@ -4,6 +4,7 @@ import Foundation
 public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
     /// The global position concerned, when the problem is one record's.
     public var position: UInt64?
+    /// What is wrong, in one sentence.
     public var message: String
     public var description: String { message }
 }
@@ -18,8 +19,10 @@ public struct VerificationReport: Sendable {
     public var problems: [IntegrityProblem] = []
     /// How many problems were found in all.
     public var problemCount = 0
+    /// Problems listed at most; `problemCount` counts them all.
     public static let maximumListed = 10_000
 
+    /// True when no problem was found.
     public var isIntact: Bool { problemCount == 0 }
 
     /// Positions already reported, so that later checks do not report them again.

@@ -12,6 +12,7 @@ public struct ViewWriter {
     /// The row stored under `key`, or nil.
     public func row(_ key: [UInt8]) throws -> [UInt8]? { try reader.row(key) }
 
+    /// Stores `value` sealed under `key`, replacing any row there.
     public func put(_ key: [UInt8], _ value: [UInt8]) throws {
         let storedKey = reader.storedKey(key)
         let sealed = value.withUnsafeBytes {
@@ -20,6 +21,7 @@ public struct ViewWriter {
         try reader.txn.put(StoreLayout.views, storedKey, sealed)
     }
 
+    /// Removes the row at `key`, if any.
     public func remove(_ key: [UInt8]) throws {
         try reader.txn.delete(StoreLayout.views, reader.storedKey(key))
     }
@@ -27,6 +29,7 @@ public struct ViewWriter {
     /// The position of the first event the view has not folded yet; nil for a view never written.
     public func checkpoint() throws -> UInt64? { try reader.checkpoint() }
 
+    /// Records that the view has folded every event before `position`, in the same transaction as its rows.
     public func setCheckpoint(_ position: UInt64) throws {
         try reader.txn.put(StoreLayout.viewCheckpoints, reader.prefix, [UInt8](bigEndian: position))
     }
@@ -44,6 +47,7 @@ public struct ViewReader {
     /// `"view" | store id | stored key`: a row opens only in its own store, view and key.
     func additionalData(_ storedKey: [UInt8]) -> [UInt8] { Array("view".utf8) + storeID + storedKey }
 
+    /// The opened row at `key`, or `nil`.
     public func row(_ key: [UInt8]) throws -> [UInt8]? {
         let storedKey = storedKey(key)
         guard let sealed = try txn.get(StoreLayout.views, storedKey) else { return nil }
@@ -64,6 +68,7 @@ public struct ViewReader {
         }
     }
 
+    /// The position of the first event the view has not folded, or `nil` for a view never written.
     public func checkpoint() throws -> UInt64? {
         guard let bytes = try txn.get(StoreLayout.viewCheckpoints, prefix) else { return nil }
         guard bytes.count == 8 else { throw EventLogError(.integrity, "the checkpoint of a view is malformed") }

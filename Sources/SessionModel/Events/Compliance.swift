@@ -2,12 +2,14 @@ import Foundation
 
 /// A session's data was purged because its retention period ended.
 public struct RetentionPurged: Hashable, Sendable, WirePayload {
+    /// The retention policy's name, as configured.
     public var policy: String = ""
     /// Data recorded before this time (ms since 1970) was purged.
     public var cutoff: Int64 = 0
 
     init() {}
 
+    /// A purge under `policy` of data recorded before `cutoff` (milliseconds since 1970).
     public init(policy: String, cutoff: Int64) {
         self.policy = policy
         self.cutoff = cutoff
@@ -32,12 +34,16 @@ public struct RetentionPurged: Hashable, Sendable, WirePayload {
 
 /// A subject's data was erased by destroying the keys of their sessions.
 public struct SubjectErased: Hashable, Sendable, WirePayload {
+    /// The person whose data was erased.
     public var subject: SubjectHash?
+    /// The sessions whose data keys were destroyed.
     public var sessions: [UUID] = []
+    /// The erasure request's reference (a ticket number), when given.
     public var requestReference: String?
 
     init() {}
 
+    /// An erasure of `subject`'s `sessions`.
     public init(subject: SubjectHash, sessions: [UUID], requestReference: String? = nil) {
         self.subject = subject
         self.sessions = sessions
@@ -63,13 +69,18 @@ public struct SubjectErased: Hashable, Sendable, WirePayload {
 
 /// Someone exported data: who, what and in which format.
 public struct ExportPerformed: Hashable, Sendable, WirePayload {
+    /// Who exported (a user or service name).
     public var actor: String = ""
+    /// The export format (`json`, `csv`, `vtt`, `srt`).
     public var format: String = ""
+    /// The sessions exported.
     public var sessions: [UUID] = []
+    /// The person whose data was exported, for a subject export.
     public var subject: SubjectHash?
 
     init() {}
 
+    /// An export by `actor` of `sessions` as `format`.
     public init(actor: String, format: String, sessions: [UUID], subject: SubjectHash? = nil) {
         self.actor = actor
         self.format = format

@@ -10,10 +10,14 @@ public struct SessionEventCodec: Sendable {
     /// Turns a payload of `type` at schema version `fromVersion` into version `fromVersion + 1`,
     /// working on the wire bytes (the envelope's version field is rewritten by the codec).
     public struct Upcaster: Sendable {
+        /// The event type whose payloads this upcaster rewrites.
         public var type: EventType
+        /// The schema version it reads; it writes `fromVersion + 1`.
         public var fromVersion: UInt32
+        /// Rewrites a payload's wire bytes; throws when they are not the old schema.
         public var upcast: @Sendable (_ payload: [UInt8]) throws -> [UInt8]
 
+        /// An upcaster of `type` from schema `fromVersion`.
         public init(type: EventType, fromVersion: UInt32, upcast: @escaping @Sendable (_ payload: [UInt8]) throws -> [UInt8]) {
             self.type = type
             self.fromVersion = fromVersion

@@ -5,15 +5,22 @@ public enum SessionSource: UInt64, Hashable, Sendable, CaseIterable {
     case `import` = 2
 }
 
+/// A dictation session began.
 public struct SessionStarted: Hashable, Sendable, WirePayload {
+    /// The person dictating (keyed hash; never the raw id).
     public var subject: SubjectHash?
+    /// The language of the dictation, a BCP 47 tag such as `en-GB`.
     public var locale: String = ""
+    /// The device recorded on, when the client names it.
     public var device: String?
+    /// The client app's version, when given.
     public var appVersion: String?
+    /// Where the session came from: live, a fixture, or an import.
     public var source: SessionSource = .live
 
     init() {}
 
+    /// The start of a session by `subject` in `locale`.
     public init(subject: SubjectHash, locale: String, device: String? = nil, appVersion: String? = nil,
                 source: SessionSource = .live) {
         self.subject = subject
@@ -46,8 +53,10 @@ public struct SessionStarted: Hashable, Sendable, WirePayload {
 
 /// A session paused or ended, with an optional reason.
 public struct SessionTransition: Hashable, Sendable, WirePayload {
+    /// Why, when the client says.
     public var reason: String?
 
+    /// A pause or end, with an optional reason.
     public init(reason: String? = nil) { self.reason = reason }
     init() {}
 
@@ -60,7 +69,9 @@ public struct SessionTransition: Hashable, Sendable, WirePayload {
     }
 }
 
+/// A session paused (a resumed session keeps appending).
 public typealias SessionPaused = SessionTransition
+/// A session ended.
 public typealias SessionEnded = SessionTransition
 
 /// An event with no fields of its own (session resumed).

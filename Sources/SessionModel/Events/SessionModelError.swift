@@ -1,5 +1,6 @@
 /// A session event that cannot be decoded or built, with what and where.
 public struct SessionModelError: Error, Sendable, CustomStringConvertible {
+    /// The kind of failure. New codes may be added; match the ones you handle.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
         private let name: String
         private init(_ name: String) { self.name = name }
@@ -13,7 +14,9 @@ public struct SessionModelError: Error, Sendable, CustomStringConvertible {
         public static let newerSchema = Code("newer schema")
     }
 
+    /// What kind of failure this is; match on it.
     public var code: Code
+    /// One sentence naming the event's position and what is wrong.
     public var message: String
     /// The global position of the event concerned.
     public var position: UInt64?

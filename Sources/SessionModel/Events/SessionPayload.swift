@@ -21,6 +21,7 @@ public enum SessionPayload: Hashable, Sendable {
     case subjectErased(SubjectErased)
     case exportPerformed(ExportPerformed)
 
+    /// The event type of this payload.
     public var type: EventType {
         switch self {
         case .sessionStarted: .sessionStarted

@@ -3,6 +3,7 @@ import Foundation
 
 /// A person as the store knows them: the keyed BLAKE2b-256 hash of their raw user id, never the id.
 public struct SubjectHash: Hashable, Sendable, Comparable, CustomStringConvertible {
+    /// The 32 hash bytes.
     public let bytes: [UInt8]
 
     /// Wraps a 32-byte hash; nil for any other length.

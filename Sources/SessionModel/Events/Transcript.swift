@@ -1,15 +1,21 @@
 /// A recogniser's current guess for a segment; superseded by later revisions and by the commit.
 public struct TranscriptPartial: Hashable, Sendable, WirePayload {
+    /// The segment being recognised.
     public var segment: String = ""
+    /// The guess's revision within its segment, from 0; a later revision supersedes an earlier one.
     public var revision: UInt32 = 0
+    /// The current guess.
     public var text: String = ""
+    /// Where the segment starts in the recording, in milliseconds.
     public var startMilliseconds: UInt64 = 0
+    /// Where the guess ends in the recording, in milliseconds.
     public var endMilliseconds: UInt64 = 0
     /// How settled the guess is, 0–1, when the recogniser says.
     public var stability: Double?
 
     init() {}
 
+    /// A partial guess of `segment`.
     public init(segment: String, revision: UInt32, text: String, startMilliseconds: UInt64, endMilliseconds: UInt64,
                 stability: Double? = nil) {
         self.segment = segment
@@ -45,13 +51,18 @@ public struct TranscriptPartial: Hashable, Sendable, WirePayload {
 
 /// One recognised word with its times.
 public struct TranscriptWord: Hashable, Sendable, WirePayload {
+    /// The word as recognised.
     public var word: String = ""
+    /// Where the word starts in the recording, in milliseconds.
     public var startMilliseconds: UInt64 = 0
+    /// Where the word ends in the recording, in milliseconds.
     public var endMilliseconds: UInt64 = 0
+    /// The recogniser's confidence in the word, 0–1, when given.
     public var confidence: Double?
 
     init() {}
 
+    /// A word with its times.
     public init(word: String, startMilliseconds: UInt64, endMilliseconds: UInt64, confidence: Double? = nil) {
         self.word = word
         self.startMilliseconds = startMilliseconds
@@ -91,16 +102,24 @@ public struct TranscriptWord: Hashable, Sendable, WirePayload {
 
 /// A segment's final text. A committed segment never changes; a correction is a later event.
 public struct TranscriptCommitted: Hashable, Sendable, WirePayload {
+    /// The segment committed; it never changes after commit (a correction is a new event).
     public var segment: String = ""
+    /// The committed text.
     public var text: String = ""
+    /// Where the segment starts in the recording, in milliseconds.
     public var startMilliseconds: UInt64 = 0
+    /// Where the segment ends in the recording, in milliseconds.
     public var endMilliseconds: UInt64 = 0
+    /// The recogniser's confidence, 0–1, when given.
     public var confidence: Double?
+    /// Who spoke, when the recogniser tells speakers apart.
     public var speaker: String?
+    /// The words with their times, when the recogniser gives them.
     public var words: [TranscriptWord] = []
 
     init() {}
 
+    /// The commit of `segment` with its final `text`.
     public init(segment: String, text: String, startMilliseconds: UInt64, endMilliseconds: UInt64,
                 confidence: Double? = nil, speaker: String? = nil, words: [TranscriptWord] = []) {
         self.segment = segment
@@ -141,12 +160,16 @@ public struct TranscriptCommitted: Hashable, Sendable, WirePayload {
 
 /// A correction of a committed segment's text, recorded as a new event.
 public struct TranscriptCorrected: Hashable, Sendable, WirePayload {
+    /// The committed segment corrected.
     public var segment: String = ""
+    /// The corrected text; it replaces the committed text in views, which keep both.
     public var text: String = ""
+    /// Why, when given.
     public var reason: String?
 
     init() {}
 
+    /// A correction of `segment` to `text`.
     public init(segment: String, text: String, reason: String? = nil) {
         self.segment = segment
         self.text = text
