@@ -51,6 +51,9 @@ case "sessions":
     }
     try await SessionsMeasurement(work: URL(fileURLWithPath: arguments[2]), sessions: sessions, events: events).run()
 
+case "codec":
+    guard arguments.count == 4 else { fail("usage: codec STORE KEY") }
+    try CodecMeasurement.run(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
 case "rebuild":
     guard arguments.count == 4 else { fail("usage: rebuild STORE KEY") }
     var result = try SessionsMeasurement.rebuildAndList(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
