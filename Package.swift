@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "SessionLog", targets: ["SessionLog"]),
         .library(name: "Ingest", targets: ["Ingest"]),
+        .library(name: "Exports", targets: ["Exports"]),
         .library(name: "Projections", targets: ["Projections"]),
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "Replay", targets: ["Replay"]),
@@ -42,6 +43,8 @@ let package = Package(
         // NDJSON ingest: parsing, validation, FLAC coding of chunks, appending all or nothing.
         .target(name: "Ingest", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output"]),
         .target(name: "Projections", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog"]),
+        // Transcript exports: JSON, CSV, WebVTT, SRT, streaming from the persisted views.
+        .target(name: "Exports", dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
         .target(name: "Replay", dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations"]),
 
@@ -57,6 +60,7 @@ let package = Package(
                 "Audio",
                 "Replay",
                 "Output",
+                "Exports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

@@ -69,10 +69,11 @@ public struct RowWriter<Row: OutputRow> {
 }
 
 extension OutputSink {
-    /// Writes `row` alone as one JSON object and a line end (for commands whose JSON is one object).
-    public func writeObject(_ row: some OutputRow) throws(OutputError) {
+    /// Writes `row` alone as one JSON object and, unless `lineEnd` is false, a line end (for commands
+    /// whose JSON is one object, and for documents that wrap objects in their own text).
+    public func writeObject(_ row: some OutputRow, lineEnd: Bool = true) throws(OutputError) {
         Fields.appendObject(row.write, to: &buffer)
-        buffer.append(UInt8(ascii: "\n"))
+        if lineEnd { buffer.append(UInt8(ascii: "\n")) }
         try flushIfFull()
     }
 }

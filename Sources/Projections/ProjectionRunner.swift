@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Migrations
+import SessionLog
 import SessionModel
 
 /// Keeps the persisted views up to date (the session list, the transcripts and every subject's
@@ -99,7 +100,7 @@ public struct ProjectionRunner: Sendable {
         var summarySessions: Set<UUID> = []
         var transcriptSessions: Set<UUID> = []
         var (previous, previousWithTranscript): (UUID?, UUID?) = (nil, nil)
-        for event in events where !event.isCopy {
+        for event in events where event.feedsSessionViews {
             let session = event.event.session
             if session != previous, event.position >= sessionsFrom {
                 previous = session
@@ -119,12 +120,14 @@ public struct ProjectionRunner: Sendable {
                 if first.position >= trailsFrom, let (subject, entry) = ConsentTrail.entry(from: first) {
                     rows.trailRows.append((subject.bytes + first.position.bigEndianBytes, entry.rowBytes))
                 }
+            }
+            if !first.feedsSessionViews {
                 start += 1
                 continue
             }
             let session = first.event.session
             var end = start + 1
-            while end < events.count, !events[end].isCopy, events[end].event.session == session { end += 1 }
+            while end < events.count, events[end].feedsSessionViews, events[end].event.session == session { end += 1 }
             let run = events[start..<end]
             if run.last!.position >= sessionsFrom {
                 var summary = rows.summaries.removeValue(forKey: session) ?? SessionSummary(session: session)
@@ -225,4 +228,10 @@ extension UUID {
         withUnsafeMutableBytes(of: &value) { $0.copyBytes(from: bytes) }
         self.init(uuid: value)
     }
+}
+
+extension RecordedSessionEvent {
+    /// Whether the event is one of a session's own: not a consent copy in a subject's stream, not an
+    /// event about the store in its audit stream (an export, say).
+    var feedsSessionViews: Bool { !isCopy && stream != SessionStreams.audit.uuid }
 }

@@ -6,6 +6,10 @@ import SessionModel
 /// key), and each subject's consent events also in a consent stream (under the audit key), so that
 /// the consent proof outlives the erasure of the session data.
 public enum SessionStreams {
+    /// The store's audit stream (under the audit key): events about the store itself, such as
+    /// `export.performed`. A version 8 UUID, fixed for every store.
+    public static let audit = StreamID(UUID(version8From: SHA256.hash(Array("sessionstore audit stream v1".utf8))))
+
     /// A session's stream: its id is the session id.
     public static func session(_ id: UUID) -> StreamID { StreamID(id) }
 

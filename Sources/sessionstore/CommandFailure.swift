@@ -1,6 +1,7 @@
 import ArgumentParser
 import Audio
 import EventLog
+import Exports
 import Foundation
 import Output
 import Replay
@@ -46,6 +47,8 @@ extension CommandFailure {
             self.init(status, error.message)
         case let error as FixtureError:
             self.init(.invalidData, error.message)
+        case let error as ExportError:
+            self.init(error.code == .unknownSession ? .invalidData : .usage, error.message)
         case let error as OutputError:
             self.init(error.code == .cannotCreate ? .usage : .unexpected, error.message)
         case let divergence as ReplayDivergence:

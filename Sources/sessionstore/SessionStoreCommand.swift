@@ -12,13 +12,13 @@ struct SessionStoreCommand: AsyncParsableCommand {
 
             Try `sessionstore demo` first: it creates the store and records the bundled fixture sessions. \
             Then `sessionstore ingest FILE` or `sessionstore record --audio A --script S` to add sessions, \
-            `sessions`, `transcript`, `replay`, `audio` and `consent` to read them, `stats` and `verify` \
+            `sessions`, `transcript`, `replay`, `audio` and `consent` to read them, `export` to take transcripts out, `stats` and `verify` \
             to check the store.
 
             Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, \
             64 usage error, 65 invalid input data, 77 wrong key or unusable key file.
             """,
-        subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, SessionsCommand.self, TranscriptCommand.self, EventsCommand.self,
+        subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
                       ConsentCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]
     )

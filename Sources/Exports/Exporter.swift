@@ -1,0 +1,170 @@
+import EventLog
+import Foundation
+import Migrations
+import Output
+import Projections
+import SessionLog
+import SessionModel
+
+/// Exports sessions' transcripts as JSON, CSV, WebVTT or SRT, streaming, from the persisted views.
+///
+/// The same store gives the same bytes on every run: nothing in an export depends on the clock.
+///
+/// ```swift
+/// let exporter = try Exporter(log: log)                 // brings the views up to date
+/// let sessions = try exporter.resolve(["3f2c8a1e"])     // ids or unique prefixes of 8+ characters
+/// let sink = try OutputSink.file("transcripts.csv")
+/// try exporter.export(sessions, as: .csv, to: sink)
+/// try sink.close()
+/// try await exporter.recordExport(of: sessions, as: .csv, by: "alice")   // the audit trail
+/// ```
+public struct Exporter {
+    /// The shortest session id prefix accepted.
+    public static let minimumPrefixLength = 8
+
+    /// The store exported from.
+    public let log: EventLog
+    private let runner: ProjectionRunner
+    /// Every session, ordered by start time then id: the export order.
+    private let summaries: [SessionSummary]
+
+    /// An exporter over `log`, whose persisted views it first brings up to date.
+    public init(log: EventLog) throws {
+        self.log = log
+        runner = ProjectionRunner(log: log)
+        try runner.catchUp()
+        summaries = try runner.sessions().sorted { left, right in
+            (left.startedAt ?? 0, Hex.uuid(left.session)) < (right.startedAt ?? 0, Hex.uuid(right.session))
+        }
+    }
+
+    /// Every session of the store, in export order.
+    public var allSessions: [UUID] { summaries.map(\.session) }
+
+    /// The sessions named by `arguments` (full ids, or prefixes of at least 8 characters of the
+    /// lowercase hyphenated form), in export order, each once.
+    /// - Throws: ``ExportError`` naming the first argument that matches no session or several.
+    public func resolve(_ arguments: [String]) throws(ExportError) -> [UUID] {
+        let names = summaries.map { Hex.uuid($0.session) }
+        var chosen = Set<UUID>()
+        for argument in arguments {
+            let prefix = argument.lowercased()
+            guard prefix.count >= Self.minimumPrefixLength else {
+                throw ExportError(.ambiguousSession, "session \(argument) is too short: give at least "
+                                  + "\(Self.minimumPrefixLength) characters of its id")
+            }
+            let matches = names.indices.filter { names[$0].hasPrefix(prefix) }
+            switch matches.count {
+            case 0: throw ExportError(.unknownSession, "the store has no session \(argument)")
+            case 1: chosen.insert(summaries[matches[0]].session)
+            default:
+                throw ExportError(.ambiguousSession, "session \(argument) is ambiguous: it begins \(matches.count) session ids ("
+                                  + matches.prefix(3).map { names[$0] }.joined(separator: ", ") + (matches.count > 3 ? ", …" : "") + ")")
+            }
+        }
+        return summaries.map(\.session).filter(chosen.contains)
+    }
+
+    /// Writes `sessions` (in the order given) as `format` to `sink`, one session at a time.
+    /// - Throws: ``ExportError`` for several sessions in one subtitle file; ``OutputError`` when
+    ///   writing fails; `EventLogError` when the store cannot be read.
+    public func export(_ sessions: [UUID], as format: ExportFormat, options: ExportOptions = ExportOptions(),
+                       to sink: OutputSink) throws {
+        switch format {
+        case .json: try exportJSON(sessions, options: options, to: sink)
+        case .csv: try exportCSV(sessions, options: options, to: sink)
+        case .vtt, .srt:
+            guard sessions.count == 1, let session = sessions.first else {
+                throw ExportError(.invalidRequest, "a \(format.rawValue.uppercased()) file holds one session, not "
+                                  + "\(sessions.count): name one, or give a directory as the output for a file per session")
+            }
+            var writer = SubtitleWriter(format: format, options: options, sink: sink)
+            for segment in try load(session).transcript.segments { try writer.write(segment) }
+        }
+        try sink.flush()
+    }
+
+    /// What an export holds of `session`.
+    public func load(_ session: UUID) throws -> ExportedSession {
+        guard let summary = summaries.first(where: { $0.session == session }) else {
+            throw ExportError(.unknownSession, "the store has no session \(Hex.uuid(session))")
+        }
+        let transcript = try runner.transcript(of: session) ?? TranscriptView(session: session)
+        let consent = try summary.subject.map { try runner.consentTrail(of: $0).entries.filter { $0.session == session } } ?? []
+        return ExportedSession(summary: summary, transcript: transcript, consent: consent)
+    }
+
+    private func exportJSON(_ sessions: [UUID], options: ExportOptions, to sink: OutputSink) throws {
+        sink.write(#"{"schema_version":1,"sessions":["#)
+        for (index, session) in sessions.enumerated() {
+            sink.write(index == 0 ? "\n" : ",\n")
+            try sink.writeObject(ExportSessionRow(session: try load(session), options: options), lineEnd: false)
+        }
+        sink.write(sessions.isEmpty ? "]}\n" : "\n]}\n")
+    }
+
+    private func exportCSV(_ sessions: [UUID], options: ExportOptions, to sink: OutputSink) throws {
+        if options.excel { sink.write("\u{FEFF}") }
+        if options.partials {
+            var writer = RowWriter<ExportCSVRevisionRow>(format: .csv, sink: sink)
+            for session in sessions {
+                for (row, isFinal) in try revisionRows(of: try load(session), options: options) {
+                    try writer.write(ExportCSVRevisionRow(row: row, isFinal: isFinal))
+                }
+            }
+            try writer.finish()
+        } else {
+            var writer = RowWriter<ExportCSVRow>(format: .csv, sink: sink)
+            for session in sessions {
+                let exported = try load(session)
+                for segment in Self.bySegmentStart(exported.transcript.segments) {
+                    try writer.write(csvRow(exported.session, segment, options: options))
+                }
+            }
+            try writer.finish()
+        }
+    }
+
+    private func csvRow(_ session: UUID, _ segment: TranscriptView.Segment, options: ExportOptions) -> ExportCSVRow {
+        ExportCSVRow(session: session, segment: segment.id, startMilliseconds: segment.startMilliseconds,
+                     endMilliseconds: segment.endMilliseconds, speaker: segment.speaker, confidence: segment.confidence,
+                     text: options.text(segment.currentText), excel: options.excel)
+    }
+
+    /// Committed segments by start time, ties in commit order.
+    private static func bySegmentStart(_ segments: [TranscriptView.Segment]) -> [TranscriptView.Segment] {
+        segments.enumerated().sorted { ($0.element.startMilliseconds, $0.offset) < ($1.element.startMilliseconds, $1.offset) }
+            .map(\.element)
+    }
+
+    /// Each segment's partial revisions in the order recorded, then its committed row; segments by start
+    /// time, then the order they were first seen.
+    private func revisionRows(of exported: ExportedSession, options: ExportOptions) throws -> [(ExportCSVRow, Bool)] {
+        struct Group { var start: UInt64; var order: Int; var rows: [(ExportCSVRow, Bool)] }
+        var groups: [String: Group] = [:]
+        func add(_ segment: String, start: UInt64, _ row: (ExportCSVRow, Bool)) {
+            let order = groups.count
+            groups[segment, default: Group(start: start, order: order, rows: [])].rows.append(row)
+        }
+        for partial in try PartialRevisions.load(exported.session, from: log) {
+            add(partial.segment, start: partial.startMilliseconds, (ExportCSVRow(
+                session: exported.session, segment: partial.segment, startMilliseconds: partial.startMilliseconds,
+                endMilliseconds: partial.endMilliseconds, speaker: nil, confidence: nil, text: options.text(partial.text),
+                excel: options.excel), false))
+        }
+        for segment in exported.transcript.segments {
+            add(segment.id, start: segment.startMilliseconds, (csvRow(exported.session, segment, options: options), true))
+            groups[segment.id]?.start = segment.startMilliseconds
+        }
+        return groups.values.sorted { ($0.start, $0.order) < ($1.start, $1.order) }.flatMap(\.rows)
+    }
+
+    /// Appends an `export.performed` event to the store's audit stream (under the audit key, so it
+    /// outlives erasure): who exported which sessions, in which format.
+    public func recordExport(of sessions: [UUID], as format: ExportFormat, by actor: String,
+                             subject: SubjectHash? = nil, at time: Int64) async throws {
+        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .exportPerformed(
+            ExportPerformed(actor: actor, format: format.rawValue, sessions: sessions, subject: subject)))
+        try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit)
+    }
+}

@@ -1,0 +1,97 @@
+import ArgumentParser
+import Exports
+import Foundation
+import Output
+
+extension ExportFormat: ExpressibleByArgument {}
+
+struct ExportCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Export sessions' transcripts as JSON, CSV, WebVTT or SRT.",
+        discussion: """
+            Name sessions by id or by any unique prefix of at least 8 characters, or give --all. The output \
+            is the same bytes on every run for the same store; it is written to a temporary file and renamed, \
+            so a failed export leaves no partial file.
+
+            json: {"schema_version": 1, "sessions": [...]}, each session with its segments (and their word \
+            timings), recordings and consent changes (docs/export.schema.json). csv: one row per committed \
+            segment, columns session_id, segment_id, start_ms, end_ms, start, end (HH:MM:SS.mmm), speaker, \
+            confidence, text; UTF-8 without a BOM. vtt and srt: one cue per committed segment, the speaker \
+            as a voice tag (vtt) or a "Speaker: " prefix (srt); one session per file, so for several \
+            sessions give --out an existing directory: it gets SESSION.vtt (or .srt) for each.
+
+            --excel (csv) writes a UTF-8 BOM so that Excel reads the text right, and puts a ' before any \
+            cell that begins with =, +, -, @, a tab or CR, which a spreadsheet would otherwise run as a \
+            formula (CSV injection). Leave it off for programs: it changes those cells.
+
+            Each export is recorded in the store's audit stream as an export.performed event: who (--actor, \
+            else the operating-system user), which sessions, which format.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("Session ids, or unique prefixes of at least 8 characters.", valueName: "session"))
+    var sessions: [String] = []
+
+    @Flag(help: "Export every session of the store, ordered by start time.")
+    var all = false
+
+    @Option(help: ArgumentHelp("json (default), csv, vtt or srt.", valueName: "format"))
+    var format: ExportFormat = .json
+
+    @Option(help: ArgumentHelp("Write to this file (or, for vtt/srt, into this existing directory, a file per session) "
+                               + "instead of standard output.", valueName: "path"))
+    var out: String?
+
+    @Flag(help: "csv: also every superseded partial revision, with an is_final column.")
+    var partials = false
+
+    @Flag(help: "csv: a UTF-8 BOM for Excel, and cells starting with = + - @ tab or CR defanged with a leading '.")
+    var excel = false
+
+    @Flag(help: "Replace transcript text with [REDACTED], keeping times, ids and hashes (to share for debugging).")
+    var redact = false
+
+    @Option(help: ArgumentHelp("Who exports, for the audit trail. Default: the operating-system user.", valueName: "name"))
+    var actor: String?
+
+    func validate() throws {
+        if all == !sessions.isEmpty { throw ValidationError("Name the sessions to export, or give --all (not both).") }
+        if (partials || excel), format != .csv { throw ValidationError("--partials and --excel are for --format csv.") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let log = try storeOptions.openLog()
+            let exporter = try Exporter(log: log)
+            let chosen = all ? exporter.allSessions : try exporter.resolve(sessions)
+            let options = ExportOptions(partials: partials, excel: excel, redact: redact)
+            var isDirectory: ObjCBool = false
+            if let out, FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
+                for session in chosen {
+                    let path = (out as NSString).appendingPathComponent("\(Hex.uuid(session)).\(format.fileExtension)")
+                    try write([session], with: exporter, options: options, to: path)
+                }
+            } else {
+                try write(chosen, with: exporter, options: options, to: out)
+            }
+            try await exporter.recordExport(of: chosen, as: format, by: actor ?? Self.operatingSystemUser,
+                                            at: Int64(Date().timeIntervalSince1970 * 1000))
+            try log.close()
+        }
+    }
+
+    private func write(_ sessions: [UUID], with exporter: Exporter, options: ExportOptions, to path: String?) throws {
+        let sink = try OutputSink.file(path)
+        try exporter.export(sessions, as: format, options: options, to: sink)
+        try sink.close()
+    }
+
+    static var operatingSystemUser: String {
+        if let name = ProcessInfo.processInfo.environment["USER"], !name.isEmpty { return name }
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return "uid \(geteuid())"
+    }
+}
