@@ -19,9 +19,9 @@ public struct Fields {
     /// The JSON written so far; the writer lends its buffer here and takes it back.
     var bytes: [UInt8]
 
-    init(_ target: Target, columnCount: Int = 0, bytes: [UInt8] = []) {
+    init(_ target: Target, columnCount: Int = 0) {
         self.target = target
-        self.bytes = bytes
+        bytes = []
         cells = [String](repeating: "", count: columnCount)
     }
 
@@ -169,13 +169,15 @@ public struct Fields {
         out.append(UInt8(ascii: ":"))
     }
 
-    /// `{…}` with the members `write` writes, appended to `out` (whose bytes are moved, not copied).
+    /// `{…}` with the members `write` writes, appended to `out`. The buffer is swapped into the fields
+    /// and back, never assigned: a second reference to it, even for a moment, would make the next
+    /// append copy everything written so far.
     static func appendObject(_ write: (inout Fields) -> Void, to out: inout [UInt8]) {
         out.append(UInt8(ascii: "{"))
-        var fields = Fields(.json, bytes: out)
-        out = []
+        var fields = Fields(.json)
+        swap(&fields.bytes, &out)
         write(&fields)
-        out = fields.bytes
+        swap(&fields.bytes, &out)
         out.append(UInt8(ascii: "}"))
     }
 }
