@@ -20,6 +20,7 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
+        .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         // `swift package generate-documentation --target EventLog` (a plugin: nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -44,7 +45,11 @@ let package = Package(
         .target(name: "Ingest", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output"]),
         .target(name: "Projections", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Transcript exports: JSON, CSV, WebVTT, SRT, streaming from the persisted views.
-        .target(name: "Exports", dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog"]),
+        .target(
+            name: "Exports",
+            dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Ingest",
+                           .product(name: "ZIPFoundation", package: "ZIPFoundation")]
+        ),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
         .target(name: "Replay", dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations"]),
 

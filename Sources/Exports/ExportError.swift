@@ -14,6 +14,14 @@ public struct ExportError: Error, Sendable, CustomStringConvertible {
         public static let ambiguousSession = Code("ambiguous session")
         /// The request cannot be met as asked (several sessions in one subtitle file).
         public static let invalidRequest = Code("invalid request")
+        /// The session has no recording of that id, or none at all.
+        public static let unknownRecording = Code("unknown recording")
+        /// A recording's chunks have gaps or repeats: its samples cannot be given back whole.
+        public static let incompleteRecording = Code("incomplete recording")
+        /// The output file cannot be created or replaced.
+        public static let cannotWrite = Code("cannot write")
+        /// No session or consent event of the subject is stored.
+        public static let unknownSubject = Code("unknown subject")
     }
 
     /// What kind of failure this is; match on it.

@@ -16,7 +16,7 @@ import SessionModel
 /// let sink = try OutputSink.file("transcripts.csv")
 /// try exporter.export(sessions, as: .csv, to: sink)
 /// try sink.close()
-/// try await exporter.recordExport(of: sessions, as: .csv, by: "alice")   // the audit trail
+/// try await exporter.recordExport(of: sessions, as: "csv", by: "alice", at: now)   // the audit trail
 /// ```
 public struct Exporter {
     /// The shortest session id prefix accepted.
@@ -40,6 +40,29 @@ public struct Exporter {
 
     /// Every session of the store, in export order.
     public var allSessions: [UUID] { summaries.map(\.session) }
+
+    /// The sessions of `subject`, in export order.
+    public func sessions(of subject: SubjectHash) -> [UUID] {
+        summaries.filter { $0.subject == subject }.map(\.session)
+    }
+
+    /// The sessions of `subject`, in export order; an error when the store holds none.
+    public func subjectSessions(_ subject: SubjectHash) throws(ExportError) -> [UUID] {
+        let found = sessions(of: subject)
+        guard !found.isEmpty else { throw ExportError(.unknownSubject, "the store has no sessions for that user id") }
+        return found
+    }
+
+    /// Every grant and revocation of `subject`, in log order.
+    public func consentTrail(of subject: SubjectHash) throws -> [ConsentTrail.Entry] {
+        try runner.consentTrail(of: subject).entries
+    }
+
+    /// Every event of `session`, decoded, in order (its audio included).
+    public func events(of session: UUID) throws -> [RecordedSessionEvent] {
+        let codec = SessionMigrations.codec
+        return try log.readStream(SessionStreams.session(session)) { try codec.decode($0) }
+    }
 
     /// The sessions named by `arguments` (full ids, or prefixes of at least 8 characters of the
     /// lowercase hyphenated form), in export order, each once.
@@ -161,10 +184,11 @@ public struct Exporter {
 
     /// Appends an `export.performed` event to the store's audit stream (under the audit key, so it
     /// outlives erasure): who exported which sessions, in which format.
-    public func recordExport(of sessions: [UUID], as format: ExportFormat, by actor: String,
+    /// - Parameter format: what was written: a format's name, or `bundle` for a subject's ZIP.
+    public func recordExport(of sessions: [UUID], as format: String, by actor: String,
                              subject: SubjectHash? = nil, at time: Int64) async throws {
         let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .exportPerformed(
-            ExportPerformed(actor: actor, format: format.rawValue, sessions: sessions, subject: subject)))
+            ExportPerformed(actor: actor, format: format, sessions: sessions, subject: subject)))
         try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit)
     }
 }

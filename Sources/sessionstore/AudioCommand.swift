@@ -1,5 +1,6 @@
 import ArgumentParser
 import Audio
+import Exports
 import Foundation
 import Ingest
 import SessionModel
@@ -29,59 +30,13 @@ struct AudioCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             _ = try AudioFile.Container(path: out)  // a bad file name fails before the store is read
-            let log = try storeOptions.openLog()
-            let events = try readSession(session, from: log)
-            let started = events.compactMap { event -> RecordingStarted? in
-                if case .recordingStarted(let started) = event.event.payload { started } else { nil }
-            }
-            let chosen = try choose(from: started)
-            let chunks = events.compactMap { event -> RecordingChunk? in
-                if case .recordingChunk(let chunk) = event.event.payload, chunk.recording == chosen.recording { chunk } else { nil }
-            }.sorted { $0.index < $1.index }
-            try checkContiguous(chunks, recording: chosen.recording)
-            let format = AudioFormat(sampleRate: Int(chosen.sampleRate), channels: Int(chosen.channels))
-            var samples: [Int16] = []
-            for chunk in chunks { samples += Chunking.samples(fromPCM: try chunk.pcm()) }
+            let events = try readSession(session, from: try storeOptions.openLog())
+            let chosen = try RecordingExport.recording(recording, in: events, session: session)
+            let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: session)
             try AudioFile.write(samples, format: format, to: out)
             let frames = samples.count / format.channels
             print("wrote \(frames) frames (\(String(format: "%.1f", Double(frames) / Double(format.sampleRate))) s, \(format)) "
-                  + "of recording \(chosen.recording) in \(chunks.count) chunks to \(out)")
-        }
-    }
-
-    private func choose(from started: [RecordingStarted]) throws -> RecordingStarted {
-        if let recording {
-            guard let match = started.first(where: { $0.recording == recording }) else {
-                throw CommandFailure(.invalidData, "session \(session) has no recording \(recording)"
-                                     + (started.isEmpty ? "" : "; it has " + started.map(\.recording).joined(separator: ", ")))
-            }
-            return match
-        }
-        switch started.count {
-        case 0: throw CommandFailure(.invalidData, "session \(session) has no recording")
-        case 1: return started[0]
-        default:
-            throw CommandFailure(.usage, "session \(session) has \(started.count) recordings; choose one with --recording: "
-                                 + started.map(\.recording).joined(separator: ", "))
-        }
-    }
-
-    /// Indices 0, 1, 2, … each once.
-    private func checkContiguous(_ chunks: [RecordingChunk], recording: String) throws {
-        var missing: [UInt64] = []
-        var repeated: [UInt64] = []
-        var expected: UInt64 = 0
-        for chunk in chunks {
-            if chunk.index < expected { repeated.append(chunk.index); continue }
-            if chunk.index > expected { missing += Array(expected..<min(chunk.index, expected + 20)) }
-            expected = chunk.index + 1
-        }
-        guard missing.isEmpty, repeated.isEmpty else {
-            var problems: [String] = []
-            if !missing.isEmpty { problems.append("chunk \(missing.count == 1 ? "index" : "indices") \(missing.map(String.init).joined(separator: ", ")) missing") }
-            if !repeated.isEmpty { problems.append("chunk \(repeated.count == 1 ? "index" : "indices") \(repeated.map(String.init).joined(separator: ", ")) stored twice") }
-            throw CommandFailure(.invalidData, "recording \(recording) of session \(session) has "
-                                 + problems.joined(separator: " and ") + "; nothing was written")
+                  + "of recording \(chosen.recording) to \(out)")
         }
     }
 }

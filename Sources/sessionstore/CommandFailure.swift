@@ -48,7 +48,7 @@ extension CommandFailure {
         case let error as FixtureError:
             self.init(.invalidData, error.message)
         case let error as ExportError:
-            self.init(error.code == .unknownSession ? .invalidData : .usage, error.message)
+            self.init(error.code == .ambiguousSession || error.code == .invalidRequest ? .usage : .invalidData, error.message)
         case let error as OutputError:
             self.init(error.code == .cannotCreate ? .usage : .unexpected, error.message)
         case let divergence as ReplayDivergence:

@@ -2,6 +2,7 @@ import ArgumentParser
 import Exports
 import Foundation
 import Output
+import SessionModel
 
 extension ExportFormat: ExpressibleByArgument {}
 
@@ -10,7 +11,8 @@ struct ExportCommand: AsyncParsableCommand {
         commandName: "export",
         abstract: "Export sessions' transcripts as JSON, CSV, WebVTT or SRT.",
         discussion: """
-            Name sessions by id or by any unique prefix of at least 8 characters, or give --all. The output \
+            Name sessions by id or by any unique prefix of at least 8 characters, or give --all, or \
+            --subject USER_ID for every session of one person (the raw id, hashed with the store's key). The output \
             is the same bytes on every run for the same store; it is written to a temporary file and renamed, \
             so a failed export leaves no partial file.
 
@@ -25,6 +27,13 @@ struct ExportCommand: AsyncParsableCommand {
             cell that begins with =, +, -, @, a tab or CR, which a spreadsheet would otherwise run as a \
             formula (CSV injection). Leave it off for programs: it changes those cells.
 
+            --subject ID --bundle FILE.zip answers a data-access or portability request: a ZIP with \
+            manifest.json (the subject hash, the time the data is as of, every file with its SHA-256), \
+            consent.json (the person's whole consent trail), each session as JSON and WebVTT, and each \
+            recording as FLAC with the recorded samples. The ZIP then holds the audio and the words in \
+            clear: hand it over as such. --as-of sets the time in the manifest (default: the latest event \
+            in the bundle), so the same store gives the same ZIP.
+
             Each export is recorded in the store's audit stream as an export.performed event: who (--actor, \
             else the operating-system user), which sessions, which format.
             """
@@ -37,6 +46,16 @@ struct ExportCommand: AsyncParsableCommand {
 
     @Flag(help: "Export every session of the store, ordered by start time.")
     var all = false
+
+    @Option(help: ArgumentHelp("Export every session of this person (their raw user id).", valueName: "user-id"))
+    var subject: String?
+
+    @Option(help: ArgumentHelp("With --subject: write a ZIP of the person's sessions, recordings and consent trail.",
+                               valueName: "file.zip"))
+    var bundle: String?
+
+    @Option(help: ArgumentHelp("With --bundle: the time the data is as of (RFC 3339, UTC).", valueName: "time"))
+    var asOf: String?
 
     @Option(help: ArgumentHelp("json (default), csv, vtt or srt.", valueName: "format"))
     var format: ExportFormat = .json
@@ -58,7 +77,13 @@ struct ExportCommand: AsyncParsableCommand {
     var actor: String?
 
     func validate() throws {
-        if all == !sessions.isEmpty { throw ValidationError("Name the sessions to export, or give --all (not both).") }
+        let selections = (sessions.isEmpty ? 0 : 1) + (all ? 1 : 0) + (subject == nil ? 0 : 1)
+        if selections != 1 { throw ValidationError("Name the sessions to export, or give --all, or --subject (one of them).") }
+        if bundle != nil, subject == nil { throw ValidationError("--bundle needs --subject.") }
+        if asOf != nil, bundle == nil { throw ValidationError("--as-of is for --bundle.") }
+        if let asOf, RFC3339.milliseconds(asOf) == nil {
+            throw ValidationError("--as-of \(asOf) is not an RFC 3339 UTC time such as 2026-01-05T09:00:00Z.")
+        }
         if (partials || excel), format != .csv { throw ValidationError("--partials and --excel are for --format csv.") }
     }
 
@@ -66,7 +91,16 @@ struct ExportCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let exporter = try Exporter(log: log)
-            let chosen = all ? exporter.allSessions : try exporter.resolve(sessions)
+            let person = subject.map { SubjectHash(bytes: log.identifierHash($0))! }
+            if let person, let bundle {
+                let subjectBundle = SubjectBundle(exporter: exporter, subject: person)
+                try subjectBundle.write(to: bundle, asOf: asOf.flatMap(RFC3339.milliseconds))
+                try await exporter.recordExport(of: subjectBundle.sessions, as: "bundle", by: actor ?? Self.operatingSystemUser,
+                                                subject: person, at: Int64(Date().timeIntervalSince1970 * 1000))
+                try log.close()
+                return
+            }
+            let chosen = all ? exporter.allSessions : try person.map { try exporter.subjectSessions($0) } ?? exporter.resolve(sessions)
             let options = ExportOptions(partials: partials, excel: excel, redact: redact)
             var isDirectory: ObjCBool = false
             if let out, FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
@@ -77,8 +111,8 @@ struct ExportCommand: AsyncParsableCommand {
             } else {
                 try write(chosen, with: exporter, options: options, to: out)
             }
-            try await exporter.recordExport(of: chosen, as: format, by: actor ?? Self.operatingSystemUser,
-                                            at: Int64(Date().timeIntervalSince1970 * 1000))
+            try await exporter.recordExport(of: chosen, as: format.rawValue, by: actor ?? Self.operatingSystemUser,
+                                            subject: person, at: Int64(Date().timeIntervalSince1970 * 1000))
             try log.close()
         }
     }

@@ -183,4 +183,49 @@ import TestSupport
             #expect(one.actor == "alice" && one.format == "srt" && one.sessions.count == 1)
         }
     }
+
+    @Test(.timeLimit(.minutes(2)))
+    func aSubjectBundleHoldsEverySessionRecordingAndConsentWithCheckableHashes() async throws {
+        try await withCLI { cli in
+            try OutputFixture.copy(into: cli)
+            let bundle = cli.directory.appendingPathComponent("dr-okafor.zip")
+            let arguments = ["export", "--subject", OutputFixture.subject, "--bundle", bundle.path, "--as-of", "2026-03-03T00:00:00Z"]
+            let made = try cli.run(arguments)
+            #expect(made.status == 0, "\(made.stderr)")
+            let first = try Data(contentsOf: bundle)
+            #expect(try cli.run(arguments).status == 0)
+            #expect(try Data(contentsOf: bundle) == first, "the same store gives the same ZIP")
+
+            let read = try ExportReader.read("zip", bundle)
+            let names = try #require(read["names"] as? [String])
+            #expect(names == ["manifest.json", "consent.json", "recordings/\(Self.s)-mic-1.flac", "sessions/\(Self.s).json",
+                              "sessions/\(Self.s).vtt", "sessions/7a7a7a7a-1111-4222-8333-444455556666.json",
+                              "sessions/7a7a7a7a-1111-4222-8333-444455556666.vtt"])
+            let checked = try #require(read["checked"] as? [[String: Any]])
+            #expect(checked.count == names.count - 1)
+            #expect(checked.allSatisfy { $0["size_ok"] as? Bool == true && $0["sha256_ok"] as? Bool == true })
+            let manifest = try #require(read["manifest"] as? [String: Any])
+            #expect(manifest["as_of"] as? String == "2026-03-03T00:00:00.000Z")
+            #expect((read["consent"] as? [String: Any]).flatMap { $0["consent"] as? [Any] }?.count == 3)
+            let inner = try #require(read["inner"] as? [String: Any])
+            #expect(inner["sessions/\(Self.s).json"] as? Bool == true, "each session's JSON is valid against the schema")
+            #expect(inner["sessions/\(Self.s).vtt"] as? Int == 2, "and its VTT holds one cue per segment")
+
+            // The bundled FLAC holds exactly the samples `sessionstore audio` gives back.
+            let wav = cli.directory.appendingPathComponent("mic-1.wav")
+            #expect(try cli.run(["audio", Self.s, "--out", wav.path]).status == 0)
+            let wavSamples = try runPython(["-c", """
+                import hashlib, soundfile, sys
+                samples, _ = soundfile.read(sys.argv[1], dtype="int16", always_2d=False)
+                print(hashlib.sha256(samples.astype("<i2").tobytes()).hexdigest(), end="")
+                """, wav.path])
+            let flac = try #require((read["flac"] as? [String: [String: Any]])?["recordings/\(Self.s)-mic-1.flac"])
+            #expect(flac["sha256"] as? String == String(decoding: wavSamples.stdout, as: UTF8.self))
+            #expect(flac["rate"] as? Int == 16000)
+
+            let nobody = try cli.run(["export", "--subject", "nobody", "--bundle", bundle.path])
+            #expect(nobody.status == 65)
+            #expect(try Data(contentsOf: bundle) == first, "a refused bundle leaves the earlier file alone")
+        }
+    }
 }

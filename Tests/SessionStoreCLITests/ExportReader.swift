@@ -7,7 +7,7 @@ import TestSupport
 enum ExportReader {
     static let script = RepositoryFixtures.root.deletingLastPathComponent()
         .appendingPathComponent("tools/format-reader/read_export.py").path
-    static let modules = "jsonschema, pandas, webvtt, srt"
+    static let modules = "jsonschema, pandas, webvtt, srt, soundfile"
 
     /// What the parsers of `kind` (json, csv, vtt, srt) saw in `file`.
     static func read(_ kind: String, _ file: URL) throws -> [String: Any] {

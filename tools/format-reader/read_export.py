@@ -5,6 +5,7 @@
     python3 read_export.py csv FILE      csv module and pandas (utf-8-sig, so a BOM is accepted and reported)
     python3 read_export.py vtt FILE      webvtt-py
     python3 read_export.py srt FILE      srt
+    python3 read_export.py zip FILE      zipfile: a subject bundle, every manifest hash checked, FLAC decoded
 
 Output: {"cues" or "rows": [...], ...}; a parser that refuses the file exits non-zero with its message.
 
@@ -57,7 +58,40 @@ def read_srt(path):
                       "end_ms": int(s.end.total_seconds() * 1000 + 0.5), "text": s.content} for s in subtitles]}
 
 
+def read_zip(path):
+    import hashlib
+    import io
+    import tempfile
+    import zipfile
+    with zipfile.ZipFile(path) as archive:
+        if archive.testzip() is not None:
+            raise SystemExit("a damaged member in " + path)
+        names = archive.namelist()
+        manifest = json.loads(archive.read("manifest.json"))
+        checked = []
+        for entry in manifest["files"]:
+            data = archive.read(entry["path"])
+            checked.append({"path": entry["path"], "size_ok": len(data) == entry["bytes"],
+                            "sha256_ok": hashlib.sha256(data).hexdigest() == entry["sha256"]})
+        pcm = {}
+        for name in names:
+            if name.endswith(".flac"):
+                import soundfile
+                samples, rate = soundfile.read(io.BytesIO(archive.read(name)), dtype="int16", always_2d=False)
+                pcm[name] = {"sha256": hashlib.sha256(samples.astype("<i2").tobytes()).hexdigest(), "rate": rate}
+        inner = {}
+        with tempfile.TemporaryDirectory() as directory:
+            for name in names:
+                if name.startswith("sessions/"):
+                    file = os.path.join(directory, name.replace("/", "_"))
+                    with open(file, "wb") as f:
+                        f.write(archive.read(name))
+                    inner[name] = read_json(file)["valid"] if name.endswith(".json") else len(read_vtt(file)["cues"])
+        return {"names": names, "manifest": manifest, "checked": checked, "flac": pcm, "inner": inner,
+                "consent": json.loads(archive.read("consent.json"))}
+
+
 if __name__ == "__main__":
     kind, path = sys.argv[1], sys.argv[2]
-    result = {"json": read_json, "csv": read_csv, "vtt": read_vtt, "srt": read_srt}[kind](path)
+    result = {"json": read_json, "csv": read_csv, "vtt": read_vtt, "srt": read_srt, "zip": read_zip}[kind](path)
     json.dump(result, sys.stdout, ensure_ascii=False)
