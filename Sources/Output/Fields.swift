@@ -10,47 +10,56 @@ public struct Fields {
         case json
         /// Cells of a flat line; `columns` maps a key to its cell.
         case cells(columns: [String: Int])
+        /// A CSV line written straight into ``bytes``, for a row that writes its fields in column order
+        /// (skipping some is fine); one out of order sets ``outOfOrder`` and the line is written from cells.
+        case csvLine
     }
 
     let target: Target
     private var memberCount = 0
+    /// The column names in order, and the cell a row in column order writes next.
+    private var order: [String] = []
+    private var nextCell = 0
+    /// A `.csvLine` row wrote a field before one it had already passed.
+    private(set) var outOfOrder = false
     /// The cells of a flat line, by column.
     var cells: [String]
     /// The JSON written so far; the writer lends its buffer here and takes it back.
     var bytes: [UInt8]
 
-    init(_ target: Target, columnCount: Int = 0) {
+    init(_ target: Target, columns: [String] = []) {
         self.target = target
         bytes = []
-        cells = [String](repeating: "", count: columnCount)
+        order = columns
+        cells = [String](repeating: "", count: columns.count)
     }
 
     /// True when the row becomes one line of cells (CSV, table) rather than a JSON object: a row may
     /// then render a value in a form people read in a cell.
     public var isFlat: Bool {
-        if case .cells = target { return true }
-        return false
+        if case .json = target { return false }
+        return true
     }
 
     // MARK: Scalars
 
     /// A text field: a JSON string, or the cell's text.
     public mutating func field(_ key: String, _ value: String?) {
-        put(key, cell: { value ?? "" }) { out in
+        put(key, isNil: value == nil, plain: false, cell: { value ?? "" }) { out in
             if let value { JSONText.appendString(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
 
     /// A signed integer field.
     public mutating func field(_ key: String, _ value: Int64?) {
-        put(key, cell: { value.map { String($0) } ?? "" }) { out in
+        put(key, isNil: value == nil, plain: true, cell: { value.map { String($0) } ?? "" }) { out in
             if let value { JSONText.appendInteger(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
 
     /// An unsigned integer field.
     public mutating func field(_ key: String, _ value: UInt64?) {
-        put(key, cell: { value.map { String($0) } ?? "" }) { out in
+        put(key, isNil: value == nil, plain: true, cell: { value.map { String($0) } ?? "" }) { out in
             if let value { JSONText.appendInteger(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
@@ -67,21 +76,23 @@ public struct Fields {
 
     /// A number field in its shortest round-tripping form; NaN and infinities are absent.
     public mutating func field(_ key: String, _ value: Double?) {
-        put(key, cell: { value.map { $0.isFinite ? $0.description : "" } ?? "" }) { out in
+        put(key, isNil: value.map { !$0.isFinite } ?? true, plain: true,
+            cell: { value.map { $0.isFinite ? $0.description : "" } ?? "" }) { out in
             if let value { JSONText.appendDouble(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
 
     /// A `true`/`false` field.
     public mutating func field(_ key: String, _ value: Bool?) {
-        put(key, cell: { value.map { $0 ? "true" : "false" } ?? "" }) { out in
+        put(key, isNil: value == nil, plain: true, cell: { value.map { $0 ? "true" : "false" } ?? "" }) { out in
             if let value { JSONText.appendBool(value, to: &out) } else { JSONText.appendNull(to: &out) }
         }
     }
 
     /// A time as RFC 3339 UTC with milliseconds (`2026-11-21T10:00:00.250Z`); keys end in `_at`.
     public mutating func field(_ key: String, time milliseconds: Int64?) {
-        put(key, cell: { milliseconds.map(RFC3339.string) ?? "" }) { out in
+        put(key, isNil: milliseconds == nil, plain: false, cell: { milliseconds.map(RFC3339.string) ?? "" },
+            csv: { out in if let milliseconds { RFC3339.append(milliseconds, to: &out) } }) { out in
             guard let milliseconds else { JSONText.appendNull(to: &out); return }
             out.append(UInt8(ascii: "\""))
             RFC3339.append(milliseconds, to: &out)
@@ -91,7 +102,8 @@ public struct Fields {
 
     /// An id as a lowercase hyphenated UUID.
     public mutating func field(_ key: String, id: UUID?) {
-        put(key, cell: { id.map(Hex.uuid) ?? "" }) { out in
+        put(key, isNil: id == nil, plain: false, cell: { id.map(Hex.uuid) ?? "" },
+            csv: { out in if let id { Hex.appendUUID(id, to: &out) } }) { out in
             guard let id else { JSONText.appendNull(to: &out); return }
             out.append(UInt8(ascii: "\""))
             Hex.appendUUID(id, to: &out)
@@ -138,24 +150,51 @@ public struct Fields {
 
     // MARK: Writing
 
-    /// Writes one member: its JSON into the sink or nested bytes, or its cell text.
-    private mutating func put(_ key: String, cell: () -> String, json: (inout [UInt8]) -> Void) {
+    /// Writes one member: its JSON into ``bytes``, its cell text into ``cells``, or its CSV cell into
+    /// ``bytes``. `plain`: the JSON text of the value is also its CSV cell (numbers, booleans).
+    private mutating func put(_ key: String, isNil: Bool, plain: Bool, cell: () -> String,
+                              csv: ((inout [UInt8]) -> Void)? = nil, json: (inout [UInt8]) -> Void) {
         switch target {
         case .json:
             Fields.appendKey(key, first: memberCount == 0, to: &bytes)
             json(&bytes)
         case .cells(let columns):
-            guard let column = columns[key] else {
+            // Rows mostly write their fields in column order: try the next column before hashing the key.
+            let column: Int
+            if nextCell < order.count, order[nextCell] == key {
+                column = nextCell
+            } else if let found = columns[key] {
+                column = found
+            } else {
                 assertionFailure("\(key) is not one of the row's columns")
                 return
             }
             cells[column] = cell()
+            nextCell = column + 1
+        case .csvLine:
+            let next = nextCell < order.count && order[nextCell] == key ? nextCell : nil
+            guard !outOfOrder, let column = next ?? order[nextCell...].firstIndex(of: key) else {
+                outOfOrder = true
+                return
+            }
+            for skipped in nextCell..<column where skipped > 0 { bytes.append(0x2C) }
+            if column > 0 { bytes.append(0x2C) }
+            if !isNil {
+                if let csv { csv(&bytes) } else if plain { json(&bytes) } else { CSV.appendField(cell(), to: &bytes) }
+            }
+            nextCell = column + 1
         }
         memberCount += 1
     }
 
+    /// Ends a `.csvLine` row: the commas of the columns it did not write, and the line end.
+    mutating func finishCSVLine() {
+        for column in nextCell..<order.count where column > 0 { bytes.append(0x2C) }
+        bytes.append(contentsOf: [0x0D, 0x0A])
+    }
+
     private mutating func nested(_ key: String, isNull: Bool, _ json: (inout [UInt8]) -> Void) {
-        put(key, cell: {
+        put(key, isNil: isNull, plain: false, cell: {
             guard !isNull else { return "" }
             var bytes: [UInt8] = []
             json(&bytes)

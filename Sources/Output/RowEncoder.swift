@@ -40,12 +40,26 @@ public struct RowEncoder<Row: OutputRow>: Sendable {
             Fields.appendObject(row.write, to: &out)
             out.append(UInt8(ascii: "\n"))
         case .csv, .table, .text:
+            appendCSVLine(row, to: &out)
+        }
+    }
+
+    /// The row's CSV line straight into `out`; from its cells when it writes a field out of column order.
+    private func appendCSVLine(_ row: Row, to out: inout [UInt8]) {
+        let start = out.count
+        var fields = Fields(.csvLine, columns: Row.columns)
+        swap(&fields.bytes, &out)
+        row.write(to: &fields)
+        fields.finishCSVLine()
+        swap(&fields.bytes, &out)
+        if fields.outOfOrder {
+            out.removeSubrange(start...)
             CSV.appendRecord(cells(of: row), to: &out)
         }
     }
 
     func cells(of row: Row) -> [String] {
-        var fields = Fields(.cells(columns: columnIndex), columnCount: Row.columns.count)
+        var fields = Fields(.cells(columns: columnIndex), columns: Row.columns)
         row.write(to: &fields)
         return fields.cells
     }

@@ -91,6 +91,33 @@ func rows(_ rows: [SampleRow], as format: OutputFormat, header: Bool = true) thr
         #expect(!out.contains("old_text"), "deprecated names are for JSON only")
     }
 
+    @Test func aCSVRowWrittenOutOfColumnOrderGivesTheSameLineAsOneInOrder() throws {
+        struct Shuffled: OutputRow {
+            static let columns = SampleRow.columns
+            var row: SampleRow
+            func write(to fields: inout Fields) {  // the same fields, last first
+                fields.field("words", rows: row.words)
+                fields.field("id", id: row.id)
+                fields.field("text", row.text)
+                fields.field("count", row.count)
+                fields.field("ratio", row.ratio)
+                fields.field("flag", row.flag)
+                fields.field("at", time: row.at)
+                fields.field("tags", strings: row.tags)
+            }
+        }
+        var sparse = SampleRow()
+        (sparse.text, sparse.ratio, sparse.words) = ("a, \"b\"", nil, nil)
+        for row in [SampleRow(), sparse] {
+            let shuffled = try written { sink in
+                var writer = RowWriter<Shuffled>(format: .csv, sink: sink)
+                try writer.write(Shuffled(row: row))
+                try writer.finish()
+            }
+            #expect(shuffled == (try rows([row], as: .csv)))
+        }
+    }
+
     @Test func aTableAlignsColumnsWithoutTrailingSpaces() throws {
         var long = SampleRow()
         long.text = "a much longer text"

@@ -51,6 +51,11 @@ case "sessions":
     }
     try await SessionsMeasurement(work: URL(fileURLWithPath: arguments[2]), sessions: sessions, events: events).run()
 
+case "export-store":
+    guard arguments.count == 5, let sessions = Int(arguments[3]), let segments = Int(arguments[4]) else {
+        fail("usage: export-store WORK SESSIONS SEGMENTS_PER_SESSION")
+    }
+    try await ExportMeasurement(work: URL(fileURLWithPath: arguments[2]), sessions: sessions, segments: segments).makeStore()
 case "codec":
     guard arguments.count == 4 else { fail("usage: codec STORE KEY") }
     try CodecMeasurement.run(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
