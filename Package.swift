@@ -21,6 +21,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
+        .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // `swift package generate-documentation --target EventLog` (a plugin: nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -35,8 +36,9 @@ let package = Package(
         .target(name: "Output"),
         // Reading, writing and losslessly coding 16-bit PCM (libsndfile).
         .target(name: "Audio", dependencies: ["CSndFile"]),
-        // The dictation vocabulary and its codec over plain bytes: no C library, no storage.
-        .target(name: "SessionModel", dependencies: ["Output"]),
+        // The dictation vocabulary and its codec over plain bytes: no C library, no storage. The payload
+        // messages are generated from docs/session-events.proto (Generated/, tools/protobuf/generate).
+        .target(name: "SessionModel", dependencies: ["Output", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         // Session events on the log: the codec's log events, which stream holds what, the dictionary.

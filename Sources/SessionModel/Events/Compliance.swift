@@ -1,7 +1,7 @@
 import Foundation
 
 /// A session's data was purged because its retention period ended.
-public struct RetentionPurged: Hashable, Sendable, WirePayload {
+public struct RetentionPurged: Hashable, Sendable {
     /// The retention policy's name, as configured.
     public var policy: String = ""
     /// Data recorded before this time (ms since 1970) was purged.
@@ -14,26 +14,10 @@ public struct RetentionPurged: Hashable, Sendable, WirePayload {
         self.policy = policy
         self.cutoff = cutoff
     }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, policy)
-        writer.sint(9, cutoff)
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: policy = try reader.text(type, field)
-        case 9:
-            try WireReader.expect(type, .varint, field: field)
-            cutoff = try reader.sint()
-        default: return false
-        }
-        return true
-    }
 }
 
 /// A subject's data was erased by destroying the keys of their sessions.
-public struct SubjectErased: Hashable, Sendable, WirePayload {
+public struct SubjectErased: Hashable, Sendable {
     /// The person whose data was erased.
     public var subject: SubjectHash?
     /// The sessions whose data keys were destroyed.
@@ -49,26 +33,10 @@ public struct SubjectErased: Hashable, Sendable, WirePayload {
         self.sessions = sessions
         self.requestReference = requestReference
     }
-
-    func write(to writer: inout WireWriter) {
-        writer.bytes(8, subject?.bytes ?? [])
-        for session in sessions { writer.bytes(9, session.wireBytes) }
-        writer.optionalString(10, requestReference)
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: subject = try reader.subject(type, field)
-        case 9: sessions.append(try UUID(wire: try reader.data(type, field), field: field))
-        case 10: requestReference = try reader.text(type, field)
-        default: return false
-        }
-        return true
-    }
 }
 
 /// Someone exported data: who, what and in which format.
-public struct ExportPerformed: Hashable, Sendable, WirePayload {
+public struct ExportPerformed: Hashable, Sendable {
     /// Who exported (a user or service name).
     public var actor: String = ""
     /// The export format (`json`, `csv`, `vtt`, `srt`).
@@ -86,24 +54,6 @@ public struct ExportPerformed: Hashable, Sendable, WirePayload {
         self.format = format
         self.sessions = sessions
         self.subject = subject
-    }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, actor)
-        writer.string(9, format)
-        for session in sessions { writer.bytes(10, session.wireBytes) }
-        writer.bytes(11, subject?.bytes ?? [])
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: actor = try reader.text(type, field)
-        case 9: format = try reader.text(type, field)
-        case 10: sessions.append(try UUID(wire: try reader.data(type, field), field: field))
-        case 11: subject = try reader.subject(type, field)
-        default: return false
-        }
-        return true
     }
 }
 

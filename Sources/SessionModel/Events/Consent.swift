@@ -1,7 +1,7 @@
 import Foundation
 
 /// A grant or a revocation of consent by a subject.
-public struct ConsentChange: Hashable, Sendable, WirePayload {
+public struct ConsentChange: Hashable, Sendable {
     /// The person whose consent changed (keyed hash; never the raw id).
     public var subject: SubjectHash?
     /// What is consented to, such as `audio_recording` or `transcription`.
@@ -19,23 +19,5 @@ public struct ConsentChange: Hashable, Sendable, WirePayload {
         self.consentType = consentType
         self.method = method
         self.policyVersion = policyVersion
-    }
-
-    func write(to writer: inout WireWriter) {
-        writer.bytes(8, subject?.bytes ?? [])
-        writer.string(9, consentType)
-        writer.string(10, method)
-        writer.optionalString(11, policyVersion)
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: subject = try reader.subject(type, field)
-        case 9: consentType = try reader.text(type, field)
-        case 10: method = try reader.text(type, field)
-        case 11: policyVersion = try reader.text(type, field)
-        default: return false
-        }
-        return true
     }
 }

@@ -1,5 +1,5 @@
 /// Playback of a recording began.
-public struct PlaybackStarted: Hashable, Sendable, WirePayload {
+public struct PlaybackStarted: Hashable, Sendable {
     /// The recording played.
     public var recording: String = ""
     /// Where in the recording playback began, in milliseconds.
@@ -15,26 +15,10 @@ public struct PlaybackStarted: Hashable, Sendable, WirePayload {
         self.positionMilliseconds = positionMilliseconds
         self.rate = rate
     }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, recording)
-        writer.uint(9, positionMilliseconds)
-        writer.double(10, rate)
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: recording = try reader.text(type, field)
-        case 9: positionMilliseconds = try reader.uint64(type, field)
-        case 10: rate = try reader.real(type, field)
-        default: return false
-        }
-        return true
-    }
 }
 
 /// Playback paused or stopped at a position.
-public struct PlaybackPosition: Hashable, Sendable, WirePayload {
+public struct PlaybackPosition: Hashable, Sendable {
     /// The recording played.
     public var recording: String = ""
     /// Where in the recording playback paused or stopped, in milliseconds.
@@ -47,24 +31,10 @@ public struct PlaybackPosition: Hashable, Sendable, WirePayload {
         self.recording = recording
         self.positionMilliseconds = positionMilliseconds
     }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, recording)
-        writer.uint(9, positionMilliseconds)
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: recording = try reader.text(type, field)
-        case 9: positionMilliseconds = try reader.uint64(type, field)
-        default: return false
-        }
-        return true
-    }
 }
 
 /// Playback jumped from one place in a recording to another.
-public struct PlaybackSeeked: Hashable, Sendable, WirePayload {
+public struct PlaybackSeeked: Hashable, Sendable {
     /// The recording played.
     public var recording: String = ""
     /// Where playback was, in milliseconds.
@@ -79,21 +49,5 @@ public struct PlaybackSeeked: Hashable, Sendable, WirePayload {
         self.recording = recording
         self.fromMilliseconds = fromMilliseconds
         self.toMilliseconds = toMilliseconds
-    }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, recording)
-        writer.uint(9, fromMilliseconds)
-        writer.uint(10, toMilliseconds)
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: recording = try reader.text(type, field)
-        case 9: fromMilliseconds = try reader.uint64(type, field)
-        case 10: toMilliseconds = try reader.uint64(type, field)
-        default: return false
-        }
-        return true
     }
 }

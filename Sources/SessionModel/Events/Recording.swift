@@ -1,7 +1,7 @@
 import Foundation
 
 /// A recording began: its id and PCM format (16-bit signed little-endian samples).
-public struct RecordingStarted: Hashable, Sendable, WirePayload {
+public struct RecordingStarted: Hashable, Sendable {
     /// The recording's id, unique within its session.
     public var recording: String = ""
     /// Sample frames per second.
@@ -17,27 +17,11 @@ public struct RecordingStarted: Hashable, Sendable, WirePayload {
         self.sampleRate = sampleRate
         self.channels = channels
     }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, recording)
-        writer.uint(9, UInt64(sampleRate))
-        writer.uint(10, UInt64(channels))
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: recording = try reader.text(type, field)
-        case 9: sampleRate = try reader.uint32(type, field)
-        case 10: channels = try reader.uint32(type, field)
-        default: return false
-        }
-        return true
-    }
 }
 
 /// About 100 ms of a recording's 16-bit PCM, stored losslessly: as a FLAC stream (schema 2, field
 /// 11) or as raw little-endian int16 samples interleaved by channel (field 10, which schema 1 used).
-public struct RecordingChunk: Hashable, Sendable, WirePayload {
+public struct RecordingChunk: Hashable, Sendable {
     /// How a chunk's samples are stored.
     public enum Audio: Hashable, Sendable {
         /// Little-endian int16 samples, interleaved by channel.
@@ -72,48 +56,16 @@ public struct RecordingChunk: Hashable, Sendable, WirePayload {
         case .pcm(let bytes), .flac(let bytes): bytes.count
         }
     }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, recording)
-        writer.uint(9, index)
-        switch audio {
-        case .pcm(let bytes): writer.bytes(10, bytes)
-        case .flac(let bytes): writer.bytes(11, bytes)
-        }
-        if let frames { writer.uint(12, frames) }
-        if let pcmSHA256 { writer.bytes(13, pcmSHA256) }
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: recording = try reader.text(type, field)
-        case 9: index = try reader.uint64(type, field)
-        case 10: audio = .pcm(try reader.data(type, field))
-        case 11: audio = .flac(try reader.data(type, field))
-        case 12: frames = try reader.uint64(type, field)
-        case 13: pcmSHA256 = try reader.data(type, field)
-        default: return false
-        }
-        return true
-    }
 }
 
 /// An event about a whole recording (stopped, or played to the end).
-public struct RecordingReference: Hashable, Sendable, WirePayload {
+public struct RecordingReference: Hashable, Sendable {
     /// The recording concerned.
     public var recording: String = ""
 
     init() {}
     /// The event about `recording`.
     public init(recording: String) { self.recording = recording }
-
-    func write(to writer: inout WireWriter) { writer.string(8, recording) }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        guard field == 8 else { return false }
-        recording = try reader.text(type, field)
-        return true
-    }
 }
 
 /// A recording ended.

@@ -47,14 +47,22 @@ public struct SessionEventCodec: Sendable {
     /// The payload bytes of `event` in the current schema. Written to a stream other than the
     /// session's own (a subject's consent stream), the payload also names the session.
     public func payload(of event: SessionEvent, storedOutsideSession: Bool = false) -> [UInt8] {
-        var writer = WireWriter()
-        writer.uint(Self.schemaVersionField, UInt64(event.type.currentSchemaVersion))
-        writer.sint(Self.occurredAtField, event.occurredAt)
-        writer.bytes(Self.correlationField, event.correlationID?.wireBytes ?? [])
-        writer.bytes(Self.causationField, event.causationID?.wireBytes ?? [])
-        if storedOutsideSession { writer.bytes(Self.sessionField, event.session.wireBytes) }
-        event.payload.wirePayload.write(to: &writer)
-        return writer.bytes
+        Self.serialize(event.payload.message, event: event, storedOutsideSession: storedOutsideSession)
+    }
+
+    private static func serialize<M: EnvelopeMessage>(_ message: M, event: SessionEvent, storedOutsideSession: Bool) -> [UInt8] {
+        var message = message
+        message.schemaVersion = event.type.currentSchemaVersion
+        message.occurredAtMs = event.occurredAt
+        message.correlationID = Data(event.correlationID?.wireBytes ?? [])
+        message.causationID = Data(event.causationID?.wireBytes ?? [])
+        if storedOutsideSession { message.sessionID = Data(event.session.wireBytes) }
+        do {
+            return try message.serializedBytes()
+        } catch {
+            // A proto3 message has no required fields and Swift strings are valid UTF-8: not reached.
+            preconditionFailure("a payload message did not serialise: \(error)")
+        }
     }
 
     /// The session event stored with these payload bytes, upcast to the current schema.
@@ -130,75 +138,18 @@ public struct SessionEventCodec: Sendable {
     }
 
     private static func decodeEvent(_ type: EventType, _ bytes: [UInt8], id: UUID, session: UUID) throws -> SessionEvent {
-        switch type {
-        case .sessionStarted: try decode(id, SessionStarted.self, bytes, session) { .sessionStarted($0) }
-        case .sessionPaused: try decode(id, SessionPaused.self, bytes, session) { .sessionPaused($0) }
-        case .sessionResumed: try decode(id, EmptyPayload.self, bytes, session) { _ in .sessionResumed }
-        case .sessionEnded: try decode(id, SessionEnded.self, bytes, session) { .sessionEnded($0) }
-        case .consentGranted: try decode(id, ConsentChange.self, bytes, session) { .consentGranted($0) }
-        case .consentRevoked: try decode(id, ConsentChange.self, bytes, session) { .consentRevoked($0) }
-        case .recordingStarted: try decode(id, RecordingStarted.self, bytes, session) { .recordingStarted($0) }
-        case .recordingChunk: try decode(id, RecordingChunk.self, bytes, session) { .recordingChunk($0) }
-        case .recordingStopped: try decode(id, RecordingStopped.self, bytes, session) { .recordingStopped($0) }
-        case .transcriptPartial: try decode(id, TranscriptPartial.self, bytes, session) { .transcriptPartial($0) }
-        case .transcriptCommitted: try decode(id, TranscriptCommitted.self, bytes, session) { .transcriptCommitted($0) }
-        case .transcriptCorrected: try decode(id, TranscriptCorrected.self, bytes, session) { .transcriptCorrected($0) }
-        case .playbackStarted: try decode(id, PlaybackStarted.self, bytes, session) { .playbackStarted($0) }
-        case .playbackPaused: try decode(id, PlaybackPosition.self, bytes, session) { .playbackPaused($0) }
-        case .playbackSeeked: try decode(id, PlaybackSeeked.self, bytes, session) { .playbackSeeked($0) }
-        case .playbackStopped: try decode(id, PlaybackPosition.self, bytes, session) { .playbackStopped($0) }
-        case .playbackCompleted: try decode(id, PlaybackCompleted.self, bytes, session) { .playbackCompleted($0) }
-        case .retentionPurged: try decode(id, RetentionPurged.self, bytes, session) { .retentionPurged($0) }
-        case .subjectErased: try decode(id, SubjectErased.self, bytes, session) { .subjectErased($0) }
-        case .exportPerformed: try decode(id, ExportPerformed.self, bytes, session) { .exportPerformed($0) }
-        }
+        let (payload, envelope) = try SessionPayload.decode(type, from: bytes)
+        return try event(payload, envelope, id: id, session: session)
     }
 
-    /// Reads the envelope and the payload in one pass; fields neither knows are skipped.
-    private static func decode<P: WirePayload>(_ id: UUID, _ type: P.Type, _ bytes: [UInt8], _ session: UUID,
-                                               _ wrap: (P) -> SessionPayload) throws -> SessionEvent {
-        try bytes.withUnsafeBytes { raw in
-            var reader = WireReader(raw)
-            var payload = P()
-            // The id is passed in: a default UUID() would cost a read of the random device per event.
-            var event = SessionEvent(id: id, session: session, occurredAt: 0, payload: .sessionResumed)
-            while let (field, wireType) = try reader.nextField() {
-                switch field {
-                case schemaVersionField: try reader.skip(wireType)
-                case occurredAtField:
-                    try WireReader.expect(wireType, .varint, field: field)
-                    event.occurredAt = try reader.sint()
-                case correlationField: event.correlationID = try UUID(wire: try reader.data(wireType, field), field: field)
-                case causationField: event.causationID = try UUID(wire: try reader.data(wireType, field), field: field)
-                case sessionField: event.session = try UUID(wire: try reader.data(wireType, field), field: field)
-                default: if try !payload.read(field, wireType, from: &reader) { try reader.skip(wireType) }
-                }
-            }
-            event.payload = wrap(payload)
-            return event
+    /// The event around `payload`, with the ids and time of its message's envelope.
+    private static func event<M: EnvelopeMessage>(_ payload: SessionPayload, _ envelope: M, id: UUID,
+                                                  session: UUID) throws -> SessionEvent {
+        func uuid(_ bytes: Data, field: Int) throws -> UUID? {
+            bytes.isEmpty ? nil : try UUID(wire: Array(bytes), field: field)
         }
-    }
-}
-
-extension SessionPayload {
-    var wirePayload: any WirePayload {
-        switch self {
-        case .sessionStarted(let p): p
-        case .sessionPaused(let p), .sessionEnded(let p): p
-        case .sessionResumed: EmptyPayload()
-        case .consentGranted(let p), .consentRevoked(let p): p
-        case .recordingStarted(let p): p
-        case .recordingChunk(let p): p
-        case .recordingStopped(let p), .playbackCompleted(let p): p
-        case .transcriptPartial(let p): p
-        case .transcriptCommitted(let p): p
-        case .transcriptCorrected(let p): p
-        case .playbackStarted(let p): p
-        case .playbackPaused(let p), .playbackStopped(let p): p
-        case .playbackSeeked(let p): p
-        case .retentionPurged(let p): p
-        case .subjectErased(let p): p
-        case .exportPerformed(let p): p
-        }
+        return SessionEvent(id: id, session: try uuid(envelope.sessionID, field: sessionField) ?? session,
+                            occurredAt: envelope.occurredAtMs, correlationID: try uuid(envelope.correlationID, field: correlationField),
+                            causationID: try uuid(envelope.causationID, field: causationField), payload: payload)
     }
 }

@@ -1,5 +1,5 @@
 /// A recogniser's current guess for a segment; superseded by later revisions and by the commit.
-public struct TranscriptPartial: Hashable, Sendable, WirePayload {
+public struct TranscriptPartial: Hashable, Sendable {
     /// The segment being recognised.
     public var segment: String = ""
     /// The guess's revision within its segment, from 0; a later revision supersedes an earlier one.
@@ -24,28 +24,6 @@ public struct TranscriptPartial: Hashable, Sendable, WirePayload {
         self.startMilliseconds = startMilliseconds
         self.endMilliseconds = endMilliseconds
         self.stability = stability
-    }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, segment)
-        writer.uint(9, UInt64(revision))
-        writer.string(10, text)
-        writer.uint(11, startMilliseconds)
-        writer.uint(12, endMilliseconds)
-        writer.double(13, stability)
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: segment = try reader.text(type, field)
-        case 9: revision = try reader.uint32(type, field)
-        case 10: text = try reader.text(type, field)
-        case 11: startMilliseconds = try reader.uint64(type, field)
-        case 12: endMilliseconds = try reader.uint64(type, field)
-        case 13: stability = try reader.real(type, field)
-        default: return false
-        }
-        return true
     }
 }
 
@@ -101,7 +79,7 @@ public struct TranscriptWord: Hashable, Sendable, WirePayload {
 }
 
 /// A segment's final text. A committed segment never changes; a correction is a later event.
-public struct TranscriptCommitted: Hashable, Sendable, WirePayload {
+public struct TranscriptCommitted: Hashable, Sendable {
     /// The segment committed; it never changes after commit (a correction is a new event).
     public var segment: String = ""
     /// The committed text.
@@ -130,36 +108,10 @@ public struct TranscriptCommitted: Hashable, Sendable, WirePayload {
         self.speaker = speaker
         self.words = words
     }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, segment)
-        writer.string(9, text)
-        writer.uint(10, startMilliseconds)
-        writer.uint(11, endMilliseconds)
-        writer.double(12, confidence)
-        writer.optionalString(13, speaker)
-        for word in words { word.write(asMessage: 14, to: &writer) }
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: segment = try reader.text(type, field)
-        case 9: text = try reader.text(type, field)
-        case 10: startMilliseconds = try reader.uint64(type, field)
-        case 11: endMilliseconds = try reader.uint64(type, field)
-        case 12: confidence = try reader.real(type, field)
-        case 13: speaker = try reader.text(type, field)
-        case 14:
-            try WireReader.expect(type, .lengthDelimited, field: field)
-            words.append(try TranscriptWord(message: try reader.lengthDelimited()))
-        default: return false
-        }
-        return true
-    }
 }
 
 /// A correction of a committed segment's text, recorded as a new event.
-public struct TranscriptCorrected: Hashable, Sendable, WirePayload {
+public struct TranscriptCorrected: Hashable, Sendable {
     /// The committed segment corrected.
     public var segment: String = ""
     /// The corrected text; it replaces the committed text in views, which keep both.
@@ -174,21 +126,5 @@ public struct TranscriptCorrected: Hashable, Sendable, WirePayload {
         self.segment = segment
         self.text = text
         self.reason = reason
-    }
-
-    func write(to writer: inout WireWriter) {
-        writer.string(8, segment)
-        writer.string(9, text)
-        writer.optionalString(10, reason)
-    }
-
-    mutating func read(_ field: Int, _ type: UInt8, from reader: inout WireReader) throws -> Bool {
-        switch field {
-        case 8: segment = try reader.text(type, field)
-        case 9: text = try reader.text(type, field)
-        case 10: reason = try reader.text(type, field)
-        default: return false
-        }
-        return true
     }
 }
