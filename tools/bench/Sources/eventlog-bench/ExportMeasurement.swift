@@ -15,12 +15,7 @@ struct ExportMeasurement {
     func makeStore() async throws {
         let measurements = Measurements(work: work)
         let path = measurements.storePath("export")
-        try? FileManager.default.removeItem(atPath: path)
-        var options = EventLogOptions()
-        options.durable = false
-        options.initialMapSize = 4 << 30
-        let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: options)
-        try SessionDictionary.install(in: log)
+        let log = try measurements.freshSessionStore("export")
         let codec = SessionMigrations.codec
         var random = Workload.SplitMix(state: 23)
         let start = ContinuousClock.now

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SessionLog
 
 /// The scenarios, each printing one JSON line of results.
 struct Measurements {
@@ -13,6 +14,19 @@ struct Measurements {
     }
 
     func storePath(_ name: String) -> String { work.appendingPathComponent("swift-\(name).store").path }
+
+    /// A new store `name` (any old one removed) for a sessions workload: commits not synced, a 4 GiB map,
+    /// and the session dictionary `init` installs unless BENCH_NO_DICTIONARY is set.
+    func freshSessionStore(_ name: String) throws -> EventLog {
+        let path = storePath(name)
+        try? FileManager.default.removeItem(atPath: path)
+        var options = EventLogOptions()
+        options.durable = false
+        options.initialMapSize = 4 << 30
+        let log = try EventLog.create(at: path, key: .keyFile(keyPath), options: options)
+        if ProcessInfo.processInfo.environment["BENCH_NO_DICTIONARY"] == nil { try SessionDictionary.install(in: log) }
+        return log
+    }
 
     static func readRecords(_ url: URL, limit: Int) throws -> [[UInt8]] {
         let data = [UInt8](try Data(contentsOf: url))

@@ -17,12 +17,7 @@ struct SessionsMeasurement {
     func run() async throws {
         let measurements = Measurements(work: work)
         let path = measurements.storePath("sessions")
-        try? FileManager.default.removeItem(atPath: path)
-        var options = EventLogOptions()
-        options.durable = false
-        options.initialMapSize = 4 << 30
-        let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: options)
-        if ProcessInfo.processInfo.environment["BENCH_NO_DICTIONARY"] == nil { try SessionDictionary.install(in: log) }
+        let log = try measurements.freshSessionStore("sessions")
         let codec = SessionMigrations.codec
         var random = Workload.SplitMix(state: 11)
         let perSession = max(4, events / sessions)
