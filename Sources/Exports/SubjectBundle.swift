@@ -126,6 +126,7 @@ public struct SubjectBundle {
 
 /// A file in a bundle's manifest.
 public struct ManifestFile: Hashable, Sendable, OutputRow {
+    /// The manifest's fields of a file, in order.
     public static let columns = ["path", "bytes", "sha256"]
 
     /// The file's path inside the archive.
@@ -135,6 +136,7 @@ public struct ManifestFile: Hashable, Sendable, OutputRow {
     /// Its SHA-256, 64 lowercase hex digits.
     public var sha256: String
 
+    /// Writes the file's entry of the manifest.
     public func write(to fields: inout Fields) {
         fields.field("path", path)
         fields.field("bytes", bytes)
