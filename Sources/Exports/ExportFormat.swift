@@ -9,9 +9,6 @@ public enum ExportFormat: String, CaseIterable, Sendable {
     /// SubRip subtitles, one cue per committed segment (one session per file).
     case srt
 
-    /// Whether one file can hold several sessions.
-    public var holdsSeveralSessions: Bool { self == .json || self == .csv }
-
     /// The file name extension.
     public var fileExtension: String { rawValue }
 }

@@ -27,6 +27,7 @@ public struct Exporter {
     private let runner: ProjectionRunner
     /// Every session, ordered by start time then id: the export order.
     private let summaries: [SessionSummary]
+    private let summaryByID: [UUID: SessionSummary]
 
     /// An exporter over `log`, whose persisted views it first brings up to date.
     public init(log: EventLog) throws {
@@ -36,6 +37,7 @@ public struct Exporter {
         summaries = try runner.sessions().sorted { left, right in
             (left.startedAt ?? 0, Hex.uuid(left.session)) < (right.startedAt ?? 0, Hex.uuid(right.session))
         }
+        summaryByID = Dictionary(uniqueKeysWithValues: summaries.map { ($0.session, $0) })
     }
 
     /// Every session of the store, in export order.
@@ -109,7 +111,7 @@ public struct Exporter {
 
     /// What an export holds of `session`.
     public func load(_ session: UUID) throws -> ExportedSession {
-        guard let summary = summaries.first(where: { $0.session == session }) else {
+        guard let summary = summaryByID[session] else {
             throw ExportError(.unknownSession, "the store has no session \(Hex.uuid(session))")
         }
         let transcript = try runner.transcript(of: session) ?? TranscriptView(session: session)

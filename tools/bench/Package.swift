@@ -8,8 +8,6 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "SessionStore", path: "../.."),
-        // Only for the codec measurement: types generated from docs/session-events.proto (Sources/…/Generated).
-        .package(url: "https://github.com/apple/swift-protobuf", exact: "1.39.0"),
     ],
     targets: [
         .executableTarget(
@@ -23,7 +21,6 @@ let package = Package(
                 .product(name: "Projections", package: "SessionStore"),
                 .product(name: "Audio", package: "SessionStore"),
                 .product(name: "Replay", package: "SessionStore"),
-                .product(name: "SwiftProtobuf", package: "swift-protobuf"),
             ]
         ),
     ]

@@ -1,11 +1,5 @@
 /// Whole messages to and from bytes.
 enum WireCodec {
-    static func encode(_ payload: some WirePayload) -> [UInt8] {
-        var writer = WireWriter()
-        payload.write(to: &writer)
-        return writer.bytes
-    }
-
     /// Decodes a message on its own (nested messages), skipping unknown fields.
     static func decodeMessage<P: WirePayload>(_ type: P.Type, from bytes: UnsafeRawBufferPointer) throws -> P {
         var payload = P()
