@@ -12,6 +12,7 @@ let package = Package(
         .library(name: "Ingest", targets: ["Ingest"]),
         .library(name: "Exports", targets: ["Exports"]),
         .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "Compliance", targets: ["Compliance"]),
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Migrations", targets: ["Migrations"]),
@@ -52,6 +53,8 @@ let package = Package(
             dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Ingest",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
+        // Consent audit, violation checks, retention, erasure by key destruction.
+        .target(name: "Compliance", dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
         .target(name: "Replay", dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations"]),
 
@@ -68,6 +71,7 @@ let package = Package(
                 "Replay",
                 "Output",
                 "Exports",
+                "Compliance",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -98,6 +102,10 @@ let package = Package(
         .testTarget(
             name: "MigrationsTests",
             dependencies: ["Migrations", "SessionModel", "SessionLog", "Ingest", "EventLog", "Projections", "TestSupport"]
+        ),
+        .testTarget(
+            name: "ComplianceTests",
+            dependencies: ["Compliance", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "TestSupport"]
         ),
         .testTarget(
             name: "SessionStoreCLITests",

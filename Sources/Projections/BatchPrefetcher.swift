@@ -4,7 +4,8 @@ import SessionLog
 import SessionModel
 
 /// Reads and decodes batches of the log, the next one on a background thread while the caller
-/// works on the current one.
+/// works on the current one. Records of erased sessions are left out: they cannot be read, and the
+/// `subject.erased` or `retention.purged` event that erased them says what the views keep of them.
 struct BatchPrefetcher: Sendable {
     let log: EventLog
     let codec: SessionEventCodec
@@ -12,12 +13,12 @@ struct BatchPrefetcher: Sendable {
 
     func read(from position: UInt64) throws -> [RecordedSessionEvent] {
         let codec = self.codec
-        return try log.readAll(from: position, maxCount: batchSize) { try codec.decode($0) }
+        return try log.readAll(from: position, maxCount: batchSize, skippingErased: true) { try codec.decode($0) }
     }
 
     /// Starts reading the batch at `position`; `wait()` on the result gives it.
     func prefetch(from position: UInt64) -> Pending {
-        let pending = Pending()
+        let pending = Pending(end: position + UInt64(batchSize))
         Thread.detachNewThread { [self] in
             pending.finish(Result { try read(from: position) })
         }
@@ -29,6 +30,12 @@ struct BatchPrefetcher: Sendable {
         // @unchecked: `result` is written once under `condition` and read under it.
         private let condition = NSCondition()
         private var result: Result<[RecordedSessionEvent], any Error>?
+        /// The position after the batch, when the log reaches that far.
+        let end: UInt64
+
+        init(end: UInt64) {
+            self.end = end
+        }
 
         fileprivate func finish(_ result: Result<[RecordedSessionEvent], any Error>) {
             condition.lock()

@@ -61,14 +61,11 @@ public struct ProjectionRunner: Sendable {
             readAhead()
             var unwritten = FoldedRows()
             while !pending.isEmpty {
-                let batch = try pending.removeFirst().wait()
+                let next = pending.removeFirst()
+                let batch = try next.wait()
                 readAhead()
-                guard let last = batch.last else {  // not reached (positions below the count all exist): keep what was folded
-                    if unwritten.events > 0 { try write(unwritten, from: checkpoints, through: position) }
-                    return read
-                }
                 try fold(batch, from: checkpoints, into: &unwritten)
-                position = last.position + 1
+                position = min(next.end, end)  // erased records are not in the batch, but were read past
                 read += UInt64(batch.count)
                 if unwritten.events >= eventsPerCommit || pending.isEmpty {
                     try write(unwritten, from: checkpoints, through: position)
@@ -85,6 +82,8 @@ public struct ProjectionRunner: Sendable {
     private struct FoldedRows {
         var summaries: [UUID: SessionSummary] = [:]
         var transcripts: [UUID: TranscriptView] = [:]
+        /// Sessions erased or purged: their transcript rows go.
+        var shreddedTranscripts: Set<UUID> = []
         var trailRows: [([UInt8], [UInt8])] = []
         var events = 0
     }
@@ -121,6 +120,15 @@ public struct ProjectionRunner: Sendable {
                     rows.trailRows.append((subject.bytes + first.position.bigEndianBytes, entry.rowBytes))
                 }
             }
+            if let (sessions, status, subject) = first.shredding {
+                for session in sessions {
+                    if first.position >= sessionsFrom { rows.summaries[session] = .shredded(session, status: status, subject: subject) }
+                    if first.position >= transcriptsFrom {
+                        rows.transcripts[session] = nil
+                        rows.shreddedTranscripts.insert(session)
+                    }
+                }
+            }
             if !first.feedsSessionViews {
                 start += 1
                 continue
@@ -140,6 +148,7 @@ public struct ProjectionRunner: Sendable {
                     transcript.apply(event.event)
                 }
                 rows.transcripts[session] = transcript
+                rows.shreddedTranscripts.remove(session)
             }
             start = end
         }
@@ -149,15 +158,37 @@ public struct ProjectionRunner: Sendable {
     /// Writes every view's rows and its new checkpoint in one transaction, each view only if its
     /// checkpoint is still the one folded from (no one else folded these events meanwhile).
     private func write(_ folded: FoldedRows, from checkpoints: [UInt64], through next: UInt64) throws {
-        let rows = [folded.summaries.map { ($0.key.wireBytes, $0.value.rowBytes) },
-                    folded.transcripts.map { ($0.key.wireBytes, $0.value.rowBytes) },
-                    folded.trailRows]
         try log.updateViews(Self.views) { writers in
-            for (index, writer) in writers.enumerated() {
-                guard next > checkpoints[index], try writer.checkpoint() ?? 0 == checkpoints[index] else { continue }
-                for (key, value) in rows[index] { try writer.put(key, value) }
-                try writer.setCheckpoint(next)
+            let (sessions, transcripts, trails) = (writers[0], writers[1], writers[2])
+            func due(_ index: Int) throws -> Bool {
+                try next > checkpoints[index] && writers[index].checkpoint() ?? 0 == checkpoints[index]
             }
+            if try due(0) {
+                for (session, summary) in folded.summaries { try sessions.put(session.wireBytes, summary.rowBytes) }
+                try sessions.setCheckpoint(next)
+            }
+            if try due(1) {
+                for session in folded.shreddedTranscripts { try transcripts.remove(session.wireBytes) }
+                for (session, transcript) in folded.transcripts {
+                    try Self.putTranscript(transcript, of: session, into: transcripts)
+                }
+                try transcripts.setCheckpoint(next)
+            }
+            if try due(2) {
+                for (key, value) in folded.trailRows { try trails.put(key, value) }
+                try trails.setCheckpoint(next)
+            }
+        }
+    }
+
+    /// A transcript row is the session's content: it is sealed with the session's data key, so
+    /// erasing the session leaves no readable copy of it, wherever stale pages keep one. A session
+    /// erased since its events were read gets no row.
+    static func putTranscript(_ transcript: TranscriptView, of session: UUID, into writer: ViewWriter) throws {
+        do {
+            try writer.put(session.wireBytes, transcript.rowBytes, sealedWithKeyOf: SessionStreams.session(session))
+        } catch let error as EventLogError where error.code == .keyDestroyed {
+            try writer.remove(session.wireBytes)
         }
     }
 
@@ -234,4 +265,14 @@ extension RecordedSessionEvent {
     /// Whether the event is one of a session's own: not a consent copy in a subject's stream, not an
     /// event about the store in its audit stream (an export, say).
     var feedsSessionViews: Bool { !isCopy && stream != SessionStreams.audit.uuid }
+
+    /// The sessions an erasure or a retention purge in the audit stream shredded, with their new status.
+    var shredding: (sessions: [UUID], status: SessionSummary.Status, subject: SubjectHash?)? {
+        guard stream == SessionStreams.audit.uuid else { return nil }
+        switch event.payload {
+        case .subjectErased(let erased): return (erased.sessions, .erased, erased.subject)
+        case .retentionPurged(let purged): return (purged.sessions, .purged, nil)
+        default: return nil
+        }
+    }
 }

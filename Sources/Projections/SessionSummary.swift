@@ -49,6 +49,18 @@ public struct SessionSummary: Hashable, Sendable {
         self.session = session
     }
 
+    /// The row of a session whose data keys were destroyed: what is left is its id, its status and
+    /// (for an erasure) the subject's hash, the same whether folded before or after the erasure.
+    public static func shredded(_ session: UUID, status: Status, subject: SubjectHash?) -> SessionSummary {
+        var summary = SessionSummary(session: session)
+        summary.status = status
+        summary.subject = subject
+        return summary
+    }
+
+    /// Whether the session's data was erased or purged.
+    public var isShredded: Bool { status == .erased || status == .purged }
+
     /// From start to end (or to the last event while the session is open).
     public var durationMilliseconds: Int64? {
         guard let startedAt, let end = endedAt ?? lastEventAt else { return nil }
@@ -92,10 +104,6 @@ public struct SessionSummary: Hashable, Sendable {
         case .transcriptCommitted(let commit):
             segments += 1
             words += commit.words.isEmpty ? Self.wordCount(commit.text) : commit.words.count
-        case .retentionPurged:
-            status = .purged
-        case .subjectErased:
-            status = .erased
         default:
             return
         }

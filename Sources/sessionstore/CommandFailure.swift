@@ -1,5 +1,6 @@
 import ArgumentParser
 import Audio
+import Compliance
 import EventLog
 import Exports
 import Foundation
@@ -14,6 +15,7 @@ enum ExitStatus: Int32 {
     case complianceViolations = 3
     case usage = 64
     case invalidData = 65
+    case busy = 75
     case key = 77
 }
 
@@ -47,6 +49,8 @@ extension CommandFailure {
             self.init(status, error.message)
         case let error as FixtureError:
             self.init(.invalidData, error.message)
+        case let error as ComplianceError:
+            self.init(error.code == .invalidRequest ? .usage : .invalidData, error.message)
         case let error as ExportError:
             self.init(error.code == .ambiguousSession || error.code == .invalidRequest ? .usage : .invalidData, error.message)
         case let error as OutputError:
@@ -62,6 +66,7 @@ extension CommandFailure {
         switch code {
         case .wrongKey, .keyFileUnusable: .key
         case .integrity: .integrity
+        case .storeBusy: .busy
         case .wrongExpectedVersion, .invalidArgument, .alreadyExists, .storeUnusable, .storeMissing, .unsupportedFormat,
              .migrationRequired, .keyDestroyed:
             .invalidData

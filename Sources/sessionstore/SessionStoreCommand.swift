@@ -16,10 +16,11 @@ struct SessionStoreCommand: AsyncParsableCommand {
             to check the store.
 
             Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, \
-            64 usage error, 65 invalid input data, 77 wrong key or unusable key file.
+            64 usage error, 65 invalid input data (or data that was erased), 75 the store is busy (compaction \
+            needs it alone), 77 wrong key or unusable key file.
             """,
         subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
-                      ConsentCommand.self,
+                      ConsentCommand.self, EraseCommand.self, CompactCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]
     )
 }

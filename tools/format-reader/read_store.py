@@ -45,7 +45,7 @@ def main(store: str, key_file: str) -> int:
            for name in ["meta", "events", "streams", "stream-runs", "keys", "dictionaries", "nonce-bases"]}
     with env.begin() as txn:
         meta = dict(txn.cursor(db=dbs["meta"]))
-        assert struct.unpack(">I", meta[b"format"])[0] == 1, "format 1 only"
+        assert struct.unpack(">I", meta[b"format"])[0] in (1, 2), "formats 1 and 2 only (their records are the same)"
         assert b"kdf" not in meta, "this reader takes key-file stores only"
         store_id = meta[b"store-id"]
         open_box(meta[b"key-check"], b"key-check" + store_id, subkey(master, 4))  # raises on a wrong key

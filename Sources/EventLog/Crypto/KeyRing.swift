@@ -54,13 +54,15 @@ final class KeyRing: @unchecked Sendable {
         return key
     }
 
-    /// The data key `id`, or nil when it has been destroyed.
+    /// The data key `id`, or nil when it has been destroyed (in `txn`'s snapshot: a cached key is
+    /// returned only while its wrapped entry is still there, so erasure by another process or
+    /// another snapshot is seen at once).
     func key(_ id: UInt32, in txn: LMDBTransaction) throws -> SecureBytes? {
+        guard let wrapped = try txn.get(StoreLayout.keys, [UInt8](bigEndian: id)) else { return nil }
         lock.lock()
         let cached = cache[id]
         lock.unlock()
         if let cached { return cached }
-        guard let wrapped = try txn.get(StoreLayout.keys, [UInt8](bigEndian: id)) else { return nil }
         let aad = additionalData(id)
         guard wrapped.count == AEAD.nonceBytes + AEAD.keyBytes + AEAD.tagBytes, let key = slabKey({ out in
             aad.withUnsafeBytes { aad in
@@ -73,6 +75,16 @@ final class KeyRing: @unchecked Sendable {
         }
         remember(id, key)
         return key
+    }
+
+    /// Destroys the data key `id` in `txn`: its wrapped entry is overwritten with zeros and deleted.
+    /// Returns whether it was there.
+    @discardableResult
+    func destroy(_ id: UInt32, in txn: LMDBTransaction) throws -> Bool {
+        precondition(id != Self.auditKeyID, "the audit key is never destroyed")
+        let existed = try txn.scrubAndDelete(StoreLayout.keys, [UInt8](bigEndian: id))
+        forget(id)
+        return existed
     }
 
     /// Drops a key from the cache (after it was destroyed on disk, or a transaction that made it failed).

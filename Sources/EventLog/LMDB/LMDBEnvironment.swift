@@ -13,10 +13,16 @@ final class LMDBEnvironment: @unchecked Sendable {
     private let env: OpaquePointer
     private let resizeLock = ResizeLock()
     private let databases: [String: MDB_dbi]
+    private let directoryLock: DirectoryLock
     let path: String
 
-    /// Opens (and with `create`, creates) the environment at `path` with the named databases.
-    init(path: String, databaseNames: [String], initialMapSize: Int, durable: Bool, create: Bool) throws {
+    /// Opens (and with `create`, creates) the environment at `path` with the named databases,
+    /// holding the directory lock shared (waiting while a compaction holds it), or holding `lock`.
+    init(path: String, databaseNames: [String], initialMapSize: Int, durable: Bool, create: Bool,
+         lock: DirectoryLock? = nil) throws {
+        guard let directoryLock = try lock ?? DirectoryLock(path, exclusive: false, wait: true) else {
+            throw EventLogError(.storeUnusable, "cannot lock the store directory \(path)", path: path)
+        }
         var handle: OpaquePointer?
         try LMDBError.check(mdb_env_create(&handle), "mdb_env_create")
         guard let env = handle else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
@@ -34,6 +40,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         self.env = env
         self.path = path
+        self.directoryLock = directoryLock
     }
 
     deinit {
@@ -127,6 +134,11 @@ final class LMDBEnvironment: @unchecked Sendable {
         var stat = MDB_stat()
         mdb_env_stat(env, &stat)
         return Info(mapSize: info.me_mapsize, pageSize: Int(stat.ms_psize), pagesInUse: info.me_last_pgno + 1)
+    }
+
+    /// Writes a compacted copy of the environment (free pages left out, pages renumbered) to `descriptor`.
+    func copyCompacted(to descriptor: Int32) throws {
+        try LMDBError.check(mdb_env_copyfd2(env, descriptor, UInt32(MDB_CP_COMPACT)), "mdb_env_copyfd2")
     }
 
     /// Flushes data to disk; needed only for environments opened without `durable`.

@@ -46,6 +46,16 @@ struct LMDBTransaction {
         }
     }
 
+    /// Overwrites the value at `key` with zeros in place, then deletes it: LMDB moves no bytes over
+    /// a deleted entry that sat lowest in its page, so without this a copy of the value would stay
+    /// in the page's free space (and be written with it). Returns whether the key was there.
+    @discardableResult
+    func scrubAndDelete(_ database: String, _ key: some ContiguousBytes) throws -> Bool {
+        guard let value = try get(database, key) else { return false }
+        try put(database, key, [UInt8](repeating: 0, count: value.count))
+        return try delete(database, key)
+    }
+
     /// How many entries a database holds.
     func count(_ database: String) throws -> Int {
         var stat = MDB_stat()

@@ -32,6 +32,8 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
         public static let invalidArgument = Code("invalid argument")
         /// The store is closed.
         public static let closed = Code("closed")
+        /// The store is open elsewhere and the operation needs it alone (compaction).
+        public static let storeBusy = Code("store busy")
         /// The storage engine failed (disk full, I/O error, …).
         public static let storage = Code("storage")
     }

@@ -79,31 +79,35 @@ extension EventLog {
     }
 
     /// Reads up to `maxCount` events of the whole log from global position `position` on.
-    public func readAll(from position: UInt64 = 0, maxCount: Int = .max) throws -> [RecordedEvent] {
-        try readAll(from: position, maxCount: maxCount) { $0 }
+    ///
+    /// With `skippingErased`, records whose data key was destroyed are left out (they still count
+    /// towards `maxCount`, so that a batch ends at `position + maxCount`); otherwise the first one
+    /// fails the read with ``EventLogError/Code/keyDestroyed``.
+    public func readAll(from position: UInt64 = 0, maxCount: Int = .max, skippingErased: Bool = false) throws -> [RecordedEvent] {
+        try readAll(from: position, maxCount: maxCount, skippingErased: skippingErased) { $0 }
     }
 
     /// Reads up to `maxCount` events from `position` on and turns each into a `T` with `transform`,
     /// which runs on the decoding threads (several at once): a decoder of payloads belongs here.
-    public func readAll<T>(from position: UInt64 = 0, maxCount: Int = .max,
+    /// `skippingErased` as in ``readAll(from:maxCount:skippingErased:)``.
+    public func readAll<T>(from position: UInt64 = 0, maxCount: Int = .max, skippingErased: Bool = false,
                            transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
         var results: [T] = []
-        try forEachRecord(from: position, maxCount: maxCount, transform: transform) { results.append($0) }
+        try forEachRecord(from: position, maxCount: maxCount, skippingErased: skippingErased, transform: transform) {
+            results.append($0)
+        }
         return results
     }
 
     /// Calls `body` with each event of the log from `position` on, in order, in constant memory.
-    public func forEachEvent(from position: UInt64 = 0, _ body: (RecordedEvent) throws -> Void) throws {
+    /// `skippingErased` as in ``readAll(from:maxCount:skippingErased:)``.
+    public func forEachEvent(from position: UInt64 = 0, skippingErased: Bool = false,
+                             _ body: (RecordedEvent) throws -> Void) throws {
         var next = position
-        var read = 0
-        repeat {
-            read = 0
-            try forEachRecord(from: next, maxCount: 4096) { event in
-                read += 1
-                next = event.position + 1
-                try body(event)
-            }
-        } while read == 4096
+        while let following = try forEachRecord(from: next, maxCount: 4096, skippingErased: skippingErased,
+                                                transform: { $0 }, body) {
+            next = following
+        }
     }
 
     /// The stream's current metadata, or nil when it does not exist.
@@ -121,18 +125,19 @@ extension EventLog {
         }
     }
 
-    private func forEachRecord(from position: UInt64, maxCount: Int, _ body: (RecordedEvent) throws -> Void) throws {
-        try forEachRecord(from: position, maxCount: maxCount, transform: { $0 }, body)
-    }
-
-    private func forEachRecord<T>(from position: UInt64, maxCount: Int, transform: @escaping @Sendable (RecordedEvent) throws -> T,
-                                  _ body: (T) throws -> Void) throws {
-        guard maxCount > 0 else { return }
+    /// Returns the position after the last record visited when `maxCount` records were visited
+    /// (there may be more), nil when the log ended first.
+    @discardableResult
+    private func forEachRecord<T>(from position: UInt64, maxCount: Int, skippingErased: Bool,
+                                  transform: @escaping @Sendable (RecordedEvent) throws -> T,
+                                  _ body: (T) throws -> Void) throws -> UInt64? {
+        guard maxCount > 0 else { return position }
         let decoder = ChunkDecoder(opener: opener)
-        try reading { txn in
+        return try reading { txn in
             try txn.withCursor(StoreLayout.events) { cursor in
                 var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(position))
                 var remaining = maxCount
+                var next = position
                 while entry != nil, remaining > 0 {
                     // Gather a chunk (the bytes stay valid while the transaction lasts), open it on all cores.
                     var chunk: [ChunkDecoder.Entry] = []
@@ -143,8 +148,13 @@ extension EventLog {
                         entry = try cursor.next()
                     }
                     remaining -= chunk.count
-                    for result in decoder.decode(chunk, in: txn, transform: transform) { try body(try result.get()) }
+                    next = chunk.last.map { $0.position + 1 } ?? next
+                    for result in decoder.decode(chunk, in: txn, transform: transform) {
+                        if skippingErased, case .failure(let error as EventLogError) = result, error.code == .keyDestroyed { continue }
+                        try body(try result.get())
+                    }
                 }
+                return remaining == 0 ? next : nil
             }
         }
     }

@@ -4,8 +4,10 @@ import Foundation
 ///
 /// Format 0 (the first stores) kept the stream index complete on every commit and no running
 /// totals: upgrading records that every event is indexed (`meta/indexed-through`) and computes the
-/// totals from the records' clear headers. No record is rewritten and no key is needed beyond the
-/// master key check.
+/// totals from the records' clear headers. Format 1 sealed every view row with the views key:
+/// format 2 puts the sealing key's id in front of each row (0, the views key, for every old row),
+/// so that rows holding a session's content can be sealed with its data key. No record is
+/// rewritten and no key is needed beyond the master key check.
 enum FormatMigration {
     static func upgrade(from format: UInt32, in txn: LMDBTransaction) throws -> [String] {
         var steps: [String] = []
@@ -15,6 +17,9 @@ enum FormatMigration {
             case 0:
                 try upgradeFromFormat0(in: txn)
                 steps.append("format 0 → 1: recorded that every event is indexed; computed the running totals")
+            case 1:
+                let rows = try upgradeFromFormat1(in: txn)
+                steps.append("format 1 → 2: marked the \(rows) view rows as sealed with the views key")
             default:
                 throw EventLogError(.unsupportedFormat, "no upgrade from format \(current) is known")
             }
@@ -22,6 +27,19 @@ enum FormatMigration {
         }
         try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: StoreLayout.formatVersion))
         return steps
+    }
+
+    private static func upgradeFromFormat1(in txn: LMDBTransaction) throws -> Int {
+        var rows: [([UInt8], [UInt8])] = []
+        try txn.withCursor(StoreLayout.views) { cursor in
+            var entry = try cursor.first()
+            while let (key, value) = entry {
+                rows.append((Array(key), [0, 0, 0, 0] + Array(value)))
+                entry = try cursor.next()
+            }
+        }
+        for (key, value) in rows { try txn.put(StoreLayout.views, key, value) }
+        return rows.count
     }
 
     private static func upgradeFromFormat0(in txn: LMDBTransaction) throws {

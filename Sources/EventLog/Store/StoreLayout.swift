@@ -1,6 +1,6 @@
 /// Names of the LMDB databases and `meta` keys; docs/FORMAT.md describes each byte for byte.
 enum StoreLayout {
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
 
     static let meta = "meta"
     static let events = "events"

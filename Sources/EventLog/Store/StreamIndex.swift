@@ -80,6 +80,13 @@ enum StreamIndex {
         return ids
     }
 
+    /// The data key id of `stream`, or nil when it has no events: from its row, or (for a stream
+    /// whose first event is in the tail) from that event's header.
+    static func keyID(of stream: StreamID, in txn: LMDBTransaction) throws -> UInt32? {
+        if let row = try StreamRow.read(stream, in: txn) { return row.keyID }
+        return try tail(of: stream, in: txn).first?.header.keyID
+    }
+
     /// The stream as a reader sees it, or nil when it has no events.
     static func view(of stream: StreamID, in txn: LMDBTransaction) throws -> (View, lastRun: StreamRun?)? {
         let lastRun = try StreamRun.last(of: stream, in: txn)

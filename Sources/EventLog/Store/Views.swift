@@ -5,29 +5,62 @@ import Foundation
 /// events before position `p` together with checkpoint `p` is exactly-once across crashes.
 ///
 /// Row keys are stored in clear (they order the rows): use ids and keyed hashes, never personal
-/// data. Row values are sealed with the store's view key, bound to their view and key.
+/// data. Row values are sealed with the store's view key, or with a stream's data key when the row
+/// holds that stream's content (then erasing the stream makes every copy of the row unreadable,
+/// wherever a stale copy of it lies in the store's files), bound to their view and key.
 public struct ViewWriter {
     let reader: ViewReader
 
     /// The row stored under `key`, or nil.
     public func row(_ key: [UInt8]) throws -> [UInt8]? { try reader.row(key) }
 
-    /// Stores `value` sealed under `key`, replacing any row there.
-    public func put(_ key: [UInt8], _ value: [UInt8]) throws {
+    /// Stores `value` sealed under `key`, replacing any row there: with the views key, or with the
+    /// data key of `stream` when the row holds that stream's content.
+    /// - Throws: ``EventLogError/Code/keyDestroyed`` when `stream` was erased;
+    ///   ``EventLogError/Code/invalidArgument`` when `stream` does not exist.
+    public func put(_ key: [UInt8], _ value: [UInt8], sealedWithKeyOf stream: StreamID? = nil) throws {
         let storedKey = reader.storedKey(key)
-        let sealed = value.withUnsafeBytes {
-            AEAD.sealBox($0, additionalData: reader.additionalData(storedKey), key: reader.key)
+        var keyID: UInt32 = 0
+        var sealingKey = reader.key
+        if let stream {
+            guard let id = try StreamIndex.keyID(of: stream, in: reader.txn) else {
+                throw EventLogError(.invalidArgument, "a view row cannot be sealed with the key of stream \(stream), which does not exist",
+                                    stream: stream)
+            }
+            keyID = id
+            guard let found = try reader.keys.key(keyID, in: reader.txn) else {
+                throw EventLogError(.keyDestroyed, "stream \(stream) was erased; no view row can hold its content", stream: stream)
+            }
+            sealingKey = found
         }
-        try reader.txn.put(StoreLayout.views, storedKey, sealed)
+        let sealed = value.withUnsafeBytes {
+            AEAD.sealBox($0, additionalData: reader.additionalData(storedKey), key: sealingKey)
+        }
+        let stored = [UInt8](bigEndian: keyID) + sealed
+        // LMDB overwrites a value of the same size in place; a value of another size it moves, and the
+        // old bytes could stay in the page's free space: overwrite them first.
+        if let old = try reader.txn.get(StoreLayout.views, storedKey), old.count != stored.count {
+            try reader.txn.scrubAndDelete(StoreLayout.views, storedKey)
+        }
+        try reader.txn.put(StoreLayout.views, storedKey, stored)
     }
 
-    /// Removes the row at `key`, if any.
+    /// Removes the row at `key`, if any, overwriting its bytes first so that no copy of them is
+    /// left in the page that held it.
     public func remove(_ key: [UInt8]) throws {
-        try reader.txn.delete(StoreLayout.views, reader.storedKey(key))
+        try reader.txn.scrubAndDelete(StoreLayout.views, reader.storedKey(key))
     }
 
     /// The position of the first event the view has not folded yet; nil for a view never written.
     public func checkpoint() throws -> UInt64? { try reader.checkpoint() }
+
+    /// The rows whose key starts with `keyPrefix`, in key order (collected, so the view can be
+    /// changed while going through them).
+    public func rows(startingWith keyPrefix: [UInt8]) throws -> [(key: [UInt8], value: [UInt8])] {
+        var rows: [(key: [UInt8], value: [UInt8])] = []
+        try reader.forEachRow(startingWith: keyPrefix) { rows.append(($0, $1)) }
+        return rows
+    }
 
     /// Records that the view has folded every event before `position`, in the same transaction as its rows.
     public func setCheckpoint(_ position: UInt64) throws {
@@ -40,6 +73,7 @@ public struct ViewReader {
     let txn: LMDBTransaction
     let prefix: [UInt8]
     let key: SecureBytes
+    let keys: KeyRing
     let storeID: [UInt8]
 
     func storedKey(_ key: [UInt8]) -> [UInt8] { prefix + key }
@@ -48,6 +82,7 @@ public struct ViewReader {
     func additionalData(_ storedKey: [UInt8]) -> [UInt8] { Array("view".utf8) + storeID + storedKey }
 
     /// The opened row at `key`, or `nil`.
+    /// - Throws: ``EventLogError/Code/keyDestroyed`` for a row sealed with an erased stream's key.
     public func row(_ key: [UInt8]) throws -> [UInt8]? {
         let storedKey = storedKey(key)
         guard let sealed = try txn.get(StoreLayout.views, storedKey) else { return nil }
@@ -75,8 +110,19 @@ public struct ViewReader {
         return bytes.loadBigEndian(at: 0)
     }
 
-    private func open(_ sealed: UnsafeRawBufferPointer, storedKey: [UInt8]) throws -> [UInt8] {
-        guard let value = AEAD.openBox(sealed, additionalData: additionalData(storedKey), key: key) else {
+    /// `key id u32 ‖ box`: key id 0 is the views key, any other a data key.
+    private func open(_ stored: UnsafeRawBufferPointer, storedKey: [UInt8]) throws -> [UInt8] {
+        guard stored.count >= 4 else { throw EventLogError(.integrity, "a row of a view is malformed") }
+        let keyID: UInt32 = stored.loadBigEndian(at: 0)
+        var openingKey = key
+        if keyID != 0 {
+            guard let found = try keys.key(keyID, in: txn) else {
+                throw EventLogError(.keyDestroyed, "a row of a view holds the content of an erased stream (data key \(keyID) was destroyed)")
+            }
+            openingKey = found
+        }
+        let sealed = UnsafeRawBufferPointer(rebasing: stored[4...])
+        guard let value = AEAD.openBox(sealed, additionalData: additionalData(storedKey), key: openingKey) else {
             throw EventLogError(.integrity, "a row of a view does not authenticate (damaged or moved)")
         }
         return value
@@ -103,7 +149,7 @@ extension EventLog {
         let prefixes = try names.map(Self.viewPrefix)
         return try writing { txn in
             try body(prefixes.map {
-                ViewWriter(reader: ViewReader(txn: txn, prefix: $0, key: keyHierarchy.views, storeID: opener.storeID))
+                ViewWriter(reader: ViewReader(txn: txn, prefix: $0, key: keyHierarchy.views, keys: opener.keys, storeID: opener.storeID))
             })
         }
     }
@@ -112,7 +158,7 @@ extension EventLog {
     public func readView<R>(_ name: String, _ body: (ViewReader) throws -> R) throws -> R {
         let prefix = try Self.viewPrefix(name)
         return try reading { txn in
-            try body(ViewReader(txn: txn, prefix: prefix, key: keyHierarchy.views, storeID: opener.storeID))
+            try body(ViewReader(txn: txn, prefix: prefix, key: keyHierarchy.views, keys: opener.keys, storeID: opener.storeID))
         }
     }
 

@@ -4,15 +4,18 @@ import Foundation
 public struct RetentionPurged: Hashable, Sendable {
     /// The retention policy's name, as configured.
     public var policy: String = ""
-    /// Data recorded before this time (ms since 1970) was purged.
+    /// Sessions that ended before this time (ms since 1970) were purged.
     public var cutoff: Int64 = 0
+    /// The sessions whose data keys were destroyed.
+    public var sessions: [UUID] = []
 
     init() {}
 
-    /// A purge under `policy` of data recorded before `cutoff` (milliseconds since 1970).
-    public init(policy: String, cutoff: Int64) {
+    /// A purge under `policy` of `sessions`, which ended before `cutoff` (milliseconds since 1970).
+    public init(policy: String, cutoff: Int64, sessions: [UUID] = []) {
         self.policy = policy
         self.cutoff = cutoff
+        self.sessions = sessions
     }
 }
 

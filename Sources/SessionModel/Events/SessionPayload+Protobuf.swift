@@ -138,6 +138,7 @@ extension SessionPayload {
             var m = Sessionstore_V1_RetentionPurged()
             m.policy = p.policy
             m.cutoffMs = p.cutoff
+            m.sessions = p.sessions.map { Data($0.wireBytes) }
             return m
         case .subjectErased(let p):
             var m = Sessionstore_V1_SubjectErased()
@@ -227,7 +228,10 @@ extension SessionPayload {
         case .playbackCompleted:
             return try parse(Sessionstore_V1_PlaybackCompleted.self) { .playbackCompleted(RecordingReference($0)) }
         case .retentionPurged:
-            return try parse(Sessionstore_V1_RetentionPurged.self) { .retentionPurged(RetentionPurged(policy: $0.policy, cutoff: $0.cutoffMs)) }
+            return try parse(Sessionstore_V1_RetentionPurged.self) { m in
+                .retentionPurged(RetentionPurged(policy: m.policy, cutoff: m.cutoffMs,
+                                                 sessions: try m.sessions.map { try UUID(wire: Array($0), field: 10) }))
+            }
         case .subjectErased:
             return try parse(Sessionstore_V1_SubjectErased.self) { m in
                 var erased = SubjectErased()

@@ -625,6 +625,9 @@ nonisolated struct Sessionstore_V1_RetentionPurged: Sendable {
 
   var cutoffMs: Int64 = 0
 
+  /// 16-byte UUIDs of the sessions whose data keys were destroyed
+  var sessions: [Data] = []
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -1785,7 +1788,7 @@ nonisolated extension Sessionstore_V1_PlaybackCompleted: SwiftProtobuf.Message, 
 
 nonisolated extension Sessionstore_V1_RetentionPurged: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".RetentionPurged"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}policy\0\u{3}cutoff_ms\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}policy\0\u{3}cutoff_ms\0\u{1}sessions\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1800,6 +1803,7 @@ nonisolated extension Sessionstore_V1_RetentionPurged: SwiftProtobuf.Message, Sw
       case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
       case 8: try { try decoder.decodeSingularStringField(value: &self.policy) }()
       case 9: try { try decoder.decodeSingularSInt64Field(value: &self.cutoffMs) }()
+      case 10: try { try decoder.decodeRepeatedBytesField(value: &self.sessions) }()
       default: break
       }
     }
@@ -1827,6 +1831,9 @@ nonisolated extension Sessionstore_V1_RetentionPurged: SwiftProtobuf.Message, Sw
     if self.cutoffMs != 0 {
       try visitor.visitSingularSInt64Field(value: self.cutoffMs, fieldNumber: 9)
     }
+    if !self.sessions.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.sessions, fieldNumber: 10)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1838,6 +1845,7 @@ nonisolated extension Sessionstore_V1_RetentionPurged: SwiftProtobuf.Message, Sw
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.policy != rhs.policy {return false}
     if lhs.cutoffMs != rhs.cutoffMs {return false}
+    if lhs.sessions != rhs.sessions {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -40,6 +40,12 @@ enum ObjectFormats: FormatOffer {
     static let defaultFormat = OutputFormat.table
 }
 
+/// One record of what a compliance command did: erase, compact, retention.
+enum RecordFormats: FormatOffer {
+    static let formats: [OutputFormat] = [.table, .json, .csv]
+    static let defaultFormat = OutputFormat.table
+}
+
 /// `--format`, for a command that writes data in the formats `Offer` names.
 struct FormatOption<Offer: FormatOffer>: ParsableArguments {
     @Option(name: .customLong("format"), help: ArgumentHelp(Offer.helpText, valueName: "format"))
@@ -67,4 +73,17 @@ struct OutputOptions<Offer: FormatOffer>: ParsableArguments {
 
     /// Where the output goes: the file named by --out, or standard output.
     func sink() throws -> OutputSink { try OutputSink.file(path) }
+}
+
+extension OutputSink {
+    /// Writes one record: a JSON object, or a one-row table, CSV or NDJSON.
+    func writeRecord<Row: OutputRow>(_ row: Row, format: OutputFormat) throws {
+        if format == .json {
+            try writeObject(row)
+        } else {
+            var writer = RowWriter<Row>(format: format, sink: self)
+            try writer.write(row)
+            try writer.finish()
+        }
+    }
 }

@@ -1,0 +1,44 @@
+import Compliance
+import EventLog
+import Output
+
+/// What `erase` did: the sessions, then the compaction.
+struct ErasureRow: OutputRow {
+    static let columns = ["subject_hash", "erased_sessions", "already_erased_sessions", "event_position", "erase_ms"]
+        + CompactionRow.columns
+
+    var report: ErasureReport
+    var erasing: Duration
+    var compaction: CompactionReport
+
+    func write(to fields: inout Fields) {
+        fields.field("subject_hash", report.subject.description)
+        fields.field("erased_sessions", strings: report.erased.map(Hex.uuid))
+        fields.field("already_erased_sessions", strings: report.alreadyErased.map(Hex.uuid))
+        fields.field("event_position", report.eventPosition)
+        fields.field("erase_ms", erasing.milliseconds)
+        CompactionRow(report: compaction).write(to: &fields)
+    }
+}
+
+/// What `compact` did.
+struct CompactionRow: OutputRow {
+    static let columns = ["bytes_before", "bytes_after", "compaction_ms", "compaction_mb_per_s"]
+
+    var report: CompactionReport
+
+    func write(to fields: inout Fields) {
+        fields.field("bytes_before", report.bytesBefore)
+        fields.field("bytes_after", report.bytesAfter)
+        fields.field("compaction_ms", report.duration.milliseconds)
+        let seconds = report.duration.seconds
+        fields.field("compaction_mb_per_s", seconds > 0 ? Double(report.bytesBefore) / 1_000_000 / seconds : nil)
+    }
+}
+
+extension Duration {
+    /// Whole milliseconds.
+    var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
+    /// Seconds, fractional.
+    var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
