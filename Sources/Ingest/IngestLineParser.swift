@@ -31,7 +31,7 @@ struct IngestLineParser {
     let hashIdentifier: @Sendable (String) -> [UInt8]
     let codec: SessionEventCodec
 
-    static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed]
+    static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet]
 
     func parse(_ bytes: Data, line: Int) -> Result<IngestedEvent, IngestFailure> {
         let object: JSONObject
@@ -165,7 +165,7 @@ struct IngestLineParser {
             return .playbackSeeked(PlaybackSeeked(recording: recording, fromMilliseconds: from, toMilliseconds: to))
         case .playbackCompleted:
             return f.string("recording", maxBytes: 256).map { .playbackCompleted(PlaybackCompleted(recording: $0)) }
-        case .retentionPurged, .subjectErased, .exportPerformed:
+        case .retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet:
             return nil  // refused before this is called
         }
     }

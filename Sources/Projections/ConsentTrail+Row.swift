@@ -36,6 +36,18 @@ extension ConsentTrail.Entry {
     }
 }
 
+extension ConsentTrail.Entry {
+    /// The subject and entry of a row, from its key (`subject hash 32 | position u64`) and bytes.
+    static func decode(key: [UInt8], row: [UInt8]) throws -> (SubjectHash, ConsentTrail.Entry) {
+        guard key.count == 40, let subject = SubjectHash(bytes: Array(key[0..<32])) else {
+            throw WireReader.Malformed(reason: "a consent-trail row key is not a subject hash and a position")
+        }
+        var entry = try ConsentTrail.Entry(row: row)
+        entry.position = key[32..<40].reduce(0) { $0 << 8 | UInt64($1) }
+        return (subject, entry)
+    }
+}
+
 extension ConsentTrail {
     init(subject: SubjectHash, entries: [Entry]) {
         self.init(subject: subject)

@@ -19,6 +19,8 @@ public struct ConsentTrail: Hashable, Sendable {
         public var occurredAt: Int64
         /// Store time, ms since 1970.
         public var recordedAt: Int64
+        /// The global position of the event's copy in the subject's consent stream (log order).
+        public var position: UInt64 = 0
     }
 
     /// The person whose trail this is.
@@ -54,6 +56,7 @@ public struct ConsentTrail: Hashable, Sendable {
         guard let subject = change.subject else { return nil }
         return (subject, Entry(granted: granted, session: recorded.event.session, consentType: change.consentType,
                                method: change.method, policyVersion: change.policyVersion,
-                               occurredAt: recorded.event.occurredAt, recordedAt: recorded.recordedAt))
+                               occurredAt: recorded.event.occurredAt, recordedAt: recorded.recordedAt,
+                               position: recorded.position))
     }
 }

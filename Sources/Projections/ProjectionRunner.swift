@@ -224,8 +224,21 @@ public struct ProjectionRunner: Sendable {
     public func consentTrail(of subject: SubjectHash) throws -> ConsentTrail {
         try log.readView(Self.consentView) { view in
             var entries: [ConsentTrail.Entry] = []
-            try view.forEachRow(startingWith: subject.bytes) { _, row in entries.append(try ConsentTrail.Entry(row: row)) }
+            try view.forEachRow(startingWith: subject.bytes) { key, row in entries.append(try ConsentTrail.Entry.decode(key: key, row: row).1) }
             return ConsentTrail(subject: subject, entries: entries)
+        }
+    }
+
+    /// Every grant and revocation given in `session`, with its subject, in log order, from the
+    /// persisted view (call ``catchUp(progress:)`` first). Also for sessions erased or purged since.
+    public func consentEntries(ofSession session: UUID) throws -> [(subject: SubjectHash, entry: ConsentTrail.Entry)] {
+        try log.readView(Self.consentView) { view in
+            var found: [(subject: SubjectHash, entry: ConsentTrail.Entry)] = []
+            try view.forEachRow { key, row in
+                let (subject, entry) = try ConsentTrail.Entry.decode(key: key, row: row)
+                if entry.session == session { found.append((subject, entry)) }
+            }
+            return found.sorted { $0.entry.position < $1.entry.position }
         }
     }
 

@@ -20,7 +20,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
             needs it alone), 77 wrong key or unusable key file.
             """,
         subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
-                      ConsentCommand.self, EraseCommand.self, CompactCommand.self,
+                      ConsentCommand.self, AuditCommand.self, RetentionCommand.self, EraseCommand.self, CompactCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]
     )
 }

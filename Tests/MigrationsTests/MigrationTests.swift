@@ -1,5 +1,6 @@
 @testable import EventLog
 import Foundation
+import Ingest
 import Migrations
 import Projections
 import SessionLog
@@ -18,8 +19,8 @@ import TestSupport
             #expect(try EventLog.formatVersion(at: path) == 0)
 
             let steps = try EventLog.migrate(at: path, key: .keyFile(keyPath))
-            #expect(steps.count == 1)
-            #expect(try EventLog.formatVersion(at: path) == 1)
+            #expect(steps.count == 2)  // 0 → 1 → 2
+            #expect(try EventLog.formatVersion(at: path) == 2)
             #expect(try EventLog.migrate(at: path, key: .keyFile(keyPath)).isEmpty)  // nothing more to do
 
             let log = try EventLog.open(at: path, key: .keyFile(keyPath))
@@ -73,12 +74,44 @@ import TestSupport
         #expect(upcast == expected.bytes)
     }
 
+    @Test func aFormat1StoreKeepsEveryViewRowReadableAfterMigration() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID().uuidString.lowercased()
+            let line = #"{"type":"session.started","session":"\#(session)","at":"2026-11-21T10:00:00.000Z","subject":"u","locale":"en"}"#
+            _ = try await SessionIngest(log: log).ingest(Data(line.utf8))
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            let before = try runner.sessions()
+            try log.close()
+            // Format 1 kept each row as the bare box under the views key.
+            try log.environment.write { txn in
+                var rows: [([UInt8], [UInt8])] = []
+                try txn.withCursor(StoreLayout.views) { cursor in
+                    var entry = try cursor.first()
+                    while let (key, value) = entry {
+                        rows.append((Array(key), Array(value)))
+                        entry = try cursor.next()
+                    }
+                }
+                for (key, value) in rows {
+                    #expect(value.prefix(4) == [0, 0, 0, 0])
+                    try txn.put(StoreLayout.views, key, Array(value.dropFirst(4)))
+                }
+                try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(1)))
+            }
+            #expect(throws: EventLogError.self) { try store.open() }
+            #expect(try EventLog.migrate(at: store.storePath, key: store.key) == ["format 1 → 2: marked the 1 view rows as sealed with the views key"])
+            #expect(try ProjectionRunner(log: try store.open()).sessions() == before)
+        }
+    }
+
     @Test func aStoreOfANewerFormatIsRefusedByOpenAndByMigrate() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()
             try log.close()
             try log.environment.write { txn in
-                try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(2)))
+                try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: StoreLayout.formatVersion + 1))
             }
             let opened = #expect(throws: EventLogError.self) { try store.open() }
             #expect(opened?.message.contains("newer than this build") == true)

@@ -37,9 +37,10 @@ import TestSupport
             .playbackSeeked(PlaybackSeeked(recording: text, fromMilliseconds: number, toMilliseconds: 0)),
             .playbackStopped(PlaybackPosition(recording: text, positionMilliseconds: 0)),
             .playbackCompleted(PlaybackCompleted(recording: other)),
-            .retentionPurged(RetentionPurged(policy: text, cutoff: -Int64(truncatingIfNeeded: number % 1_000_000))),
+            .retentionPurged(RetentionPurged(policy: text, cutoff: -Int64(truncatingIfNeeded: number % 1_000_000), sessions: [UUID()])),
             .subjectErased(SubjectErased(subject: subject, sessions: [UUID(), UUID()], requestReference: text)),
             .exportPerformed(ExportPerformed(actor: text, format: other, sessions: [UUID()], subject: subject)),
+            .retentionPolicySet(RetentionPolicy(maxAge: Int64(number % 1_000_000), partialsMaxAge: number % 2 == 0 ? 5 : nil)),
         ]
     }
 

@@ -118,6 +118,16 @@ extension EventLog {
         }
     }
 
+    /// The store time of the last event (ms since 1970, from its clear header: erased or not), nil
+    /// for an empty log: the "now" of checks that must not read a clock.
+    public func lastRecordedAtMilliseconds() throws -> Int64? {
+        try reading { txn in
+            try txn.withCursor(StoreLayout.events) { cursor in
+                try cursor.last().flatMap { RecordHeader(parsing: $0.value)?.recordedAtMilliseconds }
+            }
+        }
+    }
+
     /// The number of events in the log, which is also the position the next event will take.
     public func eventCount() throws -> UInt64 {
         try reading { txn in

@@ -38,6 +38,20 @@ public struct SubjectErased: Hashable, Sendable {
     }
 }
 
+/// How long the store keeps sessions: stored as a `retention.policy_set` event, the latest one applies.
+public struct RetentionPolicy: Hashable, Sendable {
+    /// Sessions that ended longer ago than this (milliseconds) are purged.
+    public var maxAge: Int64
+    /// Superseded transcript partials of sessions that ended longer ago than this are dropped, when set.
+    public var partialsMaxAge: Int64?
+
+    /// A policy keeping sessions `maxAge` milliseconds after they end.
+    public init(maxAge: Int64, partialsMaxAge: Int64? = nil) {
+        self.maxAge = maxAge
+        self.partialsMaxAge = partialsMaxAge
+    }
+}
+
 /// Someone exported data: who, what and in which format.
 public struct ExportPerformed: Hashable, Sendable {
     /// Who exported (a user or service name).

@@ -20,6 +20,7 @@ public enum EventType: String, CaseIterable, Hashable, Sendable {
     case retentionPurged = "retention.purged"
     case subjectErased = "subject.erased"
     case exportPerformed = "export.performed"
+    case retentionPolicySet = "retention.policy_set"
 
     /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
     public var currentSchemaVersion: UInt32 {

@@ -33,6 +33,7 @@ extension Sessionstore_V1_PlaybackCompleted: EnvelopeMessage {}
 extension Sessionstore_V1_RetentionPurged: EnvelopeMessage {}
 extension Sessionstore_V1_SubjectErased: EnvelopeMessage {}
 extension Sessionstore_V1_ExportPerformed: EnvelopeMessage {}
+extension Sessionstore_V1_RetentionPolicySet: EnvelopeMessage {}
 
 /// A message with a `reason` (session paused and ended).
 protocol ReasonMessage: EnvelopeMessage {
@@ -146,6 +147,11 @@ extension SessionPayload {
             m.sessions = p.sessions.map { Data($0.wireBytes) }
             if let reference = p.requestReference { m.requestReference = reference }
             return m
+        case .retentionPolicySet(let p):
+            var m = Sessionstore_V1_RetentionPolicySet()
+            m.maxAgeMs = UInt64(max(0, p.maxAge))
+            if let partials = p.partialsMaxAge { m.partialsMaxAgeMs = UInt64(max(0, partials)) }
+            return m
         case .exportPerformed(let p):
             var m = Sessionstore_V1_ExportPerformed()
             m.actor = p.actor
@@ -248,6 +254,11 @@ extension SessionPayload {
                 export.sessions = try m.sessions.map { try UUID(wire: Array($0), field: 10) }
                 export.subject = try subject(m.subjectHash, field: 11)
                 return .exportPerformed(export)
+            }
+        case .retentionPolicySet:
+            return try parse(Sessionstore_V1_RetentionPolicySet.self) { m in
+                .retentionPolicySet(RetentionPolicy(maxAge: Int64(clamping: m.maxAgeMs),
+                                                    partialsMaxAge: m.hasPartialsMaxAgeMs ? Int64(clamping: m.partialsMaxAgeMs) : nil))
             }
         }
     }

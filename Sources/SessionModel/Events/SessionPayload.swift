@@ -20,6 +20,7 @@ public enum SessionPayload: Hashable, Sendable {
     case retentionPurged(RetentionPurged)
     case subjectErased(SubjectErased)
     case exportPerformed(ExportPerformed)
+    case retentionPolicySet(RetentionPolicy)
 
     /// The event type of this payload.
     public var type: EventType {
@@ -44,6 +45,7 @@ public enum SessionPayload: Hashable, Sendable {
         case .retentionPurged: .retentionPurged
         case .subjectErased: .subjectErased
         case .exportPerformed: .exportPerformed
+        case .retentionPolicySet: .retentionPolicySet
         }
     }
 }

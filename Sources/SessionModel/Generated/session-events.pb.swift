@@ -670,6 +670,42 @@ nonisolated struct Sessionstore_V1_SubjectErased: Sendable {
   fileprivate var _requestReference: String? = nil
 }
 
+/// "retention.policy_set"
+nonisolated struct Sessionstore_V1_RetentionPolicySet: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// sessions ended longer ago than this are purged
+  var maxAgeMs: UInt64 = 0
+
+  /// superseded partials of sessions ended longer ago than this are dropped
+  var partialsMaxAgeMs: UInt64 {
+    get {_partialsMaxAgeMs ?? 0}
+    set {_partialsMaxAgeMs = newValue}
+  }
+  /// Returns true if `partialsMaxAgeMs` has been explicitly set.
+  var hasPartialsMaxAgeMs: Bool {self._partialsMaxAgeMs != nil}
+  /// Clears the value of `partialsMaxAgeMs`. Subsequent reads from it will return its default value.
+  mutating func clearPartialsMaxAgeMs() {self._partialsMaxAgeMs = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _partialsMaxAgeMs: UInt64? = nil
+}
+
 /// "export.performed"
 nonisolated struct Sessionstore_V1_ExportPerformed: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -1915,6 +1951,70 @@ nonisolated extension Sessionstore_V1_SubjectErased: SwiftProtobuf.Message, Swif
     if lhs.subjectHash != rhs.subjectHash {return false}
     if lhs.sessions != rhs.sessions {return false}
     if lhs._requestReference != rhs._requestReference {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_RetentionPolicySet: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".RetentionPolicySet"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}max_age_ms\0\u{3}partials_max_age_ms\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularUInt64Field(value: &self.maxAgeMs) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self._partialsMaxAgeMs) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if self.maxAgeMs != 0 {
+      try visitor.visitSingularUInt64Field(value: self.maxAgeMs, fieldNumber: 8)
+    }
+    try { if let v = self._partialsMaxAgeMs {
+      try visitor.visitSingularUInt64Field(value: v, fieldNumber: 9)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_RetentionPolicySet, rhs: Sessionstore_V1_RetentionPolicySet) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.maxAgeMs != rhs.maxAgeMs {return false}
+    if lhs._partialsMaxAgeMs != rhs._partialsMaxAgeMs {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -16,6 +16,7 @@ package struct WireReader {
     package struct Malformed: Error, CustomStringConvertible {
         package var reason: String
         package var description: String { reason }
+        package init(reason: String) { self.reason = reason }
     }
 
     /// The next field's number and wire type, or nil at the end.

@@ -1,6 +1,8 @@
 import Compliance
 import EventLog
 import Output
+import Projections
+import SessionModel
 
 /// What `erase` did: the sessions, then the compaction.
 struct ErasureRow: OutputRow {
@@ -41,4 +43,46 @@ extension Duration {
     var milliseconds: Int64 { components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000 }
     /// Seconds, fractional.
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
+}
+
+/// A violation `audit check` found.
+struct ViolationRow: OutputRow {
+    static let columns = ["rule", "session", "position", "occurred_at", "detail"]
+
+    var violation: Violation
+
+    func write(to fields: inout Fields) {
+        fields.field("rule", violation.rule.rawValue)
+        fields.field("session", id: violation.session)
+        fields.field("position", violation.position)
+        fields.field("occurred_at", time: violation.occurredAt)
+        fields.field("detail", violation.detail)
+        fields.deprecated { $0.field("at", time: violation.occurredAt) }
+    }
+}
+
+/// A session `retention apply` purges (or, with --dry-run, would).
+struct PurgeRow: OutputRow {
+    static let columns = ["session", "status", "ended_at"]
+
+    var summary: SessionSummary
+    var dryRun: Bool
+
+    func write(to fields: inout Fields) {
+        fields.field("session", id: summary.session)
+        fields.field("status", dryRun ? "would be purged" : "purged")
+        fields.field("ended_at", time: summary.endedAt)
+    }
+}
+
+/// The policy in force.
+struct PolicyRow: OutputRow {
+    static let columns = ["max_age_ms", "partials_max_age_ms"]
+
+    var policy: RetentionPolicy?
+
+    func write(to fields: inout Fields) {
+        fields.field("max_age_ms", policy?.maxAge)
+        fields.field("partials_max_age_ms", policy?.partialsMaxAge)
+    }
 }

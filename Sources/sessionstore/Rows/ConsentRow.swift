@@ -5,7 +5,7 @@ import SessionModel
 /// A grant or revocation in a person's consent trail.
 struct ConsentRow: OutputRow {
     static let columns = ["subject_hash", "session", "consent_type", "status", "method", "policy_version", "occurred_at",
-                          "recorded_at"]
+                          "recorded_at", "position"]
 
     var subject: SubjectHash
     var entry: ConsentTrail.Entry
@@ -19,6 +19,7 @@ struct ConsentRow: OutputRow {
         fields.field("policy_version", entry.policyVersion)
         fields.field("occurred_at", time: entry.occurredAt)
         fields.field("recorded_at", time: entry.recordedAt)
+        fields.field("position", entry.position)
         fields.deprecated {
             $0.field("granted", entry.granted)
             $0.field("at", time: entry.occurredAt)

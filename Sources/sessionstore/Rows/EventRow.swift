@@ -101,6 +101,9 @@ struct EventRow: OutputRow {
             fields.field("subject_hash", p.subject?.description)
             fields.field("sessions", strings: p.sessions.map(Hex.uuid))
             fields.field("request_reference", p.requestReference)
+        case .retentionPolicySet(let p):
+            fields.field("max_age_ms", p.maxAge)
+            fields.field("partials_max_age_ms", p.partialsMaxAge)
         case .exportPerformed(let p):
             fields.field("actor", p.actor)
             fields.field("format", p.format)

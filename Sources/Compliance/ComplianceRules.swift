@@ -1,0 +1,156 @@
+import Foundation
+import Output
+import SessionModel
+
+/// One rule of `audit check`: a fold over the log's events in order, given the consent ledger as it
+/// stands just before each event, that says at the end what it found.
+protocol ComplianceRule {
+    mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger)
+    func violations(asOf: Int64) -> [Violation]
+}
+
+/// The first event of a session that broke a rule, and how many more did.
+struct FirstOffence {
+    var position: UInt64
+    var occurredAt: Int64
+    var type: EventType
+    var more = 0
+
+    init(_ event: RecordedSessionEvent) {
+        position = event.position
+        occurredAt = event.event.occurredAt
+        type = event.event.type
+    }
+
+    var followers: String { more == 0 ? "" : "; \(more) more such event\(more == 1 ? "" : "s") followed" }
+}
+
+/// Recording, transcribing or playing while the subject has never granted the consent it needs.
+struct MissingConsentRule: ComplianceRule {
+    let rule: Violation.Rule
+    let consentType: String
+    let types: Set<EventType>
+    private var offences: [UUID: FirstOffence] = [:]
+
+    init(_ rule: Violation.Rule, consentType: String, types: Set<EventType>) {
+        self.rule = rule
+        self.consentType = consentType
+        self.types = types
+    }
+
+    mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
+        guard !event.isCopy, types.contains(event.event.type),
+              ledger.state(consentType, session: event.event.session) == .never else { return }
+        if offences[event.event.session] == nil { offences[event.event.session] = FirstOffence(event) } else { offences[event.event.session]!.more += 1 }
+    }
+
+    func violations(asOf: Int64) -> [Violation] {
+        offences.map { session, first in
+            Violation(rule: rule, session: session, position: first.position, occurredAt: first.occurredAt,
+                      detail: "\(first.type.rawValue) without \(consentType) consent ever granted by the subject\(first.followers)")
+        }
+    }
+}
+
+/// Any event needing a consent after the subject revoked it (until granted again).
+struct AfterRevocationRule: ComplianceRule {
+    private struct Key: Hashable { var session: UUID; var consentType: String }
+    private var offences: [Key: (FirstOffence, revokedAt: UInt64)] = [:]
+
+    mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
+        guard !event.isCopy, let needed = ConsentLedger.consentNeeded(by: event.event.type),
+              case .revoked(let revokedAt) = ledger.state(needed, session: event.event.session) else { return }
+        let key = Key(session: event.event.session, consentType: needed)
+        if offences[key] == nil { offences[key] = (FirstOffence(event), revokedAt) } else { offences[key]!.0.more += 1 }
+    }
+
+    func violations(asOf: Int64) -> [Violation] {
+        offences.map { key, value in
+            Violation(rule: .eventAfterRevocation, session: key.session, position: value.0.position, occurredAt: value.0.occurredAt,
+                      detail: "\(value.0.type.rawValue) after the subject revoked \(key.consentType) consent (position \(value.revokedAt))\(value.0.followers)")
+        }
+    }
+}
+
+/// The grant in effect when a session first used it was, by the client's clock, given after that use.
+struct LateConsentRule: ComplianceRule {
+    private struct Key: Hashable { var session: UUID; var consentType: String }
+    private var checked: Set<Key> = []
+    private var found: [Violation] = []
+
+    mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
+        guard !event.isCopy, let needed = ConsentLedger.consentNeeded(by: event.event.type),
+              checked.insert(Key(session: event.event.session, consentType: needed)).inserted,
+              case .granted(let grantPosition, let grantedAt) = ledger.state(needed, session: event.event.session),
+              grantedAt > event.event.occurredAt else { return }
+        found.append(Violation(
+            rule: .consentGrantedAfterUse, session: event.event.session, position: event.position, occurredAt: event.event.occurredAt,
+            detail: "\(event.event.type.rawValue) happened \(grantedAt - event.event.occurredAt) ms before the \(needed) consent in effect was granted (position \(grantPosition), client clock)"))
+    }
+
+    func violations(asOf: Int64) -> [Violation] { found }
+}
+
+/// Sessions still readable although they ended longer ago than the retention policy allows.
+struct RetentionRule: ComplianceRule {
+    private var policy: RetentionPolicy?
+    private var ended: [UUID: (position: UInt64, at: Int64)] = [:]
+    private var shredded: Set<UUID> = []
+
+    mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
+        switch event.event.payload {
+        case .retentionPolicySet(let set): policy = set
+        case .sessionEnded where !event.isCopy: ended[event.event.session] = (event.position, event.event.occurredAt)
+        case .retentionPurged(let purged): shredded.formUnion(purged.sessions)
+        case .subjectErased(let erased): shredded.formUnion(erased.sessions)
+        default: break
+        }
+    }
+
+    func violations(asOf: Int64) -> [Violation] {
+        guard let policy else { return [] }
+        let cutoff = asOf - policy.maxAge
+        return ended.compactMap { session, end in
+            guard end.at < cutoff, !shredded.contains(session) else { return nil }
+            return Violation(rule: .retentionExceeded, session: session, position: end.position, occurredAt: end.at,
+                             detail: "the session ended \(RetentionDuration.text(asOf - end.at)) before the check's time (\(RFC3339.string(asOf))); the retention policy keeps sessions \(RetentionDuration.text(policy.maxAge))")
+        }
+    }
+}
+
+/// Anything readable of a session that an erasure or a purge destroyed the keys of, or of an erased
+/// subject's session that the erasure did not name.
+struct ErasedDataRule: ComplianceRule {
+    private var firstReadable: [UUID: FirstOffence] = [:]
+    private var shredded: [UUID: String] = [:]
+    private var subjectSessions: [SubjectHash: Set<UUID>] = [:]
+
+    mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
+        let session = event.event.session
+        if !event.isCopy, event.event.type != .retentionPurged, event.event.type != .subjectErased,
+           event.event.type != .exportPerformed, event.event.type != .retentionPolicySet {
+            if firstReadable[session] == nil { firstReadable[session] = FirstOffence(event) } else { firstReadable[session]!.more += 1 }
+            if let subject = ledger.subjectOfSession[session] { subjectSessions[subject, default: []].insert(session) }
+        }
+        switch event.event.payload {
+        case .subjectErased(let erased):
+            for session in erased.sessions { shredded[session] = "its subject was erased (position \(event.position))" }
+            if let subject = erased.subject {
+                for session in subjectSessions[subject] ?? [] where shredded[session] == nil {
+                    shredded[session] = "its subject was erased (position \(event.position)) but the erasure did not name it"
+                }
+            }
+        case .retentionPurged(let purged):
+            for session in purged.sessions { shredded[session] = "it was purged by retention (position \(event.position))" }
+        default: break
+        }
+    }
+
+    func violations(asOf: Int64) -> [Violation] {
+        shredded.compactMap { session, why in
+            guard let first = firstReadable[session] else { return nil }
+            return Violation(rule: .erasedDataReadable, session: session, position: first.position, occurredAt: first.occurredAt,
+                             detail: "\(first.more + 1) event\(first.more == 0 ? " is" : "s are") still readable although \(why)")
+        }
+    }
+}

@@ -1,0 +1,116 @@
+import EventLog
+import Foundation
+import Migrations
+import Projections
+import SessionLog
+import SessionModel
+
+/// Retention: a policy kept in the store (a `retention.policy_set` event in the audit stream; the
+/// latest applies) and its application, which crypto-shreds every session that ended before the
+/// cutoff (as an erasure does) and records a `retention.purged` event naming the sessions, no
+/// personal data.
+public struct Retention {
+    /// The store whose sessions are kept or purged.
+    public let log: EventLog
+
+    /// Retention over `log`.
+    public init(log: EventLog) {
+        self.log = log
+    }
+
+    /// Stores `policy` as the store's retention policy from now on.
+    @discardableResult
+    public func setPolicy(_ policy: RetentionPolicy, at time: Int64) async throws -> UInt64 {
+        guard policy.maxAge > 0, (policy.partialsMaxAge ?? 1) > 0 else {
+            throw ComplianceError(.invalidRequest, "a retention period must be longer than zero")
+        }
+        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .retentionPolicySet(policy))
+        return try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit).positions.lowerBound
+    }
+
+    /// The policy in force: the latest one set; nil when none was.
+    public func policy() throws -> RetentionPolicy? {
+        let codec = SessionMigrations.codec
+        let events = try log.readStream(SessionStreams.audit) { try codec.decode($0) }
+        return events.reversed().lazy.compactMap { event -> RetentionPolicy? in
+            if case .retentionPolicySet(let policy) = event.event.payload { return policy }
+            return nil
+        }.first
+    }
+
+    /// What ``apply(_:at:)`` would purge.
+    public struct Plan: Sendable {
+        /// The maximum age applied, in ms.
+        public var maxAge: Int64
+        /// The time the plan is made as of (ms since 1970).
+        public var asOf: Int64
+        /// Sessions that ended before this time (client clock, ms since 1970) go.
+        public var cutoff: Int64
+        /// The sessions to purge, in the order of their end: those that ended before the cutoff,
+        /// and any whose purge was recorded but interrupted before their keys were destroyed.
+        public var sessions: [SessionSummary]
+    }
+
+    /// The sessions that `maxAge` (default: the stored policy's) purges as of `asOf` (default: the
+    /// store time of the last event; no clock is read).
+    /// - Throws: ``ComplianceError`` when no maximum age is given and none is stored.
+    public func plan(maxAge: Int64? = nil, asOf: Int64? = nil) throws -> Plan {
+        guard let maxAge = try maxAge ?? policy()?.maxAge else {
+            throw ComplianceError(.invalidRequest, "no retention policy is set: run `retention set --max-age` or give --max-age")
+        }
+        guard maxAge > 0 else { throw ComplianceError(.invalidRequest, "a retention period must be longer than zero") }
+        let runner = ProjectionRunner(log: log)
+        try runner.catchUp()
+        let time = try asOf ?? log.lastRecordedAtMilliseconds() ?? 0
+        let cutoff = time - maxAge
+        var due: [SessionSummary] = []
+        for summary in try runner.sessions() {
+            if summary.isShredded {
+                if try log.isErased(SessionStreams.session(summary.session)) == false { due.append(summary) }
+            } else if let ended = summary.endedAt, ended < cutoff {
+                due.append(summary)
+            }
+        }
+        due.sort { ($0.endedAt ?? .min, $0.session.uuidString) < ($1.endedAt ?? .min, $1.session.uuidString) }
+        return Plan(maxAge: maxAge, asOf: time, cutoff: cutoff, sessions: due)
+    }
+
+    /// Purges the plan's sessions: records `retention.purged`, then destroys their keys and updates
+    /// the views in one transaction. Compact the store afterwards (``EventLog/compact(at:waitingUpTo:)``).
+    /// Returns the position of the event, nil when there was nothing to purge.
+    @discardableResult
+    public func apply(_ plan: Plan, at time: Int64) async throws -> UInt64? {
+        guard !plan.sessions.isEmpty else { return nil }
+        let sessions = plan.sessions.map(\.session)
+        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .retentionPurged(
+            RetentionPurged(policy: "max-age \(plan.maxAge) ms", cutoff: plan.cutoff, sessions: sessions)))
+        let position = try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit)
+            .positions.lowerBound
+        try SubjectErasure.shred(sessions, status: .purged, subject: nil, in: log)
+        return position
+    }
+}
+
+/// Durations as people write them: `90d`, `12h`, `30m`, `45s`, `250ms`.
+public enum RetentionDuration {
+    /// Milliseconds, or nil for anything else than a positive whole number and one of those units.
+    public static func milliseconds(_ text: String) -> Int64? {
+        let units: [(String, Int64)] = [("ms", 1), ("d", 86_400_000), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        for (unit, factor) in units where text.hasSuffix(unit) {
+            guard let count = Int64(text.dropLast(unit.count)), count > 0 else { return nil }
+            let (product, overflow) = count.multipliedReportingOverflow(by: factor)
+            return overflow ? nil : product
+        }
+        return nil
+    }
+
+    /// `30d`, `12h`, `90m`, `45s` or `250ms` when exact, else days with one decimal: `325.9d`.
+    public static func text(_ milliseconds: Int64) -> String {
+        for (unit, factor) in [("d", Int64(86_400_000)), ("h", 3_600_000), ("m", 60_000), ("s", 1000)]
+        where milliseconds >= factor && milliseconds % factor == 0 {
+            return "\(milliseconds / factor)\(unit)"
+        }
+        if milliseconds < 86_400_000 { return "\(milliseconds)ms" }
+        return String(format: "%.1fd", Double(milliseconds) / 86_400_000)
+    }
+}

@@ -1,0 +1,133 @@
+import ArgumentParser
+import Compliance
+import EventLog
+import Foundation
+import Output
+import SessionModel
+
+struct RetentionCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "retention",
+        abstract: "Keep sessions for a set time: store the policy, show it, apply it.",
+        subcommands: [RetentionSetCommand.self, RetentionShowCommand.self, RetentionApplyCommand.self]
+    )
+}
+
+/// `--max-age 90d`: a duration option.
+private func duration(_ text: String, _ option: String) throws -> Int64 {
+    guard let milliseconds = RetentionDuration.milliseconds(text) else {
+        throw ValidationError("\(option) \(text) is not a duration such as 90d, 12h, 30m, 45s or 500ms.")
+    }
+    return milliseconds
+}
+
+struct RetentionSetCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "set",
+        abstract: "Store the retention policy: how long after a session ends it is kept.",
+        discussion: """
+            Appends a retention.policy_set event to the store's audit stream; the latest one is the policy. \
+            `retention apply` purges by it and `audit check` reports sessions kept longer \
+            (retention_exceeded).
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("max-age"), help: ArgumentHelp("Keep sessions this long after they end: 90d, 12h, 30m, 45s, 500ms.", valueName: "duration"))
+    var maxAge: String
+
+    @OptionGroup var output: OutputOptions<RecordFormats>
+
+    func validate() throws { _ = try duration(maxAge, "--max-age") }
+
+    func run() async throws {
+        try await reportingFailures {
+            let log = try storeOptions.openLog()
+            let policy = RetentionPolicy(maxAge: try duration(maxAge, "--max-age"))
+            try await Retention(log: log).setPolicy(policy, at: Int64(Date().timeIntervalSince1970 * 1000))
+            let sink = try output.sink()
+            try sink.writeRecord(PolicyRow(policy: policy), format: output.format)
+            try sink.close()
+        }
+    }
+}
+
+struct RetentionShowCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "Print the retention policy in force (empty fields when none is set).")
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var output: OutputOptions<RecordFormats>
+
+    func run() async throws {
+        try await reportingFailures {
+            let policy = try Retention(log: try storeOptions.openLog()).policy()
+            let sink = try output.sink()
+            try sink.writeRecord(PolicyRow(policy: policy), format: output.format)
+            try sink.close()
+        }
+    }
+}
+
+struct RetentionApplyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "apply",
+        abstract: "Purge every session that ended longer ago than the retention period.",
+        discussion: """
+            Sessions that ended before the cutoff (the --as-of time, default the store time of the last \
+            event, minus --max-age, default the stored policy's) are crypto-shredded as in `erase`: their \
+            data keys are destroyed, so nothing of them can be read again, and the store file is \
+            compacted. A retention.purged event names the sessions and the cutoff (no personal data). \
+            Their consent trail stays. Prints one row per session purged: session, status, ended_at.
+
+            --dry-run lists what would go and changes nothing. Reads no clock.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("max-age"), help: ArgumentHelp("Use this period instead of the stored policy's: 90d, 12h, …", valueName: "duration"))
+    var maxAge: String?
+
+    @Option(name: .customLong("as-of"), help: ArgumentHelp("Apply as of this RFC 3339 UTC time, e.g. 2026-06-01T00:00:00Z.", valueName: "time"))
+    var asOf: String?
+
+    @Flag(name: .customLong("dry-run"), help: "List the sessions that would be purged; change nothing.")
+    var dryRun = false
+
+    @Option(name: .customLong("wait"), help: ArgumentHelp("Seconds to wait for other processes to close the store before compacting (default 10).",
+                                                          valueName: "seconds"))
+    var waitSeconds: Double = 10
+
+    @OptionGroup var output: OutputOptions<ListFormats>
+
+    func validate() throws {
+        if let maxAge { _ = try duration(maxAge, "--max-age") }
+        if let asOf, RFC3339.milliseconds(asOf) == nil {
+            throw ValidationError("--as-of \(asOf) is not an RFC 3339 UTC time such as 2026-01-05T09:00:00Z.")
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let plan = try await {
+                let log = try storeOptions.openLog()
+                defer { try? log.close() }
+                let retention = Retention(log: log)
+                let plan = try retention.plan(maxAge: try maxAge.map { try duration($0, "--max-age") },
+                                              asOf: asOf.flatMap(RFC3339.milliseconds))
+                if !dryRun { try await retention.apply(plan, at: Int64(Date().timeIntervalSince1970 * 1000)) }
+                return plan
+            }()
+            if !dryRun, !plan.sessions.isEmpty {
+                _ = try EventLog.compact(at: storeOptions.store, waitingUpTo: .milliseconds(Int(waitSeconds * 1000)))
+            }
+            let sink = try output.sink()
+            var writer = RowWriter<PurgeRow>(format: output.format, sink: sink)
+            for summary in plan.sessions { try writer.write(PurgeRow(summary: summary, dryRun: dryRun)) }
+            try writer.finish()
+            try sink.close()
+        }
+    }
+}
