@@ -1,0 +1,100 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// The auditor's journey through the built binary: check, consent trail, retention, erasure.
+@Suite struct ComplianceCommandsTests {
+    static let revoked = "22222222-2222-4222-8222-222222222222"
+    static let consented = "33333333-3333-4333-8333-333333333333"
+
+    /// Bob revokes transcription mid-session and the client keeps transcribing; Carol consents properly.
+    static let sessions = """
+        {"type":"session.started","session":"\(revoked)","at":"2026-03-01T10:00:00.000Z","subject":"bob","locale":"en"}
+        {"type":"consent.granted","session":"\(revoked)","at":"2026-03-01T10:00:00.100Z","subject":"bob","consent_type":"transcription","method":"in_app_prompt"}
+        {"type":"transcript.committed","session":"\(revoked)","at":"2026-03-01T10:00:02.000Z","segment":"a","text":"bobs secret words","start_ms":0,"end_ms":900}
+        {"type":"consent.revoked","session":"\(revoked)","at":"2026-03-01T10:00:03.000Z","subject":"bob","consent_type":"transcription","method":"settings"}
+        {"type":"transcript.committed","session":"\(revoked)","at":"2026-03-01T10:00:04.000Z","segment":"b","text":"more","start_ms":900,"end_ms":1900}
+        {"type":"session.ended","session":"\(revoked)","at":"2026-03-01T10:00:06.000Z"}
+        {"type":"session.started","session":"\(consented)","at":"2026-03-02T10:00:00.000Z","subject":"carol","locale":"en"}
+        {"type":"consent.granted","session":"\(consented)","at":"2026-03-02T10:00:00.000Z","subject":"carol","consent_type":"transcription","method":"in_app_prompt"}
+        {"type":"transcript.committed","session":"\(consented)","at":"2026-03-02T10:00:02.000Z","segment":"a","text":"carols words","start_ms":0,"end_ms":900}
+        {"type":"session.ended","session":"\(consented)","at":"2026-03-02T10:00:06.000Z"}
+        """
+
+    static func json(_ text: String) throws -> Any { try JSONSerialization.jsonObject(with: Data(text.utf8)) }
+
+    @Test func anAuditorFindsTheViolationErasesThePersonAndTheTrailStillProvesTheirConsent() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(Self.sessions.utf8)).status == 0)
+
+            let check = try cli.run(["audit", "check", "--format", "json"])
+            #expect(check.status == 3, "\(check.stderr)")
+            let violations = try #require(try Self.json(check.stdout) as? [[String: Any]])
+            #expect(violations.count == 1)
+            #expect(violations.first?["rule"] as? String == "event_after_revocation")
+            #expect(violations.first?["session"] as? String == Self.revoked)
+            #expect(violations.first?["position"] as? Int == 4)
+            #expect(violations.first?["at"] as? String == "2026-03-01T10:00:04.000Z")
+            #expect((violations.first?["detail"] as? String)?.isEmpty == false)
+
+            let trail = try cli.run(["audit", "consent", "--subject", "bob", "--format", "json"])
+            #expect(trail.status == 0)
+            let entries = try #require(try Self.json(trail.stdout) as? [[String: Any]])
+            #expect(entries.map { $0["status"] as? String } == ["granted", "revoked"])
+            #expect(entries.allSatisfy { $0["position"] is Int && $0["at"] is String && $0["subject_hash"] is String })
+            #expect(!trail.stdout.contains("bob\""), "the raw user id is never printed")
+            #expect(try cli.run(["consent", "bob", "--format", "json"]).stdout == trail.stdout, "consent is an alias of audit consent")
+
+            let refused = try cli.run(["erase", "--subject", "bob"])
+            #expect(refused.status == 64 && refused.stderr.contains("--yes"))
+            let erase = try cli.run(["erase", "--subject", "bob", "--yes", "--format", "json"])
+            #expect(erase.status == 0, "\(erase.stderr)")
+            let report = try #require(try Self.json(erase.stdout) as? [String: Any])
+            #expect(report["erased_sessions"] as? [String] == [Self.revoked])
+            #expect((report["bytes_after"] as? Int ?? 0) > 0)
+
+            let transcript = try cli.run(["transcript", Self.revoked])
+            #expect(transcript.status == 65 && transcript.stderr.contains("erased"))
+            let events = try cli.run(["events", Self.revoked])
+            #expect(events.status == 65 && events.stderr.contains("erased"))
+            #expect(try cli.run(["sessions", "--format", "csv"]).stdout.contains("\(Self.revoked),erased"))
+            let export = try cli.run(["export", Self.revoked, "--format", "json"])
+            #expect(export.status == 0 && !export.stdout.contains("secret"))
+            #expect(try cli.run(["audit", "consent", "--session", Self.revoked, "--format", "json"]).stdout.contains("\"revoked\""))
+            #expect(try cli.run(["audit", "consent", "--subject", "bob", "--format", "json"]).stdout == trail.stdout)
+            let verify = try cli.run(["verify"])
+            #expect(verify.status == 0 && verify.stdout.contains("erased"))
+            #expect(try cli.run(["audit", "check"]).status == 0, "nothing of the violating session is readable any more")
+            #expect(try cli.run(["transcript", Self.consented]).stdout.contains("carols words"))
+            let data = try Data(contentsOf: URL(fileURLWithPath: cli.storePath + "/data.mdb"))
+            #expect(data.range(of: Data("bob".utf8)) == nil)
+        }
+    }
+
+    @Test func retentionIsSetShownDryRunAndAppliedAtTheBoundary() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(Self.sessions.utf8)).status == 0)
+            #expect(try cli.run(["retention", "apply", "--dry-run"]).status == 64, "no policy yet, and no --max-age")
+            #expect(try cli.run(["retention", "set", "--max-age", "1d"]).status == 0)
+            #expect(try cli.run(["retention", "set", "--max-age", "soon"]).status == 64)
+            #expect(try cli.run(["retention", "show", "--format", "json"]).stdout == "{\"max_age_ms\":86400000,\"partials_max_age_ms\":null}\n")
+
+            // Bob's session ended 2026-03-01T10:00:06Z: exactly one day later it is at the boundary and stays.
+            let boundary = try cli.run(["retention", "apply", "--dry-run", "--as-of", "2026-03-02T10:00:06Z", "--format", "csv"])
+            #expect(boundary.stdout.trimmingCharacters(in: .newlines) == "session,status,ended_at")
+            let dryRun = try cli.run(["retention", "apply", "--dry-run", "--as-of", "2026-03-02T10:00:07Z", "--format", "csv"])
+            #expect(dryRun.stdout.contains("\(Self.revoked),would be purged,2026-03-01T10:00:06.000Z"))
+            #expect(try cli.run(["sessions", "--format", "csv"]).stdout.contains("\(Self.revoked),ended"), "a dry run changes nothing")
+            let applied = try cli.run(["retention", "apply", "--as-of", "2026-03-02T10:00:07Z", "--format", "csv"])
+            #expect(applied.status == 0 && applied.stdout.contains("\(Self.revoked),purged"))
+            #expect(try cli.run(["sessions", "--format", "csv"]).stdout.contains("\(Self.revoked),purged"))
+            #expect(try cli.run(["transcript", Self.revoked]).status == 65)
+            let check = try cli.run(["audit", "check", "--as-of", "2026-03-02T10:00:07Z"])
+            #expect(check.status == 0, "\(check.stdout)")
+            let later = try cli.run(["audit", "check", "--as-of", "2026-03-04T00:00:00Z", "--format", "csv"])
+            #expect(later.status == 3 && later.stdout.contains("retention_exceeded,\(Self.consented)"))
+        }
+    }
+}
