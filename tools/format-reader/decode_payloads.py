@@ -34,6 +34,7 @@ MESSAGES = {
     "playback.started": "PlaybackStarted", "playback.paused": "PlaybackPosition", "playback.seeked": "PlaybackSeeked",
     "playback.stopped": "PlaybackPosition", "playback.completed": "PlaybackCompleted",
     "retention.purged": "RetentionPurged", "subject.erased": "SubjectErased", "export.performed": "ExportPerformed",
+    "retention.policy_set": "RetentionPolicySet",
 }
 VIEWS = {"view:sessions": "SessionRow", "view:transcripts": "TranscriptRow", "view:consent-trail": "ConsentTrailRow"}
 
