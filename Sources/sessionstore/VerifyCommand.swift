@@ -10,22 +10,32 @@ struct VerifyCommand: AsyncParsableCommand {
         discussion: """
             Reads every record, checks its leaf hash, decrypts and decompresses it, and checks that the \
             stream rows and the stream index agree with the records. Prints each problem with the global \
-            position it concerns. Exits 0 when everything is intact and 2 when anything is not. Records \
+            position it concerns. Rebuilds the Merkle tree from the records' leaf hashes and checks every \
+            node the store keeps. Exits 0 when everything is intact and 2 when anything is not. Records \
             whose data key was destroyed (erased) are counted; their leaf hashes are still checked.
 
-            --format json prints one document {intact, checked_records, erased_records, problem_count, \
-            problems}; ndjson and csv print one line per problem (none when intact). Field names: docs/OUTPUT.md.
+            --anchor FILE also checks the log against a checkpoint written earlier by `anchor`: its \
+            signature, that the records it covers still hash to its root (so none was changed, removed, \
+            reordered or truncated, by anyone, keys or not), and the RFC 9162 consistency proof from it \
+            to the log now. It keeps passing after erasure and retention: leaves cover ciphertext.
+
+            --format json prints one document {intact, checked_records, erased_records, tree_size, \
+            root_hash, anchor_consistent, problem_count, problems}; ndjson and csv print one line per problem (none when intact). Field names: docs/OUTPUT.md.
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @Option(name: .customLong("anchor"), help: ArgumentHelp("A checkpoint written by `anchor`: check the log extends it.", valueName: "file"))
+    var anchor: String?
+
     @OptionGroup var output: OutputOptions<TextFormats>
 
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let showProgress = isatty(STDERR_FILENO) == 1
-            let report = try log.verify { checked, total in
+            let checkpoint = try anchor.map { try readCheckpoint($0, for: log) }
+            let report = try log.verify(anchor: checkpoint) { checked, total in
                 if showProgress {
                     FileHandle.standardError.write(Data("\rverifying: \(checked) of \(total) records".utf8))
                 }
@@ -39,6 +49,10 @@ struct VerifyCommand: AsyncParsableCommand {
                 }
                 if report.isIntact {
                     sink.write("intact: \(report.checkedRecords) records checked, \(report.erasedRecords) of them erased\n")
+                    sink.write("tree: \(report.treeHead.size) leaves, root \(Data(report.treeHead.rootHash).base64EncodedString())\n")
+                    if let checkpoint {
+                        sink.write("consistent with the checkpoint of \(checkpoint.size) records in \(anchor!)\n")
+                    }
                 }
             case .json:
                 try sink.writeObject(VerifyDocument(report: report))

@@ -71,17 +71,18 @@ import TestSupport
 
     @Test func erasingASubjectLeavesNoCopyOfTheirKeysOrViewRowsInTheStoreFile() async throws {
         try await withTemporaryStore { store in
-            let (erased, kept, keyIDs, before, fileBefore, subject) = try await {
+            let (erased, kept, keyIDs, before, fileBefore, subject, anchor) = try await {
                 let log = try store.create()
                 let (erased, kept) = try await Self.ingestSessions(into: log)
                 let subject = SubjectHash(bytes: log.identifierHash("erase-me"))!
                 let keyIDs = try erased.map { try log.streamMetadata(SessionStreams.session($0))!.keyID }
                 let before = try Self.storedBytes(of: erased, subject: subject, in: log)
                 let fileBefore = try [UInt8](Data(contentsOf: URL(fileURLWithPath: store.dataFile)))
+                let anchor = try log.signedCheckpoint()
                 let report = try await SubjectErasure(log: log).erase(subject, reference: "T-1", at: 1_000)
                 #expect(Set(report.erased) == Set(erased) && report.alreadyErased.isEmpty && report.eventPosition != nil)
                 try log.close()
-                return (erased, kept, keyIDs, before, fileBefore, subject)
+                return (erased, kept, keyIDs, before, fileBefore, subject, anchor)
             }()
             let storeID = try { try store.open().storeID }()
             let compaction = try EventLog.compact(at: store.storePath)
@@ -108,8 +109,9 @@ import TestSupport
             #expect(kept.allSatisfy { summaries[$0]?.status == .ended && summaries[$0]?.segments == 1 })
             #expect(try erased.allSatisfy { try runner.transcript(of: $0) == nil })
             #expect(try runner.consentTrail(of: subject).entries.count == 3)
-            let verification = try log.verify()
+            let verification = try log.verify(anchor: anchor)
             #expect(verification.isIntact && verification.erasedRecords == 15)
+            #expect(verification.anchorConsistent == true, "the checkpoint taken before the erasure still holds")
 
             let incremental = try runner.sessions().sorted { $0.session.uuidString < $1.session.uuidString }
             try runner.rebuild()

@@ -21,6 +21,7 @@ final class KeyHierarchy: Sendable {
     let storeMetadata: SecureBytes
     let subjectHashing: SecureBytes
     let views: SecureBytes
+    let checkpointSigning: SecureBytes
 
     init(master: SecureBytes) {
         precondition(master.count == Self.masterKeyBytes)
@@ -30,6 +31,7 @@ final class KeyHierarchy: Sendable {
         storeMetadata = Self.derive(.storeMetadata, from: master)
         subjectHashing = Self.derive(.subjectHashing, from: master)
         views = Self.derive(.views, from: master)
+        checkpointSigning = Self.derive(.checkpointSigning, from: master)
     }
 
     private static func derive(_ purpose: Purpose, from master: SecureBytes) -> SecureBytes {

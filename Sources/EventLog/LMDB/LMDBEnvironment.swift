@@ -54,8 +54,9 @@ final class LMDBEnvironment: @unchecked Sendable {
         do {
             for name in names {
                 var dbi = MDB_dbi()
-                try LMDBError.check(
-                    mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi), "mdb_dbi_open(\(name))")
+                let code = mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
+                if code == MDB_NOTFOUND, !create { continue }  // a store of an older format: checked before use
+                try LMDBError.check(code, "mdb_dbi_open(\(name))")
                 result[name] = dbi
             }
             try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit")
@@ -65,6 +66,9 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
         return result
     }
+
+    /// Whether the database `name` exists (a store of an older format may lack one).
+    func hasDatabase(_ name: String) -> Bool { databases[name] != nil }
 
     func database(_ name: String) -> MDB_dbi {
         guard let dbi = databases[name] else { preconditionFailure("database \(name) was not opened") }

@@ -163,6 +163,7 @@ final class BatchWriter {
             totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
             totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
         }
+        try MerkleNodes.extend(from: nextPosition, to: state.position, in: txn)
         if state.position - (try StreamIndex.indexedThrough(in: txn)) >= StreamIndex.maximumTail {
             try writeIndex(through: state.position, in: txn)
         }

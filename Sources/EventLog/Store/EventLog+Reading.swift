@@ -43,6 +43,14 @@ extension EventLog {
         }
     }
 
+    /// The global positions of the stream's events, by stream number, read from the index and the
+    /// clear headers (no key needed: also for an erased stream).
+    public func positions(of stream: StreamID) throws -> [UInt64] {
+        try reading { txn in
+            try streamPositions(stream, from: nil, direction: .forward, maxCount: .max, in: txn).map(\.position)
+        }
+    }
+
     /// Where the stream's events are: (stream number, global position) in the order asked for.
     private func streamPositions(_ stream: StreamID, from number: UInt64?, direction: ReadDirection, maxCount: Int,
                                  in txn: LMDBTransaction) throws -> [(number: UInt64, position: UInt64)] {

@@ -32,6 +32,9 @@ public final class EventLog: Sendable {
             try StoreOpening.checkFormat(in: txn)
             return try StoreOpening.storeID(in: txn)
         }
+        if let missing = StoreLayout.all.first(where: { !environment.hasDatabase($0) }) {
+            throw EventLogError(.storeUnusable, "the store at \(directory) lacks its \(missing) database", path: directory)
+        }
         let hierarchy = KeyHierarchy(master: master)
         try environment.read { txn in try StoreOpening.checkKey(hierarchy, storeID: storeIDBytes, in: txn) }
         let keys = KeyRing(hierarchy: hierarchy, storeID: storeIDBytes)

@@ -19,7 +19,11 @@ enum FormatMigration {
                 steps.append("format 0 → 1: recorded that every event is indexed; computed the running totals")
             case 1:
                 let rows = try upgradeFromFormat1(in: txn)
-                steps.append("format 1 → 2: marked the \(rows) view rows as sealed with the views key")
+                let count = try txn.withCursor(StoreLayout.events) {
+                    try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+                }
+                try MerkleNodes.extend(from: 0, to: count, in: txn)
+                steps.append("format 1 → 2: marked the \(rows) view rows as sealed with the views key; built the Merkle tree over \(count) records")
             default:
                 throw EventLogError(.unsupportedFormat, "no upgrade from format \(current) is known")
             }
@@ -74,8 +78,16 @@ extension EventLog {
     /// what was done (nothing for a store that is current). A store of a newer format is refused.
     public static func migrate(at directory: String, key: KeySource) throws -> [String] {
         do {
-            let environment = try openEnvironment(at: directory, options: EventLogOptions())
-            let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, in: txn) }
+            let master = try {
+                let probe = try openEnvironment(at: directory, options: EventLogOptions())
+                return try probe.read { txn in
+                    let master = try StoreOpening.masterKey(for: key, directory: directory, in: txn)
+                    try StoreOpening.checkKey(KeyHierarchy(master: master), storeID: try StoreOpening.storeID(in: txn), in: txn)
+                    return master
+                }
+            }()  // closed here; opened again creating the databases a newer format adds, now that the key is right
+            let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
+                                                  initialMapSize: EventLogOptions().initialMapSize, durable: true, create: true)
             return try environment.write { txn in
                 let format = try StoreOpening.format(in: txn)
                 guard format <= StoreLayout.formatVersion else {

@@ -11,7 +11,8 @@ enum StoreLayout {
     static let nonceBases = "nonce-bases"
     static let views = "views"
     static let viewCheckpoints = "view-checkpoints"
-    static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints]
+    static let merkle = "merkle"
+    static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle]
 
     static let formatKey = Array("format".utf8)
     static let storeIDKey = Array("store-id".utf8)

@@ -15,6 +15,10 @@ public struct VerificationReport: Sendable {
     public var checkedRecords: UInt64 = 0
     /// Records whose data key was destroyed (erased): their leaf hash was checked, their content cannot be.
     public var erasedRecords: UInt64 = 0
+    /// The Merkle tree head recomputed from the records' leaf hashes (not from the stored nodes).
+    public var treeHead = TreeHead(size: 0, rootHash: MerkleHash.empty)
+    /// Whether a checkpoint was given and the log was found consistent with it.
+    public var anchorConsistent: Bool?
     /// The problems found, the first ``maximumListed`` of them, in the order found.
     public var problems: [IntegrityProblem] = []
     /// How many problems were found in all.
@@ -36,11 +40,16 @@ public struct VerificationReport: Sendable {
 }
 
 extension EventLog {
-    /// Reads every record, checks its leaf hash, decrypts and decompresses it, and checks the
-    /// stream rows and the stream index against the records.
+    /// Reads every record, checks its leaf hash, decrypts and decompresses it, checks the stream
+    /// rows and the stream index against the records, and rebuilds the Merkle tree from the leaf
+    /// hashes, checking every stored node.
     ///
+    /// With `anchor` (a checkpoint verified by ``Checkpoint/verified(_:verifierKey:)``), also checks
+    /// that the log extends it: the records it covers hash to its root (so none of them was changed,
+    /// removed, reordered or truncated, whoever holds the keys), and the RFC 9162 consistency proof
+    /// from its size to now verifies.
     /// - Parameter progress: called now and then with (records checked, records in all).
-    public func verify(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
+    public func verify(anchor: Checkpoint? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
         var report = VerificationReport()
         // One snapshot: the log and its index as of one moment, whatever is appended meanwhile.
         try reading { txn in
@@ -56,6 +65,8 @@ extension EventLog {
             var indexedNumbers: [StreamID: UInt64]?  // nextNumbers as of position indexedThrough
             var bases = NonceBaseCursor()
             let decompressor = Decompressor()
+            var tree = MerkleRebuilder()
+            var anchorRoot: [UInt8]? = anchor?.size == 0 ? MerkleHash.empty : nil
             try txn.withCursor(StoreLayout.events) { cursor in
                 var entry = try cursor.first()
                 while let (key, value) = entry {
@@ -72,15 +83,48 @@ extension EventLog {
                     let base = try? bases.base(for: position, in: txn)
                     check(value, at: position, nonceBase: base, decompressor: decompressor, in: txn,
                           nextNumbers: &nextNumbers, report: &report)
+                    if position == tree.size, value.count >= RecordLayout.minimumCount {
+                        let leaf = Array(value[RecordLayout.leafOffset..<RecordLayout.ciphertextOffset])
+                        try tree.add(leaf) { level, index, hash in
+                            let stored = try txn.get(StoreLayout.merkle, MerkleNodes.key(level: level, index: index))
+                            if stored.map(Array.init) != hash {
+                                report.report(nil, "the Merkle tree node at level \(level) index \(index) \(stored == nil ? "is missing" : "does not match the records")")
+                            }
+                        }
+                        if tree.size == anchor?.size { anchorRoot = tree.root }
+                    }
                     expected = position + 1
                     if report.checkedRecords % 65_536 == 0 { progress?(report.checkedRecords, total) }
                     entry = try cursor.next()
                 }
             }
             progress?(report.checkedRecords, total)
+            report.treeHead = TreeHead(size: tree.size, rootHash: tree.root)
+            if let anchor { try check(anchor, rootAtItsSize: anchorRoot, in: txn, report: &report) }
             try checkIndex(indexedNumbers ?? nextNumbers, indexedThrough: indexedThrough, in: txn, report: &report)
         }
         return report
+    }
+
+    /// The log must extend `anchor`: its first `anchor.size` leaves hash to the anchor's root, and the
+    /// consistency proof from the stored tree leads from that root to the root recomputed now.
+    private func check(_ anchor: Checkpoint, rootAtItsSize: [UInt8]?, in txn: LMDBTransaction,
+                       report: inout VerificationReport) throws {
+        let before = report.problemCount
+        if anchor.origin != checkpointOrigin {
+            report.report(nil, "the checkpoint is of another log (\(anchor.origin)), not \(checkpointOrigin)")
+        } else if anchor.size > report.treeHead.size {
+            report.report(nil, "the log holds \(report.treeHead.size) records but the checkpoint covers \(anchor.size): records were removed")
+        } else if rootAtItsSize != anchor.rootHash {
+            report.report(nil, "the first \(anchor.size) records do not hash to the checkpoint's root: a record it covers was changed, removed or reordered")
+        } else {
+            let proof = try? MerkleProof.consistency(from: anchor.size, to: report.treeHead.size) { try MerkleNodes.node($0, $1, in: txn) }
+            if proof.map({ MerkleProof.verifyConsistency($0, oldSize: anchor.size, oldRoot: anchor.rootHash,
+                                                          newSize: report.treeHead.size, newRoot: report.treeHead.rootHash) }) != true {
+                report.report(nil, "the consistency proof from the checkpoint (\(anchor.size) records) to the log (\(report.treeHead.size)) does not verify")
+            }
+        }
+        report.anchorConsistent = report.problemCount == before
     }
 
     private func check(_ record: UnsafeRawBufferPointer, at position: UInt64, nonceBase: NonceBase?,

@@ -1,4 +1,5 @@
 import Compliance
+import Foundation
 import EventLog
 import Output
 import Projections
@@ -84,5 +85,29 @@ struct PolicyRow: OutputRow {
     func write(to fields: inout Fields) {
         fields.field("max_age_ms", policy?.maxAge)
         fields.field("partials_max_age_ms", policy?.partialsMaxAge)
+    }
+}
+
+/// An inclusion proof of one record against a checkpoint.
+struct ProofRow: OutputRow {
+    static let columns = ["session", "stream_number", "leaf_index", "tree_size", "leaf_hash", "audit_path", "root_hash",
+                          "record", "nonce"]
+
+    var session: UUID
+    var number: UInt64
+    var record: ProvableRecord
+    var checkpoint: Checkpoint
+    var path: [[UInt8]]
+
+    func write(to fields: inout Fields) {
+        fields.field("session", id: session)
+        fields.field("stream_number", number)
+        fields.field("leaf_index", record.position)
+        fields.field("tree_size", checkpoint.size)
+        fields.field("leaf_hash", Data(record.leafHash).base64EncodedString())
+        fields.field("audit_path", strings: path.map { Data($0).base64EncodedString() })
+        fields.field("root_hash", Data(checkpoint.rootHash).base64EncodedString())
+        fields.field("record", Data(record.record).base64EncodedString())
+        fields.field("nonce", Data(record.nonce).base64EncodedString())
     }
 }

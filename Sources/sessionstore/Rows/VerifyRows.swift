@@ -1,4 +1,5 @@
 import EventLog
+import Foundation
 import Output
 
 /// A problem `verify` found, with the global position it concerns.
@@ -15,7 +16,8 @@ struct ProblemRow: OutputRow {
 
 /// A verify report as one JSON document.
 struct VerifyDocument: OutputRow {
-    static let columns = ["intact", "checked_records", "erased_records", "problem_count", "problems"]
+    static let columns = ["intact", "checked_records", "erased_records", "tree_size", "root_hash", "anchor_consistent",
+                          "problem_count", "problems"]
 
     var report: VerificationReport
 
@@ -23,6 +25,9 @@ struct VerifyDocument: OutputRow {
         fields.field("intact", report.isIntact)
         fields.field("checked_records", report.checkedRecords)
         fields.field("erased_records", report.erasedRecords)
+        fields.field("tree_size", report.treeHead.size)
+        fields.field("root_hash", Data(report.treeHead.rootHash).base64EncodedString())
+        fields.field("anchor_consistent", report.anchorConsistent)
         fields.field("problem_count", report.problemCount)
         fields.field("problems", rows: report.problems.map(ProblemRow.init))
     }

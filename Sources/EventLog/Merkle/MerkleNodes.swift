@@ -1,0 +1,81 @@
+import Foundation
+
+/// The Merkle tree kept in the `merkle` database: the hash of every complete, aligned subtree of
+/// 2^L leaves for L ≥ ``storedLevel`` (key `level u8 ‖ index u64`, the subtree over leaves
+/// `index·2^L ..< (index+1)·2^L`). Smaller subtrees are hashed from the records' leaf hashes when
+/// needed (at most 255 of them), so the writer stores one node per 256 events and any subtree hash,
+/// root or proof of a tree of n leaves costs O(log n) lookups plus at most two chunks of leaves.
+enum MerkleNodes {
+    static let storedLevel = 8
+    static let chunk = UInt64(1) << UInt64(storedLevel)
+
+    static func key(level: Int, index: UInt64) -> [UInt8] { [UInt8(level)] + [UInt8](bigEndian: index) }
+
+    /// The stored leaf hash of the record at `position`.
+    static func leaf(_ position: UInt64, in txn: LMDBTransaction) throws -> [UInt8] {
+        guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
+              record.count >= RecordLayout.minimumCount else {
+            throw EventLogError.integrity(position, "is missing or too short to hold a leaf hash")
+        }
+        return Array(record[RecordLayout.leafOffset..<(RecordLayout.leafOffset + SHA256.digestBytes)])
+    }
+
+    /// The leaf hashes of positions `lo..<hi`, read in one cursor pass.
+    static func leaves(_ lo: UInt64, _ hi: UInt64, in txn: LMDBTransaction) throws -> [[UInt8]] {
+        var hashes: [[UInt8]] = []
+        hashes.reserveCapacity(Int(hi - lo))
+        try txn.withCursor(StoreLayout.events) { cursor in
+            var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(lo))
+            for position in lo..<hi {
+                guard let (key, record) = entry, key.count == 8, key.loadBigEndian(at: 0) as UInt64 == position,
+                      record.count >= RecordLayout.minimumCount else {
+                    throw EventLogError.integrity(position, "is missing from the log, so the tree over it cannot be hashed")
+                }
+                hashes.append(Array(record[RecordLayout.leafOffset..<(RecordLayout.leafOffset + SHA256.digestBytes)]))
+                entry = try cursor.next()
+            }
+        }
+        return hashes
+    }
+
+    /// The hash of the leaves `lo..<hi` (RFC 9162's MTH of that range; `lo` aligned as the RFC's
+    /// recursion makes it).
+    static func node(_ lo: UInt64, _ hi: UInt64, in txn: LMDBTransaction) throws -> [UInt8] {
+        let size = hi - lo
+        if size == 0 { return MerkleHash.empty }
+        if size == 1 { return try leaf(lo, in: txn) }
+        if size.nonzeroBitCount == 1, lo % size == 0 {
+            let level = size.trailingZeroBitCount
+            if level >= storedLevel {
+                guard let stored = try txn.get(StoreLayout.merkle, key(level: level, index: lo / size)),
+                      stored.count == SHA256.digestBytes else {
+                    throw EventLogError(.integrity, "the Merkle tree lacks its node over positions \(lo)..<\(hi)")
+                }
+                return Array(stored)
+            }
+            return MerkleHash.root(of: try leaves(lo, hi, in: txn)[...])
+        }
+        let k = MerkleHash.split(size)
+        return MerkleHash.interior(try node(lo, lo + k, in: txn), try node(lo + k, hi, in: txn))
+    }
+
+    /// Stores the nodes of every chunk of 256 leaves completed between tree sizes `oldSize` and
+    /// `newSize` and of every larger subtree they complete, in the writing transaction.
+    static func extend(from oldSize: UInt64, to newSize: UInt64, in txn: LMDBTransaction) throws {
+        var chunkIndex = oldSize / chunk
+        while (chunkIndex + 1) * chunk <= newSize {
+            var hash = MerkleHash.root(of: try leaves(chunkIndex * chunk, (chunkIndex + 1) * chunk, in: txn)[...])
+            var (level, index) = (storedLevel, chunkIndex)
+            try txn.put(StoreLayout.merkle, key(level: level, index: index), hash)
+            while index & 1 == 1 {
+                guard let left = try txn.get(StoreLayout.merkle, key(level: level, index: index - 1)) else {
+                    throw EventLogError(.integrity, "the Merkle tree lacks its node at level \(level) index \(index - 1)")
+                }
+                hash = MerkleHash.interior(Array(left), hash)
+                (level, index) = (level + 1, index >> 1)
+                try txn.put(StoreLayout.merkle, key(level: level, index: index), hash)
+            }
+            chunkIndex += 1
+        }
+    }
+}

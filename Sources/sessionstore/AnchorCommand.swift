@@ -1,0 +1,114 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Output
+import SessionLog
+
+struct AnchorCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "anchor",
+        abstract: "Write a signed checkpoint of the log's Merkle tree, for an auditor to keep.",
+        discussion: """
+            Prints (or writes to --out) a checkpoint in the C2SP tlog-checkpoint form: the origin line \
+            (sessionstore/STORE-ID), the number of records, the base64 RFC 9162 root hash of the tree over \
+            the records' leaf hashes, a blank line, and an Ed25519 signed-note signature line beginning \
+            with "— ". Keep it outside the store: later, `verify --anchor FILE` proves the log still \
+            extends it (nothing it covers was changed, removed, reordered or truncated, even by someone \
+            holding the keys), and `prove SESSION --anchor FILE` proves single records against it.
+
+            --public-key prints the key that verifies the checkpoints instead, in the signed-note \
+            NAME+KEYHASH+BASE64 form. It cannot sign: hand it to auditors. How to verify without \
+            SessionStore: docs/COMPLIANCE.md.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Flag(name: .customLong("public-key"), help: "Print the checkpoint verifier key instead of a checkpoint.")
+    var publicKey = false
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("Write the checkpoint to this file instead of standard output.", valueName: "path"))
+    var out: String?
+
+    func run() async throws {
+        try await reportingFailures {
+            let log = try storeOptions.openLog()
+            let text = publicKey ? log.checkpointVerifierKey + "\n" : try log.signedCheckpoint().text
+            let sink = try OutputSink.file(out)
+            sink.write(text)
+            try sink.close()
+        }
+    }
+}
+
+/// Reads and verifies a checkpoint file with this store's verifier key.
+func readCheckpoint(_ path: String, for log: EventLog) throws -> Checkpoint {
+    let text: String
+    do {
+        text = try String(contentsOfFile: path, encoding: .utf8)
+    } catch {
+        throw CommandFailure(.usage, "cannot read the checkpoint \(path): \(error.localizedDescription)")
+    }
+    do {
+        return try Checkpoint.verified(text, verifierKey: log.checkpointVerifierKey)
+    } catch let error as EventLogError {
+        throw CommandFailure(error.code == .integrity ? .integrity : .invalidData, "\(path): \(error.message)")
+    }
+}
+
+struct ProveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "prove",
+        abstract: "Print inclusion proofs of a session's records against a checkpoint.",
+        discussion: """
+            For each event of the session (or only stream number --event N), prints an RFC 9162 inclusion \
+            proof: leaf_index (the record's global position), tree_size, leaf_hash, audit_path (base64 \
+            hashes from the leaf up), root_hash, and the record's clear bytes (record, base64, as stored: \
+            header, leaf hash, ciphertext) with its nonce. With --anchor FILE the proofs are against that \
+            checkpoint (verified first); without, against the log's tree as it is now (its root_hash is \
+            then only as trustworthy as the store: prefer a checkpoint an auditor kept). A verifier needs \
+            nothing else: the steps are in docs/COMPLIANCE.md. Works for erased sessions too (no key is \
+            needed to prove a record).
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("The session id.", valueName: "session"))
+    var session: String
+
+    @Option(name: .customLong("event"), help: ArgumentHelp("Only the event with this stream number (from 0).", valueName: "number"))
+    var event: UInt64?
+
+    @Option(name: .customLong("anchor"), help: ArgumentHelp("A checkpoint written by `anchor`: prove against its tree.", valueName: "file"))
+    var anchor: String?
+
+    @OptionGroup var output: OutputOptions<ListFormats>
+
+    func run() async throws {
+        try await reportingFailures {
+            let log = try storeOptions.openLog()
+            let id = try existingSession(session, in: log, allowErased: true)
+            let checkpoint = try anchor.map { try readCheckpoint($0, for: log) } ?? log.signedCheckpoint()
+            var positions = try log.positions(of: SessionStreams.session(id))
+            if let event {
+                guard event < positions.count else {
+                    throw CommandFailure(.invalidData, "session \(session) has \(positions.count) events; there is no event \(event)")
+                }
+                positions = [positions[Int(event)]]
+            }
+            let sink = try output.sink()
+            var writer = RowWriter<ProofRow>(format: output.format, sink: sink)
+            for (number, position) in zip(event.map { [$0] } ?? Array(0..<UInt64(positions.count)), positions) {
+                guard position < checkpoint.size else {
+                    throw CommandFailure(.invalidData, "event \(number) of the session (position \(position)) is newer than the checkpoint's \(checkpoint.size) records; anchor again")
+                }
+                let path = try log.inclusionProof(position: position, treeSize: checkpoint.size)
+                try writer.write(ProofRow(session: id, number: number, record: try log.provableRecord(at: position),
+                                          checkpoint: checkpoint, path: path))
+            }
+            try writer.finish()
+            try sink.close()
+        }
+    }
+}
