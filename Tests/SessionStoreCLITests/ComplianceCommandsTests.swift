@@ -98,3 +98,59 @@ import TestSupport
         }
     }
 }
+
+/// Proofs checked by someone with nothing but a checkpoint, the public key and the proofs.
+@Suite struct ProofCommandsTests {
+    static let verifier = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/format-reader/verify_proof.py").path
+
+    @Test func anIndependentVerifierAcceptsTheProofsAndRejectsAnAlteredRecordOrCheckpoint() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            let checkpointPath = cli.directory.appendingPathComponent("checkpoint.txt").path
+            #expect(try cli.run(["anchor", "--out", checkpointPath]).status == 0)
+            let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
+            #expect(key.hasPrefix("sessionstore/") && key.split(separator: "+", maxSplits: 2).count == 3)
+            // More events after the checkpoint: the proofs are still against the checkpoint's tree.
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "44444444").utf8)).status == 0)
+            let proofs = try cli.run(["prove", ComplianceCommandsTests.revoked, "--anchor", checkpointPath, "--format", "json"])
+            #expect(proofs.status == 0, "\(proofs.stderr)")
+            let proofsPath = cli.directory.appendingPathComponent("proofs.json")
+            try Data(proofs.stdout.utf8).write(to: proofsPath)
+            let accepted = try runPython([Self.verifier, checkpointPath, key, proofsPath.path])
+            #expect(accepted.status == 0, "\(String(decoding: accepted.stdout, as: UTF8.self)) \(accepted.stderr)")
+            #expect(String(decoding: accepted.stdout, as: UTF8.self).components(separatedBy: "included").count == 7)  // six events
+
+            var rows = try #require(try JSONSerialization.jsonObject(with: Data(proofs.stdout.utf8)) as? [[String: Any]])
+            var record = try #require(Data(base64Encoded: rows[2]["record"] as! String))
+            record[record.count - 1] ^= 1
+            rows[2]["record"] = record.base64EncodedString()
+            try JSONSerialization.data(withJSONObject: rows).write(to: proofsPath)
+            #expect(try runPython([Self.verifier, checkpointPath, key, proofsPath.path]).status == 1)
+
+            let checkpoint = try String(contentsOfFile: checkpointPath, encoding: .utf8)
+            let lines = checkpoint.split(separator: "\n", omittingEmptySubsequences: false)
+            try (lines[0] + "\n" + String(Int(lines[1])! + 1) + "\n" + lines[2...].joined(separator: "\n"))
+                .write(toFile: checkpointPath, atomically: true, encoding: .utf8)
+            #expect(try runPython([Self.verifier, checkpointPath, key, proofsPath.path]).status == 2)
+            let verify = try cli.run(["verify", "--anchor", checkpointPath])
+            #expect(verify.status == 2 && verify.stderr.contains("signature"))
+        }
+    }
+
+    @Test func verifyWithAnAnchorPassesAfterErasureAndRetention() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            let checkpointPath = cli.directory.appendingPathComponent("checkpoint.txt").path
+            #expect(try cli.run(["anchor", "--out", checkpointPath]).status == 0)
+            #expect(try cli.run(["erase", "--subject", "bob", "--yes"]).status == 0)
+            #expect(try cli.run(["retention", "apply", "--max-age", "1d"]).status == 0)
+            let verify = try cli.run(["verify", "--anchor", checkpointPath, "--format", "json"])
+            #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
+            #expect(verify.stdout.contains("\"anchor_consistent\":true"))
+            #expect(try cli.run(["prove", ComplianceCommandsTests.revoked, "--event", "0", "--anchor", checkpointPath]).status == 0,
+                    "an erased session's records can still be proved")
+        }
+    }
+}

@@ -77,7 +77,7 @@ struct CheckpointVerifierKey {
     }
 
     init(_ text: String) throws {
-        let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+")
+        let parts = text.trimmingCharacters(in: .whitespacesAndNewlines).split(separator: "+", maxSplits: 2)
         guard parts.count == 3, let blob = Data(base64Encoded: String(parts[2])), blob.count == 33, blob.first == 0x01 else {
             throw EventLogError(.invalidArgument, "the verifier key is not NAME+KEYHASH+BASE64 of an Ed25519 key")
         }

@@ -1,0 +1,97 @@
+#!/usr/bin/env python3
+"""Verifies SessionStore inclusion proofs against a signed checkpoint, written from docs/COMPLIANCE.md alone.
+
+It shares no code with SessionStore: hashlib for SHA-256, PyNaCl for Ed25519. It needs nothing but
+the checkpoint file, the verifier key (`sessionstore anchor --public-key`), and the proofs
+(`sessionstore prove SESSION --anchor FILE --format json`). It prints one line per proven record and
+exits 0 when every proof holds, 1 when any does not, 2 when the checkpoint's signature does not verify.
+
+    pip install pynacl
+    python3 verify_proof.py CHECKPOINT_FILE VERIFIER_KEY PROOFS.json
+"""
+import base64
+import hashlib
+import json
+import struct
+import sys
+
+import nacl.exceptions
+import nacl.signing
+
+
+def sha256(data: bytes) -> bytes:
+    return hashlib.sha256(data).digest()
+
+
+def read_checkpoint(text: str, verifier_key: str):
+    """The checkpoint's origin, size and root, once its signed-note signature verifies with the key."""
+    name, key_hash_hex, key_b64 = verifier_key.strip().split("+", 2)
+    key = base64.b64decode(key_b64)
+    assert len(key) == 33 and key[0] == 0x01, "an Ed25519 verifier key is 0x01 and 32 bytes"
+    key_hash = sha256(name.encode() + b"\n" + key)[:4]
+    assert key_hash.hex() == key_hash_hex, "the verifier key's hash does not match"
+    body, _, signatures = text.partition("\n\n")
+    body += "\n"
+    origin, size, root = body.split("\n")[:3]
+    for line in signatures.splitlines():
+        parts = line.split(" ")
+        if len(parts) != 3 or parts[0] != "\u2014" or parts[1] != name:
+            continue
+        blob = base64.b64decode(parts[2])
+        if blob[:4] != key_hash:
+            continue
+        try:
+            nacl.signing.VerifyKey(key[1:]).verify(body.encode(), blob[4:])
+            return origin, int(size), base64.b64decode(root)
+        except nacl.exceptions.BadSignatureError:
+            pass
+    return None
+
+
+def root_from_inclusion(index: int, size: int, leaf: bytes, path):
+    """RFC 9162 section 2.1.3.2."""
+    if index >= size:
+        return None
+    fn, sn, r = index, size - 1, leaf
+    for p in path:
+        if sn == 0:
+            return None
+        if fn & 1 or fn == sn:
+            r = sha256(b"\x01" + p + r)
+            if not fn & 1:
+                while not fn & 1 and fn != 0:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            r = sha256(b"\x01" + r + p)
+        fn >>= 1
+        sn >>= 1
+    return r if sn == 0 else None
+
+
+def leaf_hash(position: int, record: bytes, nonce: bytes) -> bytes:
+    """FORMAT.md section 5.4: SHA-256(0x00 || position u64 || header (60) || SHA-256(nonce || ciphertext and tag))."""
+    return sha256(b"\x00" + struct.pack(">Q", position) + record[:60] + sha256(nonce + record[92:]))
+
+
+def main(checkpoint_file: str, verifier_key: str, proofs_file: str) -> int:
+    checkpoint = read_checkpoint(open(checkpoint_file, encoding="utf-8").read(), verifier_key)
+    if checkpoint is None:
+        print("the checkpoint's signature does not verify")
+        return 2
+    origin, size, root = checkpoint
+    failed = 0
+    for proof in json.load(open(proofs_file, encoding="utf-8")):
+        record, nonce = base64.b64decode(proof["record"]), base64.b64decode(proof["nonce"])
+        position = proof["leaf_index"]
+        leaf = leaf_hash(position, record, nonce)
+        path = [base64.b64decode(p) for p in proof["audit_path"]]
+        holds = (leaf == record[60:92] and proof["tree_size"] == size
+                 and root_from_inclusion(position, size, leaf, path) == root)
+        failed += not holds
+        print(f"{origin} record {position} of {size}: {'included' if holds else 'NOT PROVEN'}")
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))
