@@ -21,7 +21,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
             """,
         subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
                       ConsentCommand.self, AuditCommand.self, RetentionCommand.self, EraseCommand.self, CompactCommand.self,
-                      AnchorCommand.self, ProveCommand.self,
+                      AnchorCommand.self, ProveCommand.self, KeysCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]
     )
 }

@@ -34,15 +34,7 @@ extension EventLog {
         guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)) else {
             throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(StoreLayout.dataFileName))", path: directory)
         }
-        var lock = try DirectoryLock(directory, exclusive: true, wait: false)
-        while lock == nil, clock.now - start < timeout {
-            Thread.sleep(forTimeInterval: 0.05)
-            lock = try DirectoryLock(directory, exclusive: true, wait: false)
-        }
-        guard let lock else {
-            throw EventLogError(.storeBusy, "the store at \(directory) is open in another process (or elsewhere in this one); close it and compact again",
-                                path: directory)
-        }
+        let lock = try exclusiveLock(on: directory, waitingUpTo: timeout)
         let dataPath = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
         let copyPath = (directory as NSString).appendingPathComponent(compactingFileName)
         let before = fileSize(dataPath)

@@ -35,8 +35,10 @@ public final class EventLog: Sendable {
         if let missing = StoreLayout.all.first(where: { !environment.hasDatabase($0) }) {
             throw EventLogError(.storeUnusable, "the store at \(directory) lacks its \(missing) database", path: directory)
         }
-        let hierarchy = KeyHierarchy(master: master)
-        try environment.read { txn in try StoreOpening.checkKey(hierarchy, storeID: storeIDBytes, in: txn) }
+        let hierarchy = try environment.read { txn in
+            try StoreOpening.checkKey(KeyHierarchy(master: master), storeID: storeIDBytes, in: txn)
+            return try KeyHierarchy.load(master: master, storeID: storeIDBytes, in: txn)
+        }
         let keys = KeyRing(hierarchy: hierarchy, storeID: storeIDBytes)
         let dictionaries = DictionarySet(metadataKey: hierarchy.storeMetadata, storeID: storeIDBytes)
         try environment.read { txn in try dictionaries.load(in: txn) }

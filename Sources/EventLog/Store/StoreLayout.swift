@@ -23,6 +23,7 @@ enum StoreLayout {
     static let currentDictionaryKey = Array("current-dictionary".utf8)
     static let totalsKey = Array("totals".utf8)
     static let indexedThroughKey = Array("indexed-through".utf8)
+    static let stableKeysKey = Array("stable-keys".utf8)
 
     static let dataFileName = "data.mdb"
     static let lockFileName = "lock.mdb"

@@ -11,7 +11,7 @@ enum StoreOpening {
     /// `algorithm u8 (2 = Argon2id 1.3) | operations u64 | memory bytes u64 | salt 16`.
     static let argon2idAlgorithm: UInt8 = 2
 
-    private static func keyCheckAdditionalData(_ storeID: [UInt8]) -> [UInt8] { Array("key-check".utf8) + storeID }
+    static func keyCheckAdditionalData(_ storeID: [UInt8]) -> [UInt8] { Array("key-check".utf8) + storeID }
 
     /// Checks that `directory` may become a store and reads the key file, before anything is created.
     static func checkNewStore(at directory: String, keySource: KeySource) throws -> SecureBytes? {
@@ -81,8 +81,7 @@ enum StoreOpening {
             let salt = Sodium.randomBytes(count: MasterKeyFile.saltBytes)
             let cost = options.passphraseCost
             master = try MasterKeyFile.stretch(passphrase: passphrase, salt: salt, cost: cost)
-            try txn.put(StoreLayout.meta, StoreLayout.passphraseKDFKey,
-                        [argon2idAlgorithm] + [UInt8](bigEndian: cost.operations) + [UInt8](bigEndian: UInt64(cost.memoryBytes)) + salt)
+            try txn.put(StoreLayout.meta, StoreLayout.passphraseKDFKey, kdfEntry(cost: cost, salt: salt))
         }
         let hierarchy = KeyHierarchy(master: master)
         try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: StoreLayout.formatVersion))
@@ -96,6 +95,11 @@ enum StoreOpening {
         try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: KeyRing.auditKeyID + 1))
         try StoreTotals().write(in: txn)
         return master
+    }
+
+    /// `meta/kdf`: `algorithm u8 | operations u64 | memory bytes u64 | salt 16`.
+    static func kdfEntry(cost: PassphraseCost, salt: [UInt8]) -> [UInt8] {
+        [argon2idAlgorithm] + [UInt8](bigEndian: cost.operations) + [UInt8](bigEndian: UInt64(cost.memoryBytes)) + salt
     }
 
     static func format(in txn: LMDBTransaction) throws -> UInt32 {

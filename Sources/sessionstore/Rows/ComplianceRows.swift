@@ -111,3 +111,17 @@ struct ProofRow: OutputRow {
         fields.field("nonce", Data(record.nonce).base64EncodedString())
     }
 }
+
+/// What `keys rotate` did.
+struct RotationRow: OutputRow {
+    static let columns = ["data_keys", "dictionaries", "view_rows"] + CompactionRow.columns
+
+    var report: KeyRotationReport
+
+    func write(to fields: inout Fields) {
+        fields.field("data_keys", report.dataKeys)
+        fields.field("dictionaries", report.dictionaries)
+        fields.field("view_rows", report.viewRows)
+        if let compaction = report.compaction { CompactionRow(report: compaction).write(to: &fields) }
+    }
+}

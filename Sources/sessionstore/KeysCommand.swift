@@ -1,0 +1,72 @@
+import ArgumentParser
+import EventLog
+import Foundation
+import Output
+
+struct KeysCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "keys",
+        abstract: "Manage the store's master key.",
+        subcommands: [KeysRotateCommand.self]
+    )
+}
+
+struct KeysRotateCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rotate",
+        abstract: "Replace the master key: re-wrap every data key, dictionary and view row under a new one.",
+        discussion: """
+            Opens the store with the current key (--key-file or --passphrase-env, as for every command) \
+            and, in one transaction, seals every data key, compression dictionary and view row again \
+            under the new key (--new-key-file, a 32-byte file made by `init` or any 32 random bytes with \
+            mode 0600, or --new-passphrase-env). No event record is rewritten. Subject hashes and the \
+            checkpoint verifier key stay the same. Then compacts the store so no copy of the old \
+            wrappings is left in the file.
+
+            Afterwards the old key is refused (exit 77) and the new one reads everything. Killed at any \
+            moment, the store opens with exactly one of the two keys. Needs the store to itself: waits up \
+            to --wait seconds for other processes to close it, then stops with exit 75.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("new-key-file"), help: ArgumentHelp("The new 32-byte master key file (mode 0600).", valueName: "path"))
+    var newKeyFile: String?
+
+    @Option(name: .customLong("new-passphrase-env"), help: ArgumentHelp(
+        "Derive the new master key from the passphrase in this environment variable.", valueName: "variable"))
+    var newPassphraseVariable: String?
+
+    @Option(name: .customLong("wait"), help: ArgumentHelp("Seconds to wait for other processes to close the store (default 10).",
+                                                          valueName: "seconds"))
+    var waitSeconds: Double = 10
+
+    @OptionGroup var output: OutputOptions<RecordFormats>
+
+    func validate() throws {
+        guard (newKeyFile == nil) != (newPassphraseVariable == nil) else {
+            throw ValidationError("Give either --new-key-file or --new-passphrase-env.")
+        }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let new: KeySource
+            if let newKeyFile {
+                new = .keyFile(newKeyFile)
+            } else {
+                let variable = newPassphraseVariable!
+                guard let passphrase = ProcessInfo.processInfo.environment[variable], !passphrase.isEmpty else {
+                    throw CommandFailure(.usage, "the environment variable \(variable) named by --new-passphrase-env is not set or empty")
+                }
+                new = .passphrase(passphrase)
+            }
+            let report = try EventLog.rotateMasterKey(at: storeOptions.store, from: try storeOptions.keySource(), to: new,
+                                                      waitingUpTo: .milliseconds(Int(waitSeconds * 1000)))
+            let sink = try output.sink()
+            try sink.writeRecord(RotationRow(report: report), format: output.format)
+            try sink.close()
+        }
+    }
+}
