@@ -21,6 +21,7 @@ let package = Package(
                 .product(name: "Projections", package: "SessionStore"),
                 .product(name: "Audio", package: "SessionStore"),
                 .product(name: "Replay", package: "SessionStore"),
+                .product(name: "Compliance", package: "SessionStore"),
             ]
         ),
     ]

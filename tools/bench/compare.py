@@ -42,3 +42,15 @@ opened = swift.get(("open-small", None))
 if opened:
     print(f"| open a store of {opened['events']:,} events: median / max (ms) | | "
           f"{opened['median_ms']:.2f} / {opened['max_ms']:.2f} | |")
+verified = swift.get(("verify-small", None))
+scanned = c.get(("scan-small", "warm"))
+if verified:
+    ratio = f"{verified['per_second'] / scanned['per_second']:.2f}×" if scanned else ""
+    print(f"| verify: leaf check, Merkle tree rebuilt and checked, decrypt, decompress, index (events/s); C: scan | "
+          f"{scanned['per_second']:,.0f} | {verified['per_second']:,.0f} | {ratio} |")
+tree = swift.get(("merkle-small", None))
+if tree:
+    print(f"| signed checkpoint of {tree['events']:,} events: median / max (ms) | | "
+          f"{tree['anchor_median_ms']:.3f} / {tree['anchor_max_ms']:.3f} | |")
+    print(f"| inclusion proof: median / max (ms); consistency proof: median (ms) | | "
+          f"{tree['inclusion_median_ms']:.3f} / {tree['inclusion_max_ms']:.3f}; {tree['consistency_median_ms']:.3f} | |")

@@ -63,26 +63,19 @@ extension EventLog {
             var expected: UInt64 = 0
             var nextNumbers: [StreamID: UInt64] = [:]
             var indexedNumbers: [StreamID: UInt64]?  // nextNumbers as of position indexedThrough
-            var bases = NonceBaseCursor()
-            let decompressor = Decompressor()
             var tree = MerkleRebuilder()
             var anchorRoot: [UInt8]? = anchor?.size == 0 ? MerkleHash.empty : nil
-            try txn.withCursor(StoreLayout.events) { cursor in
-                var entry = try cursor.first()
-                while let (key, value) = entry {
-                    guard key.count == 8 else {
-                        report.report(nil, "the events database holds a malformed key of \(key.count) bytes")
-                        entry = try cursor.next()
-                        continue
-                    }
-                    let position: UInt64 = key.loadBigEndian(at: 0)
+            let decoder = ChunkDecoder(opener: opener)
+            // Records are opened (leaf check, decrypt, decompress) a chunk at a time on all cores; what
+            // depends on order (stream numbers, the tree, gaps) is then checked in order.
+            func checkInOrder(_ chunk: [ChunkDecoder.Entry]) throws {
+                let opened = decoder.decode(chunk, in: txn) { (stream: $0.stream, number: $0.streamNumber) }
+                for ((position, value), result) in zip(chunk, opened) {
                     if position > expected {
                         report.report(expected, "records at positions \(expected)..<\(position) are missing")
                     }
                     if indexedNumbers == nil, position >= indexedThrough { indexedNumbers = nextNumbers }
-                    let base = try? bases.base(for: position, in: txn)
-                    check(value, at: position, nonceBase: base, decompressor: decompressor, in: txn,
-                          nextNumbers: &nextNumbers, report: &report)
+                    check(result, record: value, at: position, nextNumbers: &nextNumbers, report: &report)
                     if position == tree.size, value.count >= RecordLayout.minimumCount {
                         let leaf = Array(value[RecordLayout.leafOffset..<RecordLayout.ciphertextOffset])
                         try tree.add(leaf) { level, index, hash in
@@ -95,8 +88,25 @@ extension EventLog {
                     }
                     expected = position + 1
                     if report.checkedRecords % 65_536 == 0 { progress?(report.checkedRecords, total) }
+                }
+            }
+            try txn.withCursor(StoreLayout.events) { cursor in
+                var entry = try cursor.first()
+                var chunk: [ChunkDecoder.Entry] = []
+                chunk.reserveCapacity(1024)
+                while let (key, value) = entry {
+                    if key.count == 8 {
+                        chunk.append((key.loadBigEndian(at: 0), value))
+                    } else {
+                        report.report(nil, "the events database holds a malformed key of \(key.count) bytes")
+                    }
+                    if chunk.count == 1024 {
+                        try checkInOrder(chunk)
+                        chunk.removeAll(keepingCapacity: true)
+                    }
                     entry = try cursor.next()
                 }
+                try checkInOrder(chunk)
             }
             progress?(report.checkedRecords, total)
             report.treeHead = TreeHead(size: tree.size, rootHash: tree.root)
@@ -127,20 +137,17 @@ extension EventLog {
         report.anchorConsistent = report.problemCount == before
     }
 
-    private func check(_ record: UnsafeRawBufferPointer, at position: UInt64, nonceBase: NonceBase?,
-                       decompressor: Decompressor, in txn: LMDBTransaction,
-                       nextNumbers: inout [StreamID: UInt64], report: inout VerificationReport) {
+    private func check(_ opened: Result<(stream: StreamID, number: UInt64), any Error>, record: UnsafeRawBufferPointer,
+                       at position: UInt64, nextNumbers: inout [StreamID: UInt64], report: inout VerificationReport) {
         report.checkedRecords += 1
-        do {
-            let event = try opener.open(record, position: position, nonceBase: nonceBase, decompressor: decompressor) {
-                try opener.keys.key($0, in: txn)
-            }
+        switch opened {
+        case .success(let event):
             let expectedNumber = nextNumbers[event.stream] ?? 0
-            if event.streamNumber != expectedNumber {
-                report.report(position, "record at position \(position) is number \(event.streamNumber) of stream \(event.stream), expected \(expectedNumber)")
+            if event.number != expectedNumber {
+                report.report(position, "record at position \(position) is number \(event.number) of stream \(event.stream), expected \(expectedNumber)")
             }
-            nextNumbers[event.stream] = event.streamNumber + 1
-        } catch {
+            nextNumbers[event.stream] = event.number + 1
+        case .failure(let error):
             if let error = error as? EventLogError, error.code == .keyDestroyed {
                 report.erasedRecords += 1
             } else {

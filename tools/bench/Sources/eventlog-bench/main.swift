@@ -65,6 +65,16 @@ case "rebuild":
     result["scenario"] = "rebuild"
     Measurements.emit(result)
 
+case "verify-tree":
+    guard arguments.count == 4 else { fail("usage: verify-tree STORE KEY") }
+    try ComplianceMeasurement.tree(store: arguments[2], key: arguments[3])
+case "audit-check":
+    guard arguments.count == 4 else { fail("usage: audit-check STORE KEY") }
+    try ComplianceMeasurement.check(store: arguments[2], key: arguments[3])
+case "erasure":
+    guard arguments.count == 3 else { fail("usage: erasure WORK_DIR") }
+    try await ComplianceMeasurement.erasure(work: URL(fileURLWithPath: arguments[2]))
+
 case "audio":
     guard arguments.count >= 3 else { fail("usage: audio RAW_16K_MONO_FILE…") }
     for path in arguments[2...] { try AudioMeasurement(file: URL(fileURLWithPath: path)).run() }
