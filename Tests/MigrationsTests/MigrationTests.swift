@@ -101,7 +101,7 @@ import TestSupport
                 try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(1)))
             }
             #expect(throws: EventLogError.self) { try store.open() }
-            #expect(try EventLog.migrate(at: store.storePath, key: store.key) == ["format 1 → 2: marked the 1 view rows as sealed with the views key"])
+            #expect(try EventLog.migrate(at: store.storePath, key: store.key) == ["format 1 → 2: marked the 1 view rows as sealed with the views key; built the Merkle tree over 1 records"])
             #expect(try ProjectionRunner(log: try store.open()).sessions() == before)
         }
     }

@@ -1,19 +1,19 @@
-internal import CSodium
+internal import CCrypto
 
-/// SHA-256 through libsodium, incrementally over several pieces.
+/// SHA-256, incrementally over several pieces: OpenSSL's libcrypto, which uses the CPU's SHA
+/// extensions where there are some (leaf hashes and the Merkle tree hash every record twice or more).
 public struct SHA256: Sendable {
     /// The length of a digest: 32 bytes.
     public static let digestBytes = 32
-    private var state = crypto_hash_sha256_state()
+    private var state = SHA256_CTX()
 
     /// A hash of nothing yet.
     public init() {
-        Sodium.initialise()
-        crypto_hash_sha256_init(&state)
+        SHA256_Init(&state)
     }
 
     package mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        crypto_hash_sha256_update(&state, bytes.bytes, UInt64(bytes.count))
+        SHA256_Update(&state, bytes.baseAddress, bytes.count)
     }
 
     /// Adds `bytes` to what is hashed.
@@ -58,10 +58,12 @@ public struct SHA256: Sendable {
 
     mutating func finish(into output: UnsafeMutableRawBufferPointer) {
         precondition(output.count == Self.digestBytes)
-        crypto_hash_sha256_final(&state, output.bytes)
+        SHA256_Final(output.bytes, &state)
     }
 
     static func hash(_ bytes: UnsafeRawBufferPointer, into output: UnsafeMutableRawBufferPointer) {
-        crypto_hash_sha256(output.bytes, bytes.bytes, UInt64(bytes.count))
+        var hash = SHA256()
+        hash.update(bytes)
+        hash.finish(into: output)
     }
 }

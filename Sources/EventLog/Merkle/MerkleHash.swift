@@ -10,6 +10,25 @@ public enum MerkleHash {
         return hash.digest()
     }
 
+    /// The root of `count` leaf hashes (a power of two) laid end to end in `hashes`, which it
+    /// overwrites: hashed pairwise in place, level by level, with no allocation per node.
+    static func root(ofPerfect hashes: UnsafeMutableRawBufferPointer, count: Int) -> [UInt8] {
+        precondition(count > 0 && count.nonzeroBitCount == 1 && hashes.count >= count * 32)
+        var width = count
+        withUnsafeTemporaryAllocation(byteCount: 65, alignment: 8) { input in
+            input[0] = 1
+            while width > 1 {
+                for pair in 0..<(width / 2) {
+                    input.baseAddress!.advanced(by: 1).copyMemory(from: hashes.baseAddress!.advanced(by: pair * 64), byteCount: 64)
+                    SHA256.hash(UnsafeRawBufferPointer(input),
+                                into: UnsafeMutableRawBufferPointer(rebasing: hashes[(pair * 32)..<(pair * 32 + 32)]))
+                }
+                width /= 2
+            }
+        }
+        return Array(hashes[0..<32])
+    }
+
     /// The root of the empty tree: `SHA-256()` of nothing.
     public static let empty = SHA256.hash([])
 

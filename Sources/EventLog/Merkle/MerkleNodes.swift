@@ -38,6 +38,22 @@ enum MerkleNodes {
         return hashes
     }
 
+    /// Copies the leaf hashes of positions `lo..<hi` end to end into `buffer`, in one cursor pass.
+    static func copyLeaves(_ lo: UInt64, _ hi: UInt64, into buffer: UnsafeMutableRawBufferPointer, in txn: LMDBTransaction) throws {
+        try txn.withCursor(StoreLayout.events) { cursor in
+            var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(lo))
+            for position in lo..<hi {
+                guard let (key, record) = entry, key.count == 8, key.loadBigEndian(at: 0) as UInt64 == position,
+                      record.count >= RecordLayout.minimumCount else {
+                    throw EventLogError.integrity(position, "is missing from the log, so the tree over it cannot be hashed")
+                }
+                let offset = Int(position - lo) * 32
+                buffer.baseAddress!.advanced(by: offset).copyMemory(from: record.baseAddress!.advanced(by: RecordLayout.leafOffset), byteCount: 32)
+                entry = try cursor.next()
+            }
+        }
+    }
+
     /// The hash of the leaves `lo..<hi` (RFC 9162's MTH of that range; `lo` aligned as the RFC's
     /// recursion makes it).
     static func node(_ lo: UInt64, _ hi: UInt64, in txn: LMDBTransaction) throws -> [UInt8] {
@@ -63,8 +79,12 @@ enum MerkleNodes {
     /// `newSize` and of every larger subtree they complete, in the writing transaction.
     static func extend(from oldSize: UInt64, to newSize: UInt64, in txn: LMDBTransaction) throws {
         var chunkIndex = oldSize / chunk
+        guard (chunkIndex + 1) * chunk <= newSize else { return }
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(chunk) * 32, alignment: 8)
+        defer { buffer.deallocate() }
         while (chunkIndex + 1) * chunk <= newSize {
-            var hash = MerkleHash.root(of: try leaves(chunkIndex * chunk, (chunkIndex + 1) * chunk, in: txn)[...])
+            try copyLeaves(chunkIndex * chunk, (chunkIndex + 1) * chunk, into: buffer, in: txn)
+            var hash = MerkleHash.root(ofPerfect: buffer, count: Int(chunk))
             var (level, index) = (storedLevel, chunkIndex)
             try txn.put(StoreLayout.merkle, key(level: level, index: index), hash)
             while index & 1 == 1 {
