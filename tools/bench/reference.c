@@ -8,11 +8,13 @@
  * MDB_APPEND into `events`, plus the nonce base, one stream row and one run-index entry per batch of
  * 1,000. Reading: cursor scan, nonce base lookup, leaf check, decrypt, decompress.
  *
- *   cc -O2 -o reference reference.c $(pkg-config --cflags --libs lmdb libsodium libzstd)
+ *   cc -O2 -o reference reference.c $(pkg-config --cflags --libs lmdb libsodium libzstd libcrypto)
  *   ./reference DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
  */
 #define ZSTD_STATIC_LINKING_ONLY
+#define OPENSSL_SUPPRESS_DEPRECATED
 #include <lmdb.h>
+#include <openssl/sha.h>
 #include <sodium.h>
 #include <zstd.h>
 #include <stdint.h>
@@ -57,21 +59,22 @@ static void derive_nonce(const uint8_t *base, uint64_t position, uint8_t *nonce)
     for (int i = 0; i < 8; i++) nonce[16 + i] ^= (uint8_t)(position >> (56 - 8 * i));
 }
 
+/* SHA-256 from OpenSSL's libcrypto, as EventLog uses (the CPU's SHA extensions). */
 static void leaf_hash(uint64_t position, const uint8_t *record, size_t length, const uint8_t *nonce, uint8_t *out) {
     uint8_t digest[32], pos[8];
-    crypto_hash_sha256_state state;
-    crypto_hash_sha256_init(&state);
-    crypto_hash_sha256_update(&state, nonce, 24);
-    crypto_hash_sha256_update(&state, record + HEADER + 32, length - HEADER - 32);
-    crypto_hash_sha256_final(&state, digest);
-    crypto_hash_sha256_init(&state);
+    SHA256_CTX state;
+    SHA256_Init(&state);
+    SHA256_Update(&state, nonce, 24);
+    SHA256_Update(&state, record + HEADER + 32, length - HEADER - 32);
+    SHA256_Final(digest, &state);
+    SHA256_Init(&state);
     uint8_t zero = 0;
-    crypto_hash_sha256_update(&state, &zero, 1);
+    SHA256_Update(&state, &zero, 1);
     put_be64(pos, position);
-    crypto_hash_sha256_update(&state, pos, 8);
-    crypto_hash_sha256_update(&state, record, HEADER);
-    crypto_hash_sha256_update(&state, digest, 32);
-    crypto_hash_sha256_final(&state, out);
+    SHA256_Update(&state, pos, 8);
+    SHA256_Update(&state, record, HEADER);
+    SHA256_Update(&state, digest, 32);
+    SHA256_Final(out, &state);
 }
 
 static void additional_data(uint64_t position, const uint8_t *header, uint8_t *ad) {

@@ -24,7 +24,8 @@ extension EventLog {
     /// atomically. Needs no key.
     ///
     /// Holds the store directory's lock exclusively: waits up to `timeout` for every other open of
-    /// the store (in this process too) to close, and refuses with
+    /// the store (in this process too: release every ``EventLog`` of it first, `close()` is not
+    /// enough) to go, and refuses with
     /// ``EventLogError/Code/storeBusy`` if one stays open. Opens of the store that start meanwhile
     /// wait for it to finish. A crash leaves either the old file or the new one, and at worst a
     /// stray `data.mdb.compacting` that the next compaction removes.

@@ -59,6 +59,15 @@ enum ComplianceMeasurement {
     static func erasure(work: URL) async throws {
         let measurements = Measurements(work: work)
         let path = measurements.storePath("erasure")
+        let (erased, erasing) = try await erase(in: measurements)  // the log is released: compaction needs the store alone
+        let compaction = try EventLog.compact(at: path)
+        let seconds = Measurements.seconds(compaction.duration)
+        Measurements.emit(["scenario": "erase-subject", "sessions_erased": erased, "erase_seconds": erasing,
+                           "compaction_seconds": seconds, "bytes_before": compaction.bytesBefore, "bytes_after": compaction.bytesAfter,
+                           "compaction_mb_per_second": Double(compaction.bytesBefore) / 1e6 / seconds])
+    }
+
+    private static func erase(in measurements: Measurements) async throws -> (Int, Double) {
         let log = try measurements.freshSessionStore("erasure")
         let codec = SessionMigrations.codec
         let target = SubjectHash(bytes: log.identifierHash("erase-me"))!
@@ -87,10 +96,6 @@ enum ComplianceMeasurement {
             return Measurements.seconds(clock.now - started)
         }()
         try log.close()
-        let compaction = try EventLog.compact(at: path)
-        let seconds = Measurements.seconds(compaction.duration)
-        Measurements.emit(["scenario": "erase-subject", "sessions_erased": erased, "erase_seconds": erasing,
-                           "compaction_seconds": seconds, "bytes_before": compaction.bytesBefore, "bytes_after": compaction.bytesAfter,
-                           "compaction_mb_per_second": Double(compaction.bytesBefore) / 1e6 / seconds])
+        return (erased, erasing)
     }
 }
