@@ -103,11 +103,18 @@ public struct Exporter {
                 throw ExportError(.invalidRequest, "a \(format.rawValue.uppercased()) file holds one session, not "
                                   + "\(sessions.count): name one, or give a directory as the output for a file per session")
             }
+            let exported = try load(session)
             var writer = SubtitleWriter(format: format, options: options, sink: sink)
-            for segment in try load(session).transcript.segments { try writer.write(segment) }
+            if exported.summary.isShredded {
+                writer.note("This session was \(exported.summary.status.rawValue): its transcript and audio cannot be read.")
+            }
+            for segment in exported.transcript.segments { try writer.write(segment) }
         }
         try sink.flush()
     }
+
+    /// The session-list row of `session`, nil for an unknown one.
+    public func summary(of session: UUID) -> SessionSummary? { summaryByID[session] }
 
     /// What an export holds of `session`.
     public func load(_ session: UUID) throws -> ExportedSession {
@@ -115,7 +122,9 @@ public struct Exporter {
             throw ExportError(.unknownSession, "the store has no session \(Hex.uuid(session))")
         }
         let transcript = try runner.transcript(of: session) ?? TranscriptView(session: session)
-        let consent = try summary.subject.map { try runner.consentTrail(of: $0).entries.filter { $0.session == session } } ?? []
+        // A purged session's row no longer names its subject; its consent is found by session then.
+        let consent = try summary.subject.map { try runner.consentTrail(of: $0).entries.filter { $0.session == session } }
+            ?? runner.consentEntries(ofSession: session).map(\.entry)
         return ExportedSession(summary: summary, transcript: transcript, consent: consent)
     }
 

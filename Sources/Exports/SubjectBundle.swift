@@ -50,6 +50,7 @@ public struct SubjectBundle {
             let name = Hex.uuid(session)
             try write(staging, "sessions/\(name).json") { try exporter.export([session], as: .json, to: $0) }
             try write(staging, "sessions/\(name).vtt") { try exporter.export([session], as: .vtt, to: $0) }
+            if exporter.summary(of: session)?.isShredded == true { continue }  // erased or purged: no audio to give
             let events = try exporter.events(of: session)
             if asOf == nil, let last = events.last?.event.occurredAt { asOfTime = max(asOfTime, last) }
             for recording in RecordingExport.recordings(in: events) {

@@ -16,6 +16,11 @@ struct SubtitleWriter {
         if format == .vtt { sink.write("WEBVTT\n") }
     }
 
+    /// A WebVTT `NOTE` block (players and parsers skip it); SRT has no comments, so nothing there.
+    func note(_ text: String) {
+        if format == .vtt { sink.write("\nNOTE " + Self.withoutBlankLines(text).replacingOccurrences(of: "-->", with: "->") + "\n") }
+    }
+
     /// Writes the cue of `segment`. A cue must end after it starts: a segment of no length lasts 1 ms.
     mutating func write(_ segment: TranscriptView.Segment) throws(OutputError) {
         cues += 1

@@ -154,3 +154,47 @@ import TestSupport
         }
     }
 }
+
+/// Exports after the compliance commands: erased and purged sessions appear with their status and
+/// nothing of their content, in every format, read by the parsers people use.
+@Suite struct ShreddedExportTests {
+    @Test func erasedAndPurgedSessionsExportWithTheirStatusAndNoTextOrAudio() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            #expect(try cli.run(["erase", "--subject", "bob", "--yes"]).status == 0)
+            // Carol's session ended 2026-03-02T10:00:06Z: a day and a second later it is purged.
+            #expect(try cli.run(["retention", "apply", "--max-age", "1d", "--as-of", "2026-03-03T10:00:07Z"]).status == 0)
+
+            let json = cli.directory.appendingPathComponent("all.json")
+            #expect(try cli.run(["export", "--all", "--format", "json", "--out", json.path]).status == 0)
+            let read = try ExportReader.read("json", json)
+            #expect(read["valid"] as? Bool == true, "\(read["errors"] ?? "")")
+            let sessions = try #require((read["document"] as? [String: Any])?["sessions"] as? [[String: Any]])
+            #expect(sessions.map { $0["status"] as? String } == ["erased", "purged"])
+            #expect(sessions.allSatisfy { ($0["segments"] as? [Any])?.isEmpty == true && ($0["recordings"] as? [Any])?.isEmpty == true })
+            #expect(sessions.allSatisfy { ($0["consent"] as? [Any])?.isEmpty == false }, "the consent given stays provable")
+            let text = try String(contentsOf: json, encoding: .utf8)
+            #expect(!text.contains("secret") && !text.contains("carols words"))
+
+            let csv = cli.directory.appendingPathComponent("all.csv")
+            #expect(try cli.run(["export", "--all", "--format", "csv", "--out", csv.path]).status == 0)
+            #expect((try ExportReader.read("csv", csv)["pandas_rows"] as? [Any])?.isEmpty == true)
+
+            let vtt = cli.directory.appendingPathComponent("bob.vtt")
+            #expect(try cli.run(["export", ComplianceCommandsTests.revoked, "--format", "vtt", "--out", vtt.path]).status == 0)
+            #expect((try ExportReader.read("vtt", vtt)["cues"] as? [Any])?.isEmpty == true)
+            #expect(try String(contentsOf: vtt, encoding: .utf8).contains("NOTE This session was erased"))
+            let srt = cli.directory.appendingPathComponent("carol.srt")
+            #expect(try cli.run(["export", ComplianceCommandsTests.consented, "--format", "srt", "--out", srt.path]).status == 0)
+            #expect((try ExportReader.read("srt", srt)["cues"] as? [Any])?.isEmpty == true)
+
+            let bundle = cli.directory.appendingPathComponent("bob.zip")
+            let bundled = try cli.run(["export", "--subject", "bob", "--bundle", bundle.path])
+            #expect(bundled.status == 0, "\(bundled.stderr)")
+            let zip = try ExportReader.read("zip", bundle)
+            #expect((zip["names"] as? [String])?.contains { $0.hasSuffix(".flac") } == false, "no audio of an erased session")
+            #expect((zip["checked"] as? [[String: Any]])?.allSatisfy { $0["sha256_ok"] as? Bool == true } == true)
+        }
+    }
+}
