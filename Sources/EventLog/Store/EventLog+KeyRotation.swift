@@ -24,6 +24,7 @@ extension EventLog {
     /// transaction commits or not; the compaction replaces the file atomically). Needs the store to
     /// itself: waits up to `timeout` for other opens to close, else ``EventLogError/Code/storeBusy``.
     /// Afterwards the old key is refused with ``EventLogError/Code/wrongKey``.
+    @discardableResult
     public static func rotateMasterKey(at directory: String, from current: KeySource, to new: KeySource,
                                        passphraseCost: PassphraseCost = .moderate,
                                        waitingUpTo timeout: Duration = .seconds(10)) throws -> KeyRotationReport {
