@@ -42,6 +42,7 @@ public struct SubjectErasure {
     ///   - time: when the erasure happened (ms since 1970), for the event.
     /// - Throws: ``ComplianceError`` with ``ComplianceError/Code/unknownSubject`` when the store holds
     ///   no session of `subject`.
+    @discardableResult
     public func erase(_ subject: SubjectHash, reference: String? = nil, at time: Int64) async throws -> ErasureReport {
         let runner = ProjectionRunner(log: log)
         try runner.catchUp()

@@ -13,7 +13,8 @@ struct SessionStoreCommand: AsyncParsableCommand {
             Try `sessionstore demo` first: it creates the store and records the bundled fixture sessions. \
             Then `sessionstore ingest FILE` or `sessionstore record --audio A --script S` to add sessions, \
             `sessions`, `transcript`, `replay`, `audio` and `consent` to read them, `export` to take transcripts out, `stats` and `verify` \
-            to check the store.
+            to check the store. For auditors and data-protection work: `audit consent` and `audit check`, \
+            `retention`, `erase`, `anchor`, `prove` and `verify --anchor`, `keys rotate` (docs/COMPLIANCE.md).
 
             Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, \
             64 usage error, 65 invalid input data (or data that was erased), 75 the store is busy (compaction \

@@ -29,6 +29,7 @@ extension EventLog {
     /// ``EventLogError/Code/storeBusy`` if one stays open. Opens of the store that start meanwhile
     /// wait for it to finish. A crash leaves either the old file or the new one, and at worst a
     /// stray `data.mdb.compacting` that the next compaction removes.
+    @discardableResult
     public static func compact(at directory: String, waitingUpTo timeout: Duration = .seconds(10)) throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
