@@ -41,8 +41,8 @@ struct AnchorCommand: AsyncParsableCommand {
     }
 }
 
-/// Reads and verifies a checkpoint file with this store's verifier key.
-func readCheckpoint(_ path: String, for log: EventLog) throws -> Checkpoint {
+/// Reads a checkpoint file and verifies its signature with `verifierKey`.
+func readCheckpoint(_ path: String, verifierKey: String) throws -> Checkpoint {
     let text: String
     do {
         text = try String(contentsOfFile: path, encoding: .utf8)
@@ -50,7 +50,7 @@ func readCheckpoint(_ path: String, for log: EventLog) throws -> Checkpoint {
         throw CommandFailure(.usage, "cannot read the checkpoint \(path): \(error.localizedDescription)")
     }
     do {
-        return try Checkpoint.verified(text, verifierKey: log.checkpointVerifierKey)
+        return try Checkpoint.verified(text, verifierKey: verifierKey)
     } catch let error as EventLogError {
         throw CommandFailure(error.code == .integrity ? .integrity : .invalidData, "\(path): \(error.message)")
     }
@@ -89,7 +89,7 @@ struct ProveCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let id = try existingSession(session, in: log, allowErased: true)
-            let checkpoint = try anchor.map { try readCheckpoint($0, for: log) } ?? log.signedCheckpoint()
+            let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) } ?? log.signedCheckpoint()
             var positions = try log.positions(of: SessionStreams.session(id))
             if let event {
                 guard event < positions.count else {

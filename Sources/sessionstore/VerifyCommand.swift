@@ -19,8 +19,14 @@ struct VerifyCommand: AsyncParsableCommand {
             reordered or truncated, by anyone, keys or not), and the RFC 9162 consistency proof from it \
             to the log now. It keeps passing after erasure and retention: leaves cover ciphertext.
 
+            --without-key checks everything that needs no key, for an auditor who has none: headers, leaf \
+            hashes against the stored bytes, positions, stream numbers, the stream index, the Merkle tree, \
+            and --anchor (whose signature is then checked with --verifier-key, the key `anchor \
+            --public-key` prints). It says what it could not check: that the ciphertext authenticates and \
+            decompresses.
+
             --format json prints one document {intact, checked_records, erased_records, tree_size, \
-            root_hash, anchor_consistent, problem_count, problems}; ndjson and csv print one line per problem (none when intact). Field names: docs/OUTPUT.md.
+            root_hash, anchor_consistent, content_authenticated, problem_count, problems}; ndjson and csv print one line per problem (none when intact). Field names: docs/OUTPUT.md.
             """
     )
 
@@ -28,17 +34,38 @@ struct VerifyCommand: AsyncParsableCommand {
     @Option(name: .customLong("anchor"), help: ArgumentHelp("A checkpoint written by `anchor`: check the log extends it.", valueName: "file"))
     var anchor: String?
 
+    @Flag(name: .customLong("without-key"), help: "Check what needs no key; no key file or passphrase is read.")
+    var withoutKey = false
+
+    @Option(name: .customLong("verifier-key"), help: ArgumentHelp(
+        "With --without-key and --anchor: the key that verifies the checkpoint (from `anchor --public-key`).", valueName: "key"))
+    var verifierKey: String?
+
     @OptionGroup var output: OutputOptions<TextFormats>
+
+    func validate() throws {
+        if withoutKey, anchor != nil, verifierKey == nil {
+            throw ValidationError("--without-key --anchor needs --verifier-key: without the master key the checkpoint's signature is checked with the public key.")
+        }
+        if verifierKey != nil, !withoutKey { throw ValidationError("--verifier-key goes with --without-key.") }
+    }
 
     func run() async throws {
         try await reportingFailures {
-            let log = try storeOptions.openLog()
             let showProgress = isatty(STDERR_FILENO) == 1
-            let checkpoint = try anchor.map { try readCheckpoint($0, for: log) }
-            let report = try log.verify(anchor: checkpoint) { checked, total in
+            let progress: (UInt64, UInt64) -> Void = { checked, total in
                 if showProgress {
                     FileHandle.standardError.write(Data("\rverifying: \(checked) of \(total) records".utf8))
                 }
+            }
+            let report: VerificationReport
+            if withoutKey {
+                let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: verifierKey!) }
+                report = try EventLog.verifyWithoutKey(at: storeOptions.store, anchor: checkpoint, progress: progress)
+            } else {
+                let log = try storeOptions.openLog()
+                let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) }
+                report = try log.verify(anchor: checkpoint, progress: progress)
             }
             if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             let sink = try output.sink()
@@ -48,10 +75,15 @@ struct VerifyCommand: AsyncParsableCommand {
                     sink.write((problem.position.map { "position \($0): \(problem.message)" } ?? problem.message) + "\n")
                 }
                 if report.isIntact {
-                    sink.write("intact: \(report.checkedRecords) records checked, \(report.erasedRecords) of them erased\n")
+                    if report.contentAuthenticated {
+                        sink.write("intact: \(report.checkedRecords) records checked, \(report.erasedRecords) of them erased\n")
+                    } else {
+                        sink.write("intact without the key: \(report.checkedRecords) records' headers, leaf hashes, order and index checked; "
+                                   + "not checked: that their ciphertext authenticates and decompresses (that needs the key)\n")
+                    }
                     sink.write("tree: \(report.treeHead.size) leaves, root \(Data(report.treeHead.rootHash).base64EncodedString())\n")
-                    if let checkpoint {
-                        sink.write("consistent with the checkpoint of \(checkpoint.size) records in \(anchor!)\n")
+                    if let anchor, report.anchorConsistent == true {
+                        sink.write("consistent with the checkpoint in \(anchor)\n")
                     }
                 }
             case .json:

@@ -138,6 +138,24 @@ import TestSupport
         }
     }
 
+    @Test func anAuditorWithNoKeyVerifiesTheStoreAndACheckpoint() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            let checkpointPath = cli.directory.appendingPathComponent("checkpoint.txt").path
+            #expect(try cli.run(["anchor", "--out", checkpointPath]).status == 0)
+            let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
+            try FileManager.default.removeItem(atPath: cli.keyPath)  // the auditor has no key file
+            let verify = try cli.run(["verify", "--without-key", "--anchor", checkpointPath, "--verifier-key", key, "--format", "json"])
+            #expect(verify.status == 0, "\(verify.stderr)")
+            let report = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
+            #expect(report["intact"] as? Bool == true && report["anchor_consistent"] as? Bool == true)
+            #expect(report["content_authenticated"] as? Bool == false)
+            #expect(try cli.run(["verify", "--without-key", "--anchor", checkpointPath]).status == 64, "the signature needs the verifier key")
+            #expect(try cli.run(["verify"]).status == 77, "a keyed verify still needs the key")
+        }
+    }
+
     @Test func verifyWithAnAnchorPassesAfterErasureAndRetention() async throws {
         try await withCLI { cli in
             #expect(try cli.run(["init"]).status == 0)

@@ -19,6 +19,9 @@ public struct VerificationReport: Sendable {
     public var treeHead = TreeHead(size: 0, rootHash: MerkleHash.empty)
     /// Whether a checkpoint was given and the log was found consistent with it.
     public var anchorConsistent: Bool?
+    /// Whether the records' content was authenticated (decrypted and decompressed): false for
+    /// ``EventLog/verifyWithoutKey(at:anchor:progress:)``, which checks everything else.
+    public var contentAuthenticated = true
     /// The problems found, the first ``maximumListed`` of them, in the order found.
     public var problems: [IntegrityProblem] = []
     /// How many problems were found in all.
@@ -50,9 +53,61 @@ extension EventLog {
     /// from its size to now verifies.
     /// - Parameter progress: called now and then with (records checked, records in all).
     public func verify(anchor: Checkpoint? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
+        let decoder = ChunkDecoder(opener: opener)
+        return try reading { txn in
+            try Self.verify(in: txn, origin: checkpointOrigin, anchor: anchor, progress: progress) { chunk in
+                decoder.decode(chunk, in: txn) { (stream: $0.stream, number: $0.streamNumber) }
+            }
+        }
+    }
+
+    /// What an auditor can check with no key at all: every record's header, its leaf hash against the
+    /// stored bytes and nonce base, positions contiguous, stream numbers in order, the stream index,
+    /// the Merkle tree rebuilt from the leaves against the stored nodes, and `anchor` (verified by the
+    /// caller with the store's public verifier key). Not checked, and said so in
+    /// ``VerificationReport/contentAuthenticated``: that the ciphertext authenticates and decompresses,
+    /// which needs the data keys.
+    public static func verifyWithoutKey(at directory: String, anchor: Checkpoint? = nil,
+                                        progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
+        do {
+            let environment = try openEnvironment(at: directory, options: EventLogOptions())
+            return try environment.read { txn in
+                try StoreOpening.checkFormat(in: txn)
+                let storeID = UUID(bytes: try StoreOpening.storeID(in: txn).withUnsafeBytes { $0 })
+                var report = try verify(in: txn, origin: "sessionstore/\(storeID.uuidString.lowercased())", anchor: anchor,
+                                        progress: progress) { chunk in
+                    var bases = NonceBaseCursor()
+                    return chunk.map { position, record in
+                        Result {
+                            guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
+                                throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
+                            }
+                            guard let base = try bases.base(for: position, in: txn) else {
+                                throw EventLogError.integrity(position, "has no nonce base in nonce-bases")
+                            }
+                            guard base.withNonce(for: position, { RecordOpener.leafHashMatches(record, position: position, nonce: $0) }) else {
+                                throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
+                            }
+                            return (stream: StreamID(header.stream), number: header.streamNumber)
+                        }
+                    }
+                }
+                report.contentAuthenticated = false
+                return report
+            }
+        } catch {
+            throw EventLogError.storage(error)
+        }
+    }
+
+    /// The scan both verifications share: `open` checks a chunk of records (with or without keys),
+    /// the rest is checked in order here.
+    private static func verify(in txn: LMDBTransaction, origin: String, anchor: Checkpoint?, progress: ((UInt64, UInt64) -> Void)?,
+                               open: ([ChunkDecoder.Entry]) throws -> [Result<(stream: StreamID, number: UInt64), any Error>]) throws
+        -> VerificationReport {
         var report = VerificationReport()
         // One snapshot: the log and its index as of one moment, whatever is appended meanwhile.
-        try reading { txn in
+        do {
             let total = try txn.withCursor(StoreLayout.events) {
                 try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
             }
@@ -65,11 +120,10 @@ extension EventLog {
             var indexedNumbers: [StreamID: UInt64]?  // nextNumbers as of position indexedThrough
             var tree = MerkleRebuilder()
             var anchorRoot: [UInt8]? = anchor?.size == 0 ? MerkleHash.empty : nil
-            let decoder = ChunkDecoder(opener: opener)
             // Records are opened (leaf check, decrypt, decompress) a chunk at a time on all cores; what
             // depends on order (stream numbers, the tree, gaps) is then checked in order.
             func checkInOrder(_ chunk: [ChunkDecoder.Entry]) throws {
-                let opened = decoder.decode(chunk, in: txn) { (stream: $0.stream, number: $0.streamNumber) }
+                let opened = try open(chunk)
                 for ((position, value), result) in zip(chunk, opened) {
                     if position > expected {
                         report.report(expected, "records at positions \(expected)..<\(position) are missing")
@@ -110,7 +164,7 @@ extension EventLog {
             }
             progress?(report.checkedRecords, total)
             report.treeHead = TreeHead(size: tree.size, rootHash: tree.root)
-            if let anchor { try check(anchor, rootAtItsSize: anchorRoot, in: txn, report: &report) }
+            if let anchor { try check(anchor, origin: origin, rootAtItsSize: anchorRoot, in: txn, report: &report) }
             try checkIndex(indexedNumbers ?? nextNumbers, indexedThrough: indexedThrough, in: txn, report: &report)
         }
         return report
@@ -118,11 +172,11 @@ extension EventLog {
 
     /// The log must extend `anchor`: its first `anchor.size` leaves hash to the anchor's root, and the
     /// consistency proof from the stored tree leads from that root to the root recomputed now.
-    private func check(_ anchor: Checkpoint, rootAtItsSize: [UInt8]?, in txn: LMDBTransaction,
-                       report: inout VerificationReport) throws {
+    private static func check(_ anchor: Checkpoint, origin: String, rootAtItsSize: [UInt8]?, in txn: LMDBTransaction,
+                              report: inout VerificationReport) throws {
         let before = report.problemCount
-        if anchor.origin != checkpointOrigin {
-            report.report(nil, "the checkpoint is of another log (\(anchor.origin)), not \(checkpointOrigin)")
+        if anchor.origin != origin {
+            report.report(nil, "the checkpoint is of another log (\(anchor.origin)), not \(origin)")
         } else if anchor.size > report.treeHead.size {
             report.report(nil, "the log holds \(report.treeHead.size) records but the checkpoint covers \(anchor.size): records were removed")
         } else if rootAtItsSize != anchor.rootHash {
@@ -137,7 +191,7 @@ extension EventLog {
         report.anchorConsistent = report.problemCount == before
     }
 
-    private func check(_ opened: Result<(stream: StreamID, number: UInt64), any Error>, record: UnsafeRawBufferPointer,
+    private static func check(_ opened: Result<(stream: StreamID, number: UInt64), any Error>, record: UnsafeRawBufferPointer,
                        at position: UInt64, nextNumbers: inout [StreamID: UInt64], report: inout VerificationReport) {
         report.checkedRecords += 1
         switch opened {
@@ -163,7 +217,7 @@ extension EventLog {
 
     /// The index must describe exactly the log before `indexedThrough`: a row for every stream with
     /// events there, runs covering its numbers in order and pointing at its records, nothing beyond.
-    private func checkIndex(_ seen: [StreamID: UInt64], indexedThrough: UInt64, in txn: LMDBTransaction,
+    private static func checkIndex(_ seen: [StreamID: UInt64], indexedThrough: UInt64, in txn: LMDBTransaction,
                             report: inout VerificationReport) throws {
         var rows = 0
         try txn.withCursor(StoreLayout.streams) { cursor in

@@ -17,7 +17,7 @@ struct ProblemRow: OutputRow {
 /// A verify report as one JSON document.
 struct VerifyDocument: OutputRow {
     static let columns = ["intact", "checked_records", "erased_records", "tree_size", "root_hash", "anchor_consistent",
-                          "problem_count", "problems"]
+                          "content_authenticated", "problem_count", "problems"]
 
     var report: VerificationReport
 
@@ -28,6 +28,7 @@ struct VerifyDocument: OutputRow {
         fields.field("tree_size", report.treeHead.size)
         fields.field("root_hash", Data(report.treeHead.rootHash).base64EncodedString())
         fields.field("anchor_consistent", report.anchorConsistent)
+        fields.field("content_authenticated", report.contentAuthenticated)
         fields.field("problem_count", report.problemCount)
         fields.field("problems", rows: report.problems.map(ProblemRow.init))
     }
