@@ -91,17 +91,20 @@ struct LateConsentRule: ComplianceRule {
     func violations(asOf: Int64) -> [Violation] { found }
 }
 
-/// Sessions still readable although they ended longer ago than the retention policy allows.
+/// Sessions still readable although they ended longer ago than the retention policy allows, and
+/// transcript partials still readable past the policy's period for partials.
 struct RetentionRule: ComplianceRule {
     private var policy: RetentionPolicy?
     private var ended: [UUID: (position: UInt64, at: Int64)] = [:]
     private var shredded: Set<UUID> = []
+    private var readablePartials: [UUID: Int] = [:]
 
     mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
         switch event.event.payload {
         case .retentionPolicySet(let set): policy = set
         case .sessionEnded where !event.isCopy: ended[event.event.session] = (event.position, event.event.occurredAt)
-        case .retentionPurged(let purged): shredded.formUnion(purged.sessions)
+        case .transcriptPartial where !event.isCopy: readablePartials[event.event.session, default: 0] += 1
+        case .retentionPurged(let purged) where !purged.partialsOnly: shredded.formUnion(purged.sessions)
         case .subjectErased(let erased): shredded.formUnion(erased.sessions)
         default: break
         }
@@ -109,11 +112,18 @@ struct RetentionRule: ComplianceRule {
 
     func violations(asOf: Int64) -> [Violation] {
         guard let policy else { return [] }
-        let cutoff = asOf - policy.maxAge
-        return ended.compactMap { session, end in
-            guard end.at < cutoff, !shredded.contains(session) else { return nil }
-            return Violation(rule: .retentionExceeded, session: session, position: end.position, occurredAt: end.at,
-                             detail: "the session ended \(RetentionDuration.text(asOf - end.at)) before the check's time (\(RFC3339.string(asOf))); the retention policy keeps sessions \(RetentionDuration.text(policy.maxAge))")
+        return ended.compactMap { session, end -> Violation? in
+            guard !shredded.contains(session) else { return nil }
+            let ago = "the session ended \(RetentionDuration.text(asOf - end.at)) before the check's time (\(RFC3339.string(asOf)))"
+            if end.at < asOf - policy.maxAge {
+                return Violation(rule: .retentionExceeded, session: session, position: end.position, occurredAt: end.at,
+                                 detail: "\(ago); the retention policy keeps sessions \(RetentionDuration.text(policy.maxAge))")
+            }
+            if let partialsMaxAge = policy.partialsMaxAge, end.at < asOf - partialsMaxAge, let count = readablePartials[session] {
+                return Violation(rule: .retentionExceeded, session: session, position: end.position, occurredAt: end.at,
+                                 detail: "\(ago) and \(count) transcript partials are still readable; the policy keeps partials \(RetentionDuration.text(partialsMaxAge))")
+            }
+            return nil
         }
     }
 }
@@ -122,7 +132,9 @@ struct RetentionRule: ComplianceRule {
 /// subject's session that the erasure did not name.
 struct ErasedDataRule: ComplianceRule {
     private var firstReadable: [UUID: FirstOffence] = [:]
+    private var firstReadablePartial: [UUID: FirstOffence] = [:]
     private var shredded: [UUID: String] = [:]
+    private var partialsDiscarded: [UUID: UInt64] = [:]
     private var subjectSessions: [SubjectHash: Set<UUID>] = [:]
 
     mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
@@ -131,6 +143,9 @@ struct ErasedDataRule: ComplianceRule {
            event.event.type != .exportPerformed, event.event.type != .retentionPolicySet {
             if firstReadable[session] == nil { firstReadable[session] = FirstOffence(event) } else { firstReadable[session]!.more += 1 }
             if let subject = ledger.subjectOfSession[session] { subjectSessions[subject, default: []].insert(session) }
+            if event.event.type == .transcriptPartial {
+                if firstReadablePartial[session] == nil { firstReadablePartial[session] = FirstOffence(event) } else { firstReadablePartial[session]!.more += 1 }
+            }
         }
         switch event.event.payload {
         case .subjectErased(let erased):
@@ -140,6 +155,8 @@ struct ErasedDataRule: ComplianceRule {
                     shredded[session] = "its subject was erased (position \(event.position)) but the erasure did not name it"
                 }
             }
+        case .retentionPurged(let purged) where purged.partialsOnly:
+            for session in purged.sessions { partialsDiscarded[session] = event.position }
         case .retentionPurged(let purged):
             for session in purged.sessions { shredded[session] = "it was purged by retention (position \(event.position))" }
         default: break
@@ -147,10 +164,16 @@ struct ErasedDataRule: ComplianceRule {
     }
 
     func violations(asOf: Int64) -> [Violation] {
-        shredded.compactMap { session, why in
+        let sessions = shredded.compactMap { session, why -> Violation? in
             guard let first = firstReadable[session] else { return nil }
             return Violation(rule: .erasedDataReadable, session: session, position: first.position, occurredAt: first.occurredAt,
                              detail: "\(first.more + 1) event\(first.more == 0 ? " is" : "s are") still readable although \(why)")
         }
+        let partials = partialsDiscarded.compactMap { session, position -> Violation? in
+            guard shredded[session] == nil, let first = firstReadablePartial[session] else { return nil }
+            return Violation(rule: .erasedDataReadable, session: session, position: first.position, occurredAt: first.occurredAt,
+                             detail: "\(first.more + 1) transcript partial\(first.more == 0 ? " is" : "s are") still readable although retention discarded them (position \(position))")
+        }
+        return sessions + partials
     }
 }

@@ -49,30 +49,46 @@ public struct Retention {
         /// The sessions to purge, in the order of their end: those that ended before the cutoff,
         /// and any whose purge was recorded but interrupted before their keys were destroyed.
         public var sessions: [SessionSummary]
+        /// Sessions that ended before this time keep no transcript partials (nil: no such period).
+        public var partialsCutoff: Int64?
+        /// The sessions, kept otherwise, whose transcript partials go (their discardable key).
+        public var partialsSessions: [SessionSummary] = []
     }
 
     /// The sessions that `maxAge` (default: the stored policy's) purges as of `asOf` (default: the
     /// store time of the last event; no clock is read).
     /// - Throws: ``ComplianceError`` when no maximum age is given and none is stored.
-    public func plan(maxAge: Int64? = nil, asOf: Int64? = nil) throws -> Plan {
-        guard let maxAge = try maxAge ?? policy()?.maxAge else {
+    public func plan(maxAge: Int64? = nil, partialsMaxAge: Int64? = nil, asOf: Int64? = nil) throws -> Plan {
+        let stored = try policy()
+        let partialsMaxAge = partialsMaxAge ?? stored?.partialsMaxAge
+        guard let maxAge = maxAge ?? stored?.maxAge else {
             throw ComplianceError(.invalidRequest, "no retention policy is set: run `retention set --max-age` or give --max-age")
         }
-        guard maxAge > 0 else { throw ComplianceError(.invalidRequest, "a retention period must be longer than zero") }
+        guard maxAge > 0, (partialsMaxAge ?? 1) > 0 else {
+            throw ComplianceError(.invalidRequest, "a retention period must be longer than zero")
+        }
         let runner = ProjectionRunner(log: log)
         try runner.catchUp()
         let time = try asOf ?? log.lastRecordedAtMilliseconds() ?? 0
         let cutoff = time - maxAge
+        let partialsCutoff = partialsMaxAge.map { time - $0 }
         var due: [SessionSummary] = []
+        var partialsDue: [SessionSummary] = []
         for summary in try runner.sessions() {
             if summary.isShredded {
                 if try log.isErased(SessionStreams.session(summary.session)) == false { due.append(summary) }
             } else if let ended = summary.endedAt, ended < cutoff {
                 due.append(summary)
+            } else if let ended = summary.endedAt, let partialsCutoff, ended < partialsCutoff,
+                      try log.hasDiscardableKey(SessionStreams.session(summary.session)) {
+                partialsDue.append(summary)
             }
         }
-        due.sort { ($0.endedAt ?? .min, $0.session.uuidString) < ($1.endedAt ?? .min, $1.session.uuidString) }
-        return Plan(maxAge: maxAge, asOf: time, cutoff: cutoff, sessions: due)
+        let byEnd: (SessionSummary, SessionSummary) -> Bool = {
+            ($0.endedAt ?? .min, $0.session.uuidString) < ($1.endedAt ?? .min, $1.session.uuidString)
+        }
+        return Plan(maxAge: maxAge, asOf: time, cutoff: cutoff, sessions: due.sorted(by: byEnd), partialsCutoff: partialsCutoff,
+                    partialsSessions: partialsDue.sorted(by: byEnd))
     }
 
     /// Purges the plan's sessions: records `retention.purged`, then destroys their keys and updates
@@ -80,14 +96,26 @@ public struct Retention {
     /// Returns the position of the event, nil when there was nothing to purge.
     @discardableResult
     public func apply(_ plan: Plan, at time: Int64) async throws -> UInt64? {
-        guard !plan.sessions.isEmpty else { return nil }
-        let sessions = plan.sessions.map(\.session)
-        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .retentionPurged(
-            RetentionPurged(policy: "max-age \(plan.maxAge) ms", cutoff: plan.cutoff, sessions: sessions)))
-        let position = try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit)
-            .positions.lowerBound
-        try SubjectErasure.shred(sessions, status: .purged, subject: nil, in: log)
-        return position
+        var first: UInt64?
+        if !plan.sessions.isEmpty {
+            let sessions = plan.sessions.map(\.session)
+            first = try await record(RetentionPurged(policy: "max-age \(plan.maxAge) ms", cutoff: plan.cutoff, sessions: sessions), at: time)
+            try SubjectErasure.shred(sessions, status: .purged, subject: nil, in: log)
+        }
+        if !plan.partialsSessions.isEmpty, let partialsCutoff = plan.partialsCutoff {
+            let sessions = plan.partialsSessions.map(\.session)
+            let position = try await record(RetentionPurged(policy: "partials max-age \(plan.asOf - partialsCutoff) ms", cutoff: partialsCutoff,
+                                                            sessions: sessions, partialsOnly: true), at: time)
+            first = first ?? position
+            try log.destroyDiscardableKeys(of: sessions.map(SessionStreams.session))
+            try ProjectionRunner(log: log).catchUp()  // the transcripts view forgets the partials at once
+        }
+        return first
+    }
+
+    private func record(_ purge: RetentionPurged, at time: Int64) async throws -> UInt64 {
+        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .retentionPurged(purge))
+        return try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit).positions.lowerBound
     }
 }
 

@@ -63,7 +63,7 @@ public struct Exporter {
     /// Every event of `session`, decoded, in order (its audio included).
     public func events(of session: UUID) throws -> [RecordedSessionEvent] {
         let codec = SessionMigrations.codec
-        return try log.readStream(SessionStreams.session(session)) { try codec.decode($0) }
+        return try log.readStream(SessionStreams.session(session), skippingErased: true) { try codec.decode($0) }
     }
 
     /// The sessions named by `arguments` (full ids, or prefixes of at least 8 characters of the

@@ -14,17 +14,19 @@ enum PartialRevisions {
         let codec = SessionMigrations.codec
         let wanted = EventType.transcriptPartial.rawValue
         var partials: [TranscriptPartial] = []
+        let total = try log.streamMetadata(stream)?.version ?? 0
         var next: UInt64 = 0
-        while true {
-            // Audio and everything else is authenticated by the read but not decoded.
-            let batch = try log.readStream(stream, from: next, maxCount: batchSize) { recorded -> TranscriptPartial? in
+        while next < total {
+            // Audio and everything else is authenticated by the read but not decoded; partials that
+            // retention discarded (their key destroyed) are gone.
+            let batch = try log.readStream(stream, from: next, maxCount: batchSize, skippingErased: true) { recorded -> TranscriptPartial? in
                 guard recorded.type == wanted, case .transcriptPartial(let partial) = try codec.decode(recorded).event.payload
                 else { return nil }
                 return partial
             }
             partials += batch.compactMap { $0 }
-            guard batch.count == batchSize else { return partials }
-            next += UInt64(batch.count)
+            next += UInt64(batchSize)
         }
+        return partials
     }
 }

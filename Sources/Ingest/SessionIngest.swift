@@ -190,17 +190,18 @@ public struct SessionIngest: Sendable {
     /// and an hour of audio after it need not be decrypted.
     private func storedFormat(of recording: String, in session: UUID) throws -> AudioFormat? {
         let stream = SessionStreams.session(session)
+        let total = try log.streamMetadata(stream)?.version ?? 0
         var next: UInt64 = 0
-        while true {
-            let batch = try log.readStream(stream, from: next, maxCount: 256)
-            guard let last = batch.last else { return nil }
+        while next < total {
+            let batch = try log.readStream(stream, from: next, maxCount: 256, skippingErased: true) { $0 }
             for recorded in batch where recorded.type == EventType.recordingStarted.rawValue {
                 if case .recordingStarted(let started) = try codec.decode(recorded).event.payload, started.recording == recording {
                     return AudioFormat(sampleRate: Int(started.sampleRate), channels: Int(started.channels))
                 }
             }
-            next = last.streamNumber + 1
+            next += 256
         }
+        return nil
     }
 
     /// One chunk's PCM coded as FLAC in its recording's format, or the problem with it.

@@ -84,6 +84,8 @@ public struct ProjectionRunner: Sendable {
         var transcripts: [UUID: TranscriptView] = [:]
         /// Sessions erased or purged: their transcript rows go.
         var shreddedTranscripts: Set<UUID> = []
+        /// Sessions whose partials retention discarded, whose transcript rows are not in memory.
+        var partialsDropped: Set<UUID> = []
         var trailRows: [([UInt8], [UInt8])] = []
         var events = 0
     }
@@ -118,6 +120,11 @@ public struct ProjectionRunner: Sendable {
             if first.isCopy {  // consent copies in subjects' trails feed the trails, not the session list
                 if first.position >= trailsFrom, let (subject, entry) = ConsentTrail.entry(from: first) {
                     rows.trailRows.append((subject.bytes + first.position.bigEndianBytes, entry.rowBytes))
+                }
+            }
+            if let sessions = first.discardedPartials, first.position >= transcriptsFrom {
+                for session in sessions {
+                    if rows.transcripts[session] != nil { rows.transcripts[session]!.dropPartials() } else { rows.partialsDropped.insert(session) }
                 }
             }
             if let (sessions, status, subject) = first.shredding {
@@ -169,6 +176,12 @@ public struct ProjectionRunner: Sendable {
             }
             if try due(1) {
                 for session in folded.shreddedTranscripts { try transcripts.remove(session.wireBytes) }
+                for session in folded.partialsDropped where folded.transcripts[session] == nil {
+                    guard var transcript = try transcripts.row(session.wireBytes).map({ try TranscriptView(session: session, row: $0) })
+                    else { continue }
+                    transcript.dropPartials()
+                    try Self.putTranscript(transcript, of: session, into: transcripts)
+                }
                 for (session, transcript) in folded.transcripts {
                     try Self.putTranscript(transcript, of: session, into: transcripts)
                 }
@@ -284,8 +297,14 @@ extension RecordedSessionEvent {
         guard stream == SessionStreams.audit.uuid else { return nil }
         switch event.payload {
         case .subjectErased(let erased): return (erased.sessions, .erased, erased.subject)
-        case .retentionPurged(let purged): return (purged.sessions, .purged, nil)
+        case .retentionPurged(let purged) where !purged.partialsOnly: return (purged.sessions, .purged, nil)
         default: return nil
         }
+    }
+
+    /// The sessions whose transcript partials a retention purge in the audit stream discarded.
+    var discardedPartials: [UUID]? {
+        guard stream == SessionStreams.audit.uuid, case .retentionPurged(let purged) = event.payload, purged.partialsOnly else { return nil }
+        return purged.sessions
     }
 }

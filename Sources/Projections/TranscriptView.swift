@@ -65,6 +65,12 @@ public struct TranscriptView: Hashable, Sendable {
         self.session = session
     }
 
+    /// Forgets the uncommitted partials (after retention discarded them).
+    public mutating func dropPartials() {
+        partialsBySegment = [:]
+        partialOrder = []
+    }
+
     /// The committed segment `id`, if committed.
     public func committedSegment(_ id: String) -> Segment? {
         committed[id].map { segments[$0] }

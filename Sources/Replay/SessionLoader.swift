@@ -30,16 +30,15 @@ final class SessionLoader: @unchecked Sendable {
         let total = count
         Thread.detachNewThread { [self] in
             let codec = SessionMigrations.codec
-            var next = 0
+            var next = 0  // the stream number read up to; discarded events (their key destroyed) are left out
             do {
                 while next < total {
-                    let size = next == 0 ? Self.firstBatchSize : Self.batchSize
-                    let batch = try log.readStream(stream, from: UInt64(next), maxCount: min(size, total - next)) {
+                    let size = min(next == 0 ? Self.firstBatchSize : Self.batchSize, total - next)
+                    let batch = try log.readStream(stream, from: UInt64(next), maxCount: size, skippingErased: true) {
                         try codec.decode($0)
                     }
-                    guard !batch.isEmpty else { break }
-                    next += batch.count
-                    add(batch)
+                    next += size
+                    if !batch.isEmpty { add(batch) }
                 }
                 finish(nil)
             } catch {

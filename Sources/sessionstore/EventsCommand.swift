@@ -41,10 +41,12 @@ struct EventsCommand: AsyncParsableCommand {
             var writer = RowWriter<EventRow>(format: output.format, sink: sink)
             let encoder = RowEncoder<EventRow>(format: output.format)
             let codec = SessionMigrations.codec, withAudio = self.withAudio
+            let total = try log.streamMetadata(stream)?.version ?? 0
             var next: UInt64 = 0
-            while true {
-                // Decoded, FLAC-decoded with --with-audio, and formatted on the reading threads.
-                let batch = try log.readStream(stream, from: next, maxCount: Self.batchSize) { recorded in
+            while next < total {
+                // Decoded, FLAC-decoded with --with-audio, and formatted on the reading threads; events
+                // discarded by retention (their key destroyed) are left out.
+                let batch = try log.readStream(stream, from: next, maxCount: Self.batchSize, skippingErased: true) { recorded in
                     let event = try codec.decode(recorded)
                     var row = EventRow(recorded: event)
                     if withAudio, case .recordingChunk(let chunk) = event.event.payload {
@@ -53,8 +55,7 @@ struct EventsCommand: AsyncParsableCommand {
                     return encoder.encode(row)
                 }
                 for line in batch { try writer.write(line) }
-                guard batch.count == Self.batchSize else { break }
-                next += UInt64(batch.count)
+                next += UInt64(Self.batchSize)
             }
             try writer.finish()
             try sink.close()

@@ -37,14 +37,23 @@ struct RetentionSetCommand: AsyncParsableCommand {
     @Option(name: .customLong("max-age"), help: ArgumentHelp("Keep sessions this long after they end: 90d, 12h, 30m, 45s, 500ms.", valueName: "duration"))
     var maxAge: String
 
+    @Option(name: .customLong("partials-max-age"), help: ArgumentHelp(
+        "Also drop the transcript partials of sessions ended this long ago (keeping their commits, audio and consent).",
+        valueName: "duration"))
+    var partialsMaxAge: String?
+
     @OptionGroup var output: OutputOptions<RecordFormats>
 
-    func validate() throws { _ = try duration(maxAge, "--max-age") }
+    func validate() throws {
+        _ = try duration(maxAge, "--max-age")
+        if let partialsMaxAge { _ = try duration(partialsMaxAge, "--partials-max-age") }
+    }
 
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let policy = RetentionPolicy(maxAge: try duration(maxAge, "--max-age"))
+            let policy = RetentionPolicy(maxAge: try duration(maxAge, "--max-age"),
+                                         partialsMaxAge: try partialsMaxAge.map { try duration($0, "--partials-max-age") })
             try await Retention(log: log).setPolicy(policy, at: Int64(Date().timeIntervalSince1970 * 1000))
             let sink = try output.sink()
             try sink.writeRecord(PolicyRow(policy: policy), format: output.format)
@@ -79,7 +88,10 @@ struct RetentionApplyCommand: AsyncParsableCommand {
             event, minus --max-age, default the stored policy's) are crypto-shredded as in `erase`: their \
             data keys are destroyed, so nothing of them can be read again, and the store file is \
             compacted. A retention.purged event names the sessions and the cutoff (no personal data). \
-            Their consent trail stays. Prints one row per session purged: session, status, ended_at.
+            Their consent trail stays. With a period for partials (--partials-max-age, or the policy's), \
+            the sessions that ended before that shorter cutoff lose their transcript partials only (their \
+            discardable key is destroyed; commits, audio and consent stay). Prints one row per session: \
+            session, status (purged, or partials discarded), ended_at.
 
             --dry-run lists what would go and changes nothing. Reads no clock.
             """
@@ -89,6 +101,10 @@ struct RetentionApplyCommand: AsyncParsableCommand {
 
     @Option(name: .customLong("max-age"), help: ArgumentHelp("Use this period instead of the stored policy's: 90d, 12h, …", valueName: "duration"))
     var maxAge: String?
+
+    @Option(name: .customLong("partials-max-age"), help: ArgumentHelp(
+        "Use this period for transcript partials instead of the stored policy's.", valueName: "duration"))
+    var partialsMaxAge: String?
 
     @Option(name: .customLong("as-of"), help: ArgumentHelp("Apply as of this RFC 3339 UTC time, e.g. 2026-06-01T00:00:00Z.", valueName: "time"))
     var asOf: String?
@@ -104,6 +120,7 @@ struct RetentionApplyCommand: AsyncParsableCommand {
 
     func validate() throws {
         if let maxAge { _ = try duration(maxAge, "--max-age") }
+        if let partialsMaxAge { _ = try duration(partialsMaxAge, "--partials-max-age") }
         if let asOf, RFC3339.milliseconds(asOf) == nil {
             throw ValidationError("--as-of \(asOf) is not an RFC 3339 UTC time such as 2026-01-05T09:00:00Z.")
         }
@@ -116,16 +133,18 @@ struct RetentionApplyCommand: AsyncParsableCommand {
                 defer { try? log.close() }
                 let retention = Retention(log: log)
                 let plan = try retention.plan(maxAge: try maxAge.map { try duration($0, "--max-age") },
+                                              partialsMaxAge: try partialsMaxAge.map { try duration($0, "--partials-max-age") },
                                               asOf: asOf.flatMap(RFC3339.milliseconds))
                 if !dryRun { try await retention.apply(plan, at: Int64(Date().timeIntervalSince1970 * 1000)) }
                 return plan
             }()
-            if !dryRun, !plan.sessions.isEmpty {
+            if !dryRun, !plan.sessions.isEmpty || !plan.partialsSessions.isEmpty {
                 _ = try EventLog.compact(at: storeOptions.store, waitingUpTo: .milliseconds(Int(waitSeconds * 1000)))
             }
             let sink = try output.sink()
             var writer = RowWriter<PurgeRow>(format: output.format, sink: sink)
             for summary in plan.sessions { try writer.write(PurgeRow(summary: summary, dryRun: dryRun)) }
+            for summary in plan.partialsSessions { try writer.write(PurgeRow(summary: summary, dryRun: dryRun, partialsOnly: true)) }
             try writer.finish()
             try sink.close()
         }

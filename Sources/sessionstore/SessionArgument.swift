@@ -25,5 +25,5 @@ func existingSession(_ id: String, in log: EventLog, allowErased: Bool = false) 
 func readSession(_ id: String, from log: EventLog) throws -> [RecordedSessionEvent] {
     let session = try existingSession(id, in: log)
     let codec = SessionMigrations.codec
-    return try log.readStream(SessionStreams.session(session)) { try codec.decode($0) }
+    return try log.readStream(SessionStreams.session(session), skippingErased: true) { try codec.decode($0) }
 }

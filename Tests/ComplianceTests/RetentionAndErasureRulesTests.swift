@@ -105,3 +105,69 @@ import TestSupport
         #expect(RetentionDuration.text(86_400_000 + 1) == "1.0d")
     }
 }
+
+@Suite struct PartialsRetentionTests {
+    @Test func retentionDiscardsTheTranscriptPartialsOfOlderSessionsAndKeepsTheirCommits() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            var old = SessionScript(subject: "a")
+            old.grant("transcription", 0)
+            old.add("transcript.partial", 1, #""segment":"s1","revision":1,"text":"first guess","start_ms":0,"end_ms":500"#)
+            old.add("transcript.partial", 2, #""segment":"s1","revision":2,"text":"second guess","start_ms":0,"end_ms":800"#)
+            old.commit("s1", 3)
+            old.add("transcript.partial", 4, #""segment":"s2","revision":1,"text":"never committed","start_ms":1000,"end_ms":1500"#)
+            old.end(5)
+            var recent = SessionScript(subject: "b", startedAt: 0)
+            recent.grant("transcription", 0)
+            recent.add("transcript.partial", 1, #""segment":"s1","revision":1,"text":"recent guess","start_ms":0,"end_ms":500"#)
+            recent.commit("s1", 2)
+            _ = try await SessionIngest(log: log).ingest(Data((old.lines + recent.lines).joined(separator: "\n").utf8))
+            // `recent` ends a day after `old` (its end line is written a day later by hand).
+            let dayLater = #"{"type":"session.ended","session":"\#(recent.session.uuidString.lowercased())","at":"2026-03-02T10:00:05.000Z"}"#
+            _ = try await SessionIngest(log: log).ingest(Data(dayLater.utf8))
+            let retention = Retention(log: log)
+            try await retention.setPolicy(RetentionPolicy(maxAge: 30 * 86_400_000, partialsMaxAge: 86_400_000), at: 0)
+            let asOf = RFC3339Time.milliseconds("2026-03-02T10:00:06Z")  // old ended a day and a second ago; recent a second ago
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            let before = try #require(try runner.transcript(of: old.session))
+            #expect(before.partials.map(\.text) == ["never committed"])
+
+            let found = try ViolationCheck(log: log).run(asOf: asOf).violations
+            #expect(found.map(\.rule) == [.retentionExceeded] && found.first?.session == old.session)
+            #expect(found.first?.detail.contains("3 transcript partials are still readable") == true)
+
+            let plan = try retention.plan(asOf: asOf)
+            #expect(plan.sessions.isEmpty && plan.partialsSessions.map(\.session) == [old.session])
+            #expect(try await retention.apply(plan, at: asOf) != nil)
+
+            let stream = SessionStreams.session(old.session)
+            #expect(throws: EventLogError.self) { try log.readStream(stream) }  // the partials' key is gone
+            let kept = try log.readStream(stream, skippingErased: true) { $0.type }
+            #expect(kept == ["session.started", "consent.granted", "transcript.committed", "session.ended"])
+            #expect(try log.readStream(SessionStreams.session(recent.session)).count == 5, "a session inside the period keeps its partials")
+            let after = try #require(try runner.transcript(of: old.session))
+            #expect(after.segments == before.segments && after.partials.isEmpty)
+            #expect(try ViolationCheck(log: log).run(asOf: asOf).violations.isEmpty)
+            #expect(try retention.plan(asOf: asOf).partialsSessions.isEmpty, "nothing more to discard")
+            let incremental = try runner.transcript(of: old.session)
+            try runner.rebuild()
+            #expect(try runner.transcript(of: old.session) == incremental, "a rebuild folds the same transcript")
+            #expect(try log.verify().isIntact && log.verify().erasedRecords == 3)
+
+            // Erasing the person later destroys both keys of the session.
+            try await SubjectErasure(log: log).erase(SubjectHash(bytes: log.identifierHash("a"))!, at: asOf)
+            #expect(try log.readStream(stream, skippingErased: true) { $0 }.isEmpty)
+        }
+    }
+
+    @Test func aStreamCannotStartWithADiscardableEvent() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let refused = await #expect(throws: EventLogError.self) {
+                try await log.append([ProposedEvent(type: "note", data: [1], discardable: true)], to: StreamID())
+            }
+            #expect(refused?.code == .invalidArgument)
+        }
+    }
+}

@@ -11,15 +11,22 @@ public struct ProposedEvent: Hashable, Sendable {
     public var type: String
     /// The payload; stored compressed and encrypted.
     public var data: [UInt8]
+    /// Sealed with its stream's second, *discardable* data key instead of the stream's own:
+    /// ``EventLog/destroyDiscardableKeys(of:)`` then makes these events unreadable while the
+    /// stream's other events stay (superseded transcript partials, say). A stream's first event
+    /// cannot be discardable.
+    public var discardable: Bool
 
     /// - Parameters:
     ///   - id: the event's unique id; a fresh one by default.
     ///   - type: a name of 1 to 255 UTF-8 bytes, such as `transcript.committed`.
     ///   - data: the payload, at most ``maximumDataCount`` bytes.
-    public init(id: UUID = UUID(), type: String, data: [UInt8]) {
+    ///   - discardable: whether to seal it with the stream's discardable key.
+    public init(id: UUID = UUID(), type: String, data: [UInt8], discardable: Bool = false) {
         self.id = id
         self.type = type
         self.data = data
+        self.discardable = discardable
     }
 }
 

@@ -38,6 +38,21 @@ extension BatchWriter {
         return .success(results)
     }
 
+    /// The stream's discardable data key: the one `discardable-keys` names, or a new one when there is
+    /// none or it was destroyed (events appended after a discard get a fresh key).
+    private func discardableKey(of stream: StreamID, state: inout BatchState, in txn: LMDBTransaction) throws -> (UInt32, SecureBytes) {
+        if let entry = try txn.get(StoreLayout.discardableKeys, stream.uuid.bytes), entry.count == 4,
+           let key = try keys.key(entry.loadBigEndian(at: 0), in: txn) {
+            return (entry.loadBigEndian(at: 0), key)
+        }
+        let id = state.keyID
+        state.keyID += 1
+        let key = try keys.createKey(id, in: txn)
+        state.createdKeys.append(id)
+        try txn.put(StoreLayout.discardableKeys, stream.uuid.bytes, [UInt8](bigEndian: id))
+        return (id, key)
+    }
+
     /// Applies one stream's append: checks it, assigns positions and queues its records for sealing.
     private func apply(_ part: StreamAppend, to state: inout BatchState, in txn: LMDBTransaction)
         throws -> Result<AppendResult, EventLogError> {
@@ -99,9 +114,18 @@ extension BatchWriter {
             change = .new(StreamRow(createdAtMilliseconds: state.now, keyID: id, firstPosition: state.position), count: count)
         }
         guard let change else { preconditionFailure("every path above sets the change") }
+        var discardable: (id: UInt32, key: SecureBytes)?
+        if events.contains(where: \.discardable) {
+            if version == 0, events[0].discardable {
+                return .failure(EventLogError(.invalidArgument, "the first event of stream \(part.stream) cannot be discardable",
+                                              stream: part.stream))
+            }
+            discardable = try discardableKey(of: part.stream, state: &state, in: txn)
+        }
         for (offset, event) in events.enumerated() {
+            let (keyID, sealingKey) = event.discardable ? discardable! : (change.state.row.keyID, key)
             state.jobs.append(SealJob(event: event, stream: part.stream.uuid, streamNumber: version + UInt64(offset),
-                                      position: state.position + UInt64(offset), keyID: change.state.row.keyID, key: key,
+                                      position: state.position + UInt64(offset), keyID: keyID, key: sealingKey,
                                       recordedAtMilliseconds: state.now))
         }
         pending[part.stream] = change

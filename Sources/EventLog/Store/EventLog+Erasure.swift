@@ -45,11 +45,41 @@ extension EventLog {
                     outcome.destroyed.append(stream)
                 }
             }
+            for stream in streams {  // the discardable key goes too
+                if let entry = try txn.get(StoreLayout.discardableKeys, stream.uuid.bytes), entry.count == 4 {
+                    ids.append(entry.loadBigEndian(at: 0))
+                }
+            }
             for id in Set(ids) { try keys.destroy(id, in: txn) }
             try body(prefixes.map {
                 ViewWriter(reader: ViewReader(txn: txn, prefix: $0, key: keyHierarchy.views, keys: keys, storeID: opener.storeID))
             })
             return outcome
+        }
+    }
+
+    /// Destroys the discardable data keys of `streams` (see ``ProposedEvent/discardable``): their
+    /// discardable events become unreadable by any means; their other events stay. Returns how many
+    /// keys were destroyed (a stream with no discardable events, or whose key is gone already, has none).
+    @discardableResult
+    public func destroyDiscardableKeys(of streams: [StreamID]) throws -> Int {
+        let keys = opener.keys
+        return try writing { txn in
+            var destroyed = 0
+            for stream in streams {
+                guard let entry = try txn.get(StoreLayout.discardableKeys, stream.uuid.bytes), entry.count == 4 else { continue }
+                if try keys.destroy(entry.loadBigEndian(at: 0), in: txn) { destroyed += 1 }
+            }
+            return destroyed
+        }
+    }
+
+    /// Whether `stream` has a discardable key that still exists (it holds discardable events that can
+    /// still be read).
+    public func hasDiscardableKey(_ stream: StreamID) throws -> Bool {
+        try reading { txn in
+            guard let entry = try txn.get(StoreLayout.discardableKeys, stream.uuid.bytes), entry.count == 4 else { return false }
+            return try txn.get(StoreLayout.keys, [UInt8](bigEndian: entry.loadBigEndian(at: 0) as UInt32)) != nil
         }
     }
 

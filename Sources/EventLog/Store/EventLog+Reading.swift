@@ -13,8 +13,9 @@ extension EventLog {
 
     /// Reads up to `maxCount` events of `stream` forward from stream number `number`, and turns each
     /// into a `T` with `transform`, which runs on the decoding threads (several at once), as
-    /// ``readAll(from:maxCount:transform:)`` does.
-    public func readStream<T>(_ stream: StreamID, from number: UInt64 = 0, maxCount: Int = .max,
+    /// ``readAll(from:maxCount:skippingErased:transform:)`` does. With `skippingErased`, events whose
+    /// key was destroyed (discarded events, say) are left out instead of failing the read.
+    public func readStream<T>(_ stream: StreamID, from number: UInt64 = 0, maxCount: Int = .max, skippingErased: Bool = false,
                               transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
         let decoder = ChunkDecoder(opener: opener)
         return try reading { txn in
@@ -37,7 +38,10 @@ extension EventLog {
                     }
                     return try transform(event)
                 }
-                for result in decoder.decode(entries, in: txn, transform: checked) { results.append(try result.get()) }
+                for result in decoder.decode(entries, in: txn, transform: checked) {
+                    if skippingErased, case .failure(let error as EventLogError) = result, error.code == .keyDestroyed { continue }
+                    results.append(try result.get())
+                }
             }
             return results
         }

@@ -12,7 +12,8 @@ enum StoreLayout {
     static let views = "views"
     static let viewCheckpoints = "view-checkpoints"
     static let merkle = "merkle"
-    static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle]
+    static let discardableKeys = "discardable-keys"
+    static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle, discardableKeys]
 
     static let formatKey = Array("format".utf8)
     static let storeIDKey = Array("store-id".utf8)

@@ -8,14 +8,18 @@ public struct RetentionPurged: Hashable, Sendable {
     public var cutoff: Int64 = 0
     /// The sessions whose data keys were destroyed.
     public var sessions: [UUID] = []
+    /// Whether only the sessions' discardable keys (their transcript partials) were destroyed.
+    public var partialsOnly = false
 
     init() {}
 
-    /// A purge under `policy` of `sessions`, which ended before `cutoff` (milliseconds since 1970).
-    public init(policy: String, cutoff: Int64, sessions: [UUID] = []) {
+    /// A purge under `policy` of `sessions`, which ended before `cutoff` (milliseconds since 1970):
+    /// of their transcript partials alone when `partialsOnly`.
+    public init(policy: String, cutoff: Int64, sessions: [UUID] = [], partialsOnly: Bool = false) {
         self.policy = policy
         self.cutoff = cutoff
         self.sessions = sessions
+        self.partialsOnly = partialsOnly
     }
 }
 

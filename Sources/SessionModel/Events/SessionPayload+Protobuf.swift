@@ -140,6 +140,7 @@ extension SessionPayload {
             m.policy = p.policy
             m.cutoffMs = p.cutoff
             m.sessions = p.sessions.map { Data($0.wireBytes) }
+            m.partialsOnly = p.partialsOnly
             return m
         case .subjectErased(let p):
             var m = Sessionstore_V1_SubjectErased()
@@ -236,7 +237,8 @@ extension SessionPayload {
         case .retentionPurged:
             return try parse(Sessionstore_V1_RetentionPurged.self) { m in
                 .retentionPurged(RetentionPurged(policy: m.policy, cutoff: m.cutoffMs,
-                                                 sessions: try m.sessions.map { try UUID(wire: Array($0), field: 10) }))
+                                                 sessions: try m.sessions.map { try UUID(wire: Array($0), field: 10) },
+                                                 partialsOnly: m.partialsOnly))
             }
         case .subjectErased:
             return try parse(Sessionstore_V1_SubjectErased.self) { m in

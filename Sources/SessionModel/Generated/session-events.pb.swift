@@ -628,6 +628,9 @@ nonisolated struct Sessionstore_V1_RetentionPurged: Sendable {
   /// 16-byte UUIDs of the sessions whose data keys were destroyed
   var sessions: [Data] = []
 
+  /// only their discardable key (their transcript partials) was destroyed
+  var partialsOnly: Bool = false
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -1824,7 +1827,7 @@ nonisolated extension Sessionstore_V1_PlaybackCompleted: SwiftProtobuf.Message, 
 
 nonisolated extension Sessionstore_V1_RetentionPurged: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".RetentionPurged"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}policy\0\u{3}cutoff_ms\0\u{1}sessions\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}policy\0\u{3}cutoff_ms\0\u{1}sessions\0\u{3}partials_only\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1840,6 +1843,7 @@ nonisolated extension Sessionstore_V1_RetentionPurged: SwiftProtobuf.Message, Sw
       case 8: try { try decoder.decodeSingularStringField(value: &self.policy) }()
       case 9: try { try decoder.decodeSingularSInt64Field(value: &self.cutoffMs) }()
       case 10: try { try decoder.decodeRepeatedBytesField(value: &self.sessions) }()
+      case 11: try { try decoder.decodeSingularBoolField(value: &self.partialsOnly) }()
       default: break
       }
     }
@@ -1870,6 +1874,9 @@ nonisolated extension Sessionstore_V1_RetentionPurged: SwiftProtobuf.Message, Sw
     if !self.sessions.isEmpty {
       try visitor.visitRepeatedBytesField(value: self.sessions, fieldNumber: 10)
     }
+    if self.partialsOnly != false {
+      try visitor.visitSingularBoolField(value: self.partialsOnly, fieldNumber: 11)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1882,6 +1889,7 @@ nonisolated extension Sessionstore_V1_RetentionPurged: SwiftProtobuf.Message, Sw
     if lhs.policy != rhs.policy {return false}
     if lhs.cutoffMs != rhs.cutoffMs {return false}
     if lhs.sessions != rhs.sessions {return false}
+    if lhs.partialsOnly != rhs.partialsOnly {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -68,10 +68,17 @@ struct PurgeRow: OutputRow {
 
     var summary: SessionSummary
     var dryRun: Bool
+    var partialsOnly = false
 
     func write(to fields: inout Fields) {
         fields.field("session", id: summary.session)
-        fields.field("status", dryRun ? "would be purged" : "purged")
+        let status = switch (partialsOnly, dryRun) {
+        case (false, false): "purged"
+        case (false, true): "would be purged"
+        case (true, false): "partials discarded"
+        case (true, true): "partials would be discarded"
+        }
+        fields.field("status", status)
         fields.field("ended_at", time: summary.endedAt)
     }
 }

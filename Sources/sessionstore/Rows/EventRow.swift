@@ -96,6 +96,7 @@ struct EventRow: OutputRow {
         case .retentionPurged(let p):
             fields.field("policy", p.policy)
             fields.field("cutoff_at", time: p.cutoff)
+            fields.field("partials_only", p.partialsOnly)
             fields.deprecated { $0.field("cutoff", time: p.cutoff) }
         case .subjectErased(let p):
             fields.field("subject_hash", p.subject?.description)
