@@ -41,9 +41,7 @@ struct EraseCommand: AsyncParsableCommand {
         "The erasure request's reference (a ticket number) to keep in the event; no personal data.", valueName: "text"))
     var reference: String?
 
-    @Option(name: .customLong("wait"), help: ArgumentHelp("Seconds to wait for other processes to close the store before compacting (default 10).",
-                                                          valueName: "seconds"))
-    var waitSeconds: Double = 10
+    @OptionGroup var wait: WaitOption
 
     @OptionGroup var output: OutputOptions<RecordFormats>
 
@@ -61,7 +59,7 @@ struct EraseCommand: AsyncParsableCommand {
                 return try await SubjectErasure(log: log).erase(hash, reference: reference, at: Int64(Date().timeIntervalSince1970 * 1000))
             }()  // the log is released here: compaction needs the store to itself
             let erasing = clock.now - start
-            let compaction = try EventLog.compact(at: storeOptions.store, waitingUpTo: .milliseconds(Int(waitSeconds * 1000)))
+            let compaction = try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
             let sink = try output.sink()
             try sink.writeRecord(ErasureRow(report: report, erasing: erasing, compaction: compaction), format: output.format)
             try sink.close()
@@ -85,16 +83,14 @@ struct CompactCommand: AsyncParsableCommand {
         "The store directory. Default: $SESSIONSTORE_STORE, else ./sessions.store.", valueName: "path"))
     var storePath: String?
 
-    @Option(name: .customLong("wait"), help: ArgumentHelp("Seconds to wait for other processes to close the store (default 10).",
-                                                          valueName: "seconds"))
-    var waitSeconds: Double = 10
+    @OptionGroup var wait: WaitOption
 
     @OptionGroup var output: OutputOptions<RecordFormats>
 
     func run() async throws {
         try await reportingFailures {
             let store = storePath ?? ProcessInfo.processInfo.environment["SESSIONSTORE_STORE"] ?? "sessions.store"
-            let report = try EventLog.compact(at: store, waitingUpTo: .milliseconds(Int(waitSeconds * 1000)))
+            let report = try EventLog.compact(at: store, waitingUpTo: wait.duration)
             let sink = try output.sink()
             try sink.writeRecord(CompactionRow(report: report), format: output.format)
             try sink.close()

@@ -38,9 +38,7 @@ struct KeysRotateCommand: AsyncParsableCommand {
         "Derive the new master key from the passphrase in this environment variable.", valueName: "variable"))
     var newPassphraseVariable: String?
 
-    @Option(name: .customLong("wait"), help: ArgumentHelp("Seconds to wait for other processes to close the store (default 10).",
-                                                          valueName: "seconds"))
-    var waitSeconds: Double = 10
+    @OptionGroup var wait: WaitOption
 
     @OptionGroup var output: OutputOptions<RecordFormats>
 
@@ -63,7 +61,7 @@ struct KeysRotateCommand: AsyncParsableCommand {
                 new = .passphrase(passphrase)
             }
             let report = try EventLog.rotateMasterKey(at: storeOptions.store, from: try storeOptions.keySource(), to: new,
-                                                      waitingUpTo: .milliseconds(Int(waitSeconds * 1000)))
+                                                      waitingUpTo: wait.duration)
             let sink = try output.sink()
             try sink.writeRecord(RotationRow(report: report), format: output.format)
             try sink.close()

@@ -112,9 +112,7 @@ struct RetentionApplyCommand: AsyncParsableCommand {
     @Flag(name: .customLong("dry-run"), help: "List the sessions that would be purged; change nothing.")
     var dryRun = false
 
-    @Option(name: .customLong("wait"), help: ArgumentHelp("Seconds to wait for other processes to close the store before compacting (default 10).",
-                                                          valueName: "seconds"))
-    var waitSeconds: Double = 10
+    @OptionGroup var wait: WaitOption
 
     @OptionGroup var output: OutputOptions<ListFormats>
 
@@ -139,7 +137,7 @@ struct RetentionApplyCommand: AsyncParsableCommand {
                 return plan
             }()
             if !dryRun, !plan.sessions.isEmpty || !plan.partialsSessions.isEmpty {
-                _ = try EventLog.compact(at: storeOptions.store, waitingUpTo: .milliseconds(Int(waitSeconds * 1000)))
+                _ = try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
             }
             let sink = try output.sink()
             var writer = RowWriter<PurgeRow>(format: output.format, sink: sink)

@@ -45,3 +45,13 @@ struct StoreOptions: ParsableArguments {
         try EventLog.open(at: store, key: try keySource())
     }
 }
+
+/// `--wait`: how long a command that needs the store alone (compaction, key rotation) waits for other
+/// processes to close it before it stops with exit 75.
+struct WaitOption: ParsableArguments {
+    @Option(name: .customLong("wait"), help: ArgumentHelp(
+        "Seconds to wait for other processes to close the store when it is needed alone (default 10).", valueName: "seconds"))
+    var seconds: Double = 10
+
+    var duration: Duration { .milliseconds(Int(seconds * 1000)) }
+}
