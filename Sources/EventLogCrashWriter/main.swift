@@ -1,16 +1,17 @@
 // Appends to an existing store until it is killed, for the crash-safety tests.
 //
-// Usage: EventLogCrashWriter STORE KEY_FILE ACK_FILE
+// Usage: EventLogCrashWriter STORE KEY_FILE ACK_FILE [APPENDERS]
 //
-// Eight tasks append batches of one to four events to their own streams. After each append has
-// returned (and so is durable), one line goes to ACK_FILE: `position event-id` per event.
-// The test kills this process with SIGKILL and checks that every acknowledged event survived.
+// APPENDERS tasks (8 unless given) append batches of one to four events to their own streams (event
+// `writer PID worker W round R event I` of a batch of 1 + R % 4). After each append has returned (and so is
+// durable), one line goes to ACK_FILE: `position event-id` per event. The crash-safety and power-loss
+// tests kill this process and check that every acknowledged event survived and no batch is cut.
 import EventLog
 import Foundation
 
 let arguments = CommandLine.arguments
-guard arguments.count == 4 else {
-    FileHandle.standardError.write(Data("usage: EventLogCrashWriter STORE KEY_FILE ACK_FILE\n".utf8))
+guard arguments.count == 4 || arguments.count == 5, let appenders = Int(arguments.count == 5 ? arguments[4] : "8"), appenders > 0 else {
+    FileHandle.standardError.write(Data("usage: EventLogCrashWriter STORE KEY_FILE ACK_FILE [APPENDERS]\n".utf8))
     exit(64)
 }
 let log: EventLog
@@ -29,14 +30,15 @@ func acknowledge(_ result: AppendResult, _ events: [ProposedEvent]) {
     _ = lines.utf8CString.withUnsafeBufferPointer { write(descriptor, $0.baseAddress, $0.count - 1) }
 }
 
+let writer = getpid()
 await withTaskGroup(of: Void.self) { group in
-    for worker in 0..<8 {
+    for worker in 0..<appenders {
         group.addTask {
             let stream = StreamID()
             var round = 0
             while true {
                 let events = (0..<(1 + round % 4)).map { index in
-                    ProposedEvent(type: "crash.test", data: Array("worker \(worker) round \(round) event \(index)".utf8))
+                    ProposedEvent(type: "crash.test", data: Array("writer \(writer) worker \(worker) round \(round) event \(index)".utf8))
                 }
                 do {
                     acknowledge(try await log.append(events, to: stream), events)

@@ -5,7 +5,7 @@ import Testing
 
 @Suite struct AudioFileTests {
     private func temporaryPath(_ ext: String) -> String {
-        FileManager.default.temporaryDirectory.appendingPathComponent("audio-\(UUID().uuidString).\(ext)").path
+        Scratch.url("audio-\(UUID().uuidString).\(ext)").path
     }
 
     @Test(arguments: RepositoryFixtures.speechFixtures)

@@ -31,7 +31,7 @@ import Testing
             try await log.append([ProposedEvent(id: id, type: typeName, data: data), ProposedEvent(type: "empty", data: [])],
                                  to: StreamID())
             let events = try log.readAll()
-            #expect(events.count == 2)
+            try #require(events.count == 2)
             #expect(events[0].id == id)
             #expect(events[0].type == typeName)
             #expect(events[0].data == data)

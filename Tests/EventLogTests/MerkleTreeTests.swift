@@ -149,6 +149,7 @@ enum RFC9162 {
             let (log, leaves) = try await Self.store(temporary, count: 10)
             let checkpoint = try log.signedCheckpoint()
             let lines = checkpoint.text.split(separator: "\n", omittingEmptySubsequences: false)
+            try #require(lines.count >= 6, "\(checkpoint.text)")
             #expect(lines[0] == "sessionstore/\(log.storeID.uuidString.lowercased())")
             #expect(lines[1] == "10" && lines[2] == Substring(Data(RFC9162.mth(leaves[...])).base64EncodedString()))
             #expect(lines[3] == "" && lines[4].hasPrefix("— sessionstore/") && lines[5] == "")

@@ -5,7 +5,7 @@ import Testing
 
 /// LMDB serialises writers across processes; the log must keep its positions, versions and index
 /// right when another process appends too, and subscriptions must see that process's events.
-@Suite struct MultiProcessTests {
+@Suite(.timeLimit(.minutes(5))) struct MultiProcessTests {
     @Test func appendsFromAnotherProcessInterleaveSafelyAndReachSubscribers() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()
@@ -21,18 +21,14 @@ import Testing
                 return foreign
             }
 
-            let writer = Process()
-            writer.executableURL = BuiltProducts.url("EventLogCrashWriter")
-            writer.arguments = [store.storePath, store.keyPath, store.root.appendingPathComponent("acks").path]
-            try writer.run()
-            defer { if writer.isRunning { kill(writer.processIdentifier, SIGKILL) } }
+            let writer = try ChildProcess(BuiltProducts.url("EventLogCrashWriter"),
+                                          [store.storePath, store.keyPath, store.root.appendingPathComponent("acks").path])
             // This process keeps appending while the other one does.
             for index in 0..<200 {
                 try await log.append([event("mine \(index)")], to: mine, expectedVersion: .exact(UInt64(index + 1)))
             }
             #expect(try await subscriber.value == 50)
-            kill(writer.processIdentifier, SIGKILL)
-            writer.waitUntilExit()
+            writer.kill()
 
             let events = try log.readStream(mine)
             #expect(events.map(\.text) == ["before"] + (0..<200).map { "mine \($0)" })

@@ -101,6 +101,7 @@ import Testing
         try await withTemporaryStore { store in
             _ = try await populatedStore(store)
             let events = try store.open().readAll()
+            try #require(events.count > 4)
             let pairs = try pairedOffsets(store, events[3].id, events[4].id)
             try #require(!pairs.isEmpty)
             try modifyDataFile(store) { file in
@@ -126,6 +127,7 @@ import Testing
         try await withTemporaryStore { store in
             _ = try await populatedStore(store)
             let events = try store.open().readAll()
+            try #require(events.count > 8)
             let pairs = try pairedOffsets(store, events[2].id, events[8].id)
             try #require(!pairs.isEmpty)
             try modifyDataFile(store) { file in

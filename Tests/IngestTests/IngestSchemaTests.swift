@@ -8,7 +8,7 @@ import Testing
     static let schema = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("docs/ingest.schema.json").path
 
-    static let jsonschemaAvailable = pythonCanImport("jsonschema")
+    static let jsonschemaAvailable = pythonTestEnabled("jsonschema")
 
     /// Validates each line; returns, per line, whether the schema accepts it.
     func validate(_ lines: [String]) throws -> [Bool] {
@@ -18,18 +18,12 @@ import Testing
         for line in sys.stdin:
             print("ok" if validator.is_valid(json.loads(line)) else "bad")
         """
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("schema-\(UUID().uuidString).ndjson")
+        let input = Scratch.url("schema-\(UUID().uuidString).ndjson")
         try Data((lines.joined(separator: "\n") + "\n").utf8).write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, Self.schema]
-        let output = Pipe()
-        process.standardInput = try FileHandle(forReadingFrom: input)
-        process.standardOutput = output
-        try process.run()
-        let text = String(decoding: output.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
+        let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, Self.schema], input: input)
+        try #require(outcome.status == 0, "\(outcome.stderr)")
+        let text = outcome.stdoutText
         return text.split(separator: "\n").map { $0 == "ok" }
     }
 

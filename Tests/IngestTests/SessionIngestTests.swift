@@ -47,7 +47,7 @@ import TestSupport
             #expect(report == IngestReport(lines: 17, appended: 17, duplicates: 0, sessions: 1))
             let events = try decoded(log, StreamID(UUID(uuidString: Self.session)!))
             #expect(events.map(\.event.type.rawValue).first == "session.started")
-            #expect(events.count == 17)
+            try #require(events.count == 17)
             #expect(events[0].event.occurredAt == 1_795_255_200_000)  // date -u -d 2026-11-21T10:00:00Z +%s
             guard case .transcriptCommitted(let committed) = events[6].event.payload else { Issue.record("not a commit"); return }
             #expect(committed.text == "Please call me.")
@@ -143,7 +143,7 @@ import TestSupport
                 return nil
             }
             #expect(stored == texts)
-            #expect(texts.last!.count > 2000)
+            #expect((texts.last?.count ?? 0) > 2000)
         }
     }
 
@@ -191,7 +191,7 @@ import TestSupport
             let chunks = try decoded(log, StreamID(UUID(uuidString: session)!)).compactMap { event -> RecordingChunk? in
                 if case .recordingChunk(let chunk) = event.event.payload { chunk } else { nil }
             }
-            #expect(chunks.count == 2)
+            try #require(chunks.count == 2)
             #expect(chunks.map(\.frames) == [4410, 1601])
             #expect(chunks.allSatisfy { if case .flac = $0.audio { true } else { false } })
             #expect(chunks.allSatisfy { $0.storedAudioBytes < 3 * (try! $0.pcm()).count / 4 })

@@ -47,6 +47,7 @@ import TestSupport
             #expect(commits.map(\.0.text) == ["An old sentence.", "Without a confidence."])
             #expect(commits.map(\.0.confidence) == [0.87, nil])
             #expect(commits.map(\.1) == [0, 0])
+            try #require(commits.count == 2)
             #expect(commits[1].0.startMilliseconds == 1300)
             // Without the upcaster the old payloads cannot be read.
             let bare = SessionEventCodec(upcasters: [])

@@ -1,6 +1,7 @@
 import Foundation
 @testable import Output
 import Testing
+import TestSupport
 
 @Suite struct JSONTextTests {
     @Test(arguments: [
@@ -43,7 +44,7 @@ import Testing
 
 @Suite struct OutputSinkTests {
     @Test func aFileAppearsOnlyWhenTheSinkClosesAndAnAbandonedSinkLeavesNothing() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sink-\(UUID().uuidString)")
+        let directory = Scratch.url("sink-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let path = directory.appendingPathComponent("out.txt").path

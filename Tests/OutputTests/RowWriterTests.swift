@@ -1,6 +1,7 @@
 import Foundation
 @testable import Output
 import Testing
+import TestSupport
 
 /// A row with every kind of field, for the writers' tests.
 struct SampleRow: OutputRow {
@@ -41,7 +42,7 @@ struct SampleWord: OutputRow {
 
 /// Everything a sink wrote, read back from a file.
 func written(_ body: (OutputSink) throws -> Void) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("out-\(UUID().uuidString)").path
+    let path = Scratch.url("out-\(UUID().uuidString)").path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let sink = try OutputSink.file(path)
     try body(sink)
@@ -124,7 +125,8 @@ func rows(_ rows: [SampleRow], as format: OutputFormat, header: Bool = true) thr
         long.tags = nil
         let out = try rows([SampleRow(), long], as: .table)
         let lines = out.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        #expect(lines.count == 4 && lines[3].isEmpty)
+        try #require(lines.count == 4)
+        #expect(lines[3].isEmpty)
         let column = try #require(lines[0].range(of: "count")).lowerBound.utf16Offset(in: lines[0])
         #expect(lines[1].dropFirst(column).hasPrefix("-42"))
         #expect(lines[2].dropFirst(column).hasPrefix("-42"))

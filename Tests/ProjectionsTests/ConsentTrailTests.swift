@@ -4,7 +4,7 @@ import SessionModel
 import Testing
 
 @Suite struct ConsentTrailTests {
-    @Test func grantsAndRevocationsAreKeptInOrderWithTheirDetails() {
+    @Test func grantsAndRevocationsAreKeptInOrderWithTheirDetails() throws {
         let subject = SubjectHash(bytes: Array(repeating: 1, count: 32))!
         let someoneElse = SubjectHash(bytes: Array(repeating: 2, count: 32))!
         let session = UUID()
@@ -20,7 +20,7 @@ import Testing
                                              stream: UUID(), streamNumber: UInt64(index), position: UInt64(index),
                                              recordedAt: time + 1000, storedSchemaVersion: 1))
         }
-        #expect(trail.entries.map(\.granted) == [true, false])
+        try #require(trail.entries.map(\.granted) == [true, false])
         #expect(trail.entries.map(\.occurredAt) == [10, 20])
         #expect(trail.entries[0].policyVersion == "v1")
         #expect(trail.entries[1].method == "settings")

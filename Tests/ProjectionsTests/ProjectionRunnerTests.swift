@@ -111,7 +111,7 @@ import TestSupport
             let runner = ProjectionRunner(log: log)
             try runner.catchUp()
             let anna = try runner.consentTrail(of: try #require(SubjectHash(bytes: log.identifierHash("anna"))))
-            #expect(anna.entries.map(\.granted) == [true, false])
+            try #require(anna.entries.map(\.granted) == [true, false])
             #expect(anna.entries.map(\.session) == [first, second])
             #expect(anna.entries[0].policyVersion == "v3")
             #expect(!anna.isGranted("audio_recording"))

@@ -37,6 +37,7 @@ import TestSupport
             #expect(json["canonical"] as? Bool == true, "\(row.0) is not canonical protobuf: \(line)")
             messages.append(try #require(json["message"] as? [String: Any]))
         }
+        try #require(messages.count >= 3)
         #expect(messages[0]["locale"] as? String == "en-GB")
         #expect(messages[0]["status"] as? Int == 2)
         #expect((messages[0]["recordings"] as? [[String: Any]])?.first?["channels"] as? Int == 2)

@@ -96,7 +96,7 @@ func recorder(_ name: String, seed: UInt64 = 1, session: UUID? = nil) throws -> 
     }
 
     @Test func aScriptThatIsNotOneIsRefusedNamingWhatAndWhere() throws {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("scripts-\(UUID().uuidString)")
+        let directory = Scratch.url("scripts-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
         let cases = [

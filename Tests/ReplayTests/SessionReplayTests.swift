@@ -69,7 +69,7 @@ final class WaitRecorder: @unchecked Sendable {
             var replay = SessionReplay(session: Self.session, events: try Self.events(log), speed: .factor(10)) { waits.sleep($0) }
             var steps: [ReplayStep] = []
             while let step = try await replay.next() { steps.append(step) }
-            #expect(steps.count == events.eventCount)
+            try #require(steps.count == events.eventCount)
             #expect(steps.map(\.waitMilliseconds) == [0, 100, 900, 1000, 0, 18_000, 1000])
             #expect(steps.map(\.virtualMilliseconds) == [0, 100, 1000, 2000, 2000, 20_000, 21_000])
             #expect(steps[4].clockWentBackwardsBy == 500)
@@ -150,6 +150,7 @@ final class WaitRecorder: @unchecked Sendable {
 
             // Corrupt the stored transcript: segment 2's committed text.
             var wrong = try #require(try ProjectionRunner(log: log).transcript(of: Self.session))
+            try #require(wrong.segments.count >= 2)
             wrong.segments[1].text = "Much sooner."
             try log.updateView(ProjectionRunner.transcriptsView) { try $0.put(Self.session.wireBytes, wrong.rowBytes) }
             var replay = try SessionReplay.load(Self.session, from: log)

@@ -17,38 +17,32 @@ struct CLIRunner {
     var storePath: String { directory.appendingPathComponent("sessions.store").path }
     var keyPath: String { directory.appendingPathComponent("sessions.key").path }
 
+    /// Runs the binary to its end; a run longer than `limit` is killed (and fails its test by its output).
     @discardableResult
-    func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil) throws -> Outcome {
-        let process = Process()
-        process.executableURL = Self.binary()
-        process.arguments = arguments
-        process.currentDirectoryURL = directory
+    func run(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil,
+             limit: Duration = .seconds(300)) throws -> Outcome {
+        var inputURL: URL?
+        if let input {
+            inputURL = directory.appendingPathComponent(".stdin-\(UUID().uuidString)")
+            try input.write(to: inputURL!)
+        }
+        defer { if let inputURL { try? FileManager.default.removeItem(at: inputURL) } }
+        let outcome = try start(arguments, environment: environment, input: inputURL).wait(limit: limit)
+        return Outcome(status: outcome.timedOut ? -1 : outcome.status, stdout: outcome.stdoutText, stderr: outcome.stderr)
+    }
+
+    /// Starts the binary; it is killed when the returned process is released.
+    func start(_ arguments: [String], environment: [String: String] = [:], input: URL? = nil) throws -> ChildProcess {
         var merged = ProcessInfo.processInfo.environment
         merged["SESSIONSTORE_STORE"] = nil
         merged["SESSIONSTORE_KEY_FILE"] = nil
         merged.merge(environment) { $1 }
-        process.environment = merged
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        if let input {
-            let inputURL = directory.appendingPathComponent(".stdin-\(UUID().uuidString)")
-            try input.write(to: inputURL)
-            process.standardInput = try FileHandle(forReadingFrom: inputURL)
-        } else {
-            process.standardInput = FileHandle.nullDevice
-        }
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return Outcome(status: process.terminationStatus, stdout: String(decoding: stdout, as: UTF8.self),
-                       stderr: String(decoding: stderr, as: UTF8.self))
+        return try ChildProcess(Self.binary(), arguments, environment: merged, directory: directory, input: input)
     }
 }
 
 func withCLI<R>(_ body: (CLIRunner) async throws -> R) async throws -> R {
-    let directory = FileManager.default.temporaryDirectory.appendingPathComponent("sessionstore-cli-\(UUID().uuidString)")
+    let directory = Scratch.url("sessionstore-cli-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: directory) }
     return try await body(CLIRunner(directory: directory))

@@ -122,7 +122,8 @@ import TestSupport
             #expect(String(decoding: accepted.stdout, as: UTF8.self).components(separatedBy: "included").count == 7)  // six events
 
             var rows = try #require(try JSONSerialization.jsonObject(with: Data(proofs.stdout.utf8)) as? [[String: Any]])
-            var record = try #require(Data(base64Encoded: rows[2]["record"] as! String))
+            try #require(rows.count == 6)
+            var record = try #require(Data(base64Encoded: rows[2]["record"] as? String ?? ""))
             record[record.count - 1] ^= 1
             rows[2]["record"] = record.base64EncodedString()
             try JSONSerialization.data(withJSONObject: rows).write(to: proofsPath)
@@ -130,6 +131,7 @@ import TestSupport
 
             let checkpoint = try String(contentsOfFile: checkpointPath, encoding: .utf8)
             let lines = checkpoint.split(separator: "\n", omittingEmptySubsequences: false)
+            try #require(lines.count >= 3)
             try (lines[0] + "\n" + String(Int(lines[1])! + 1) + "\n" + lines[2...].joined(separator: "\n"))
                 .write(toFile: checkpointPath, atomically: true, encoding: .utf8)
             #expect(try runPython([Self.verifier, checkpointPath, key, proofsPath.path]).status == 2)

@@ -11,7 +11,7 @@ enum ExportReader {
 
     /// What the parsers of `kind` (json, csv, vtt, srt) saw in `file`.
     static func read(_ kind: String, _ file: URL) throws -> [String: Any] {
-        try #require(pythonCanImport(modules), "python3 needs \(modules) (tools/test installs them)")
+        try requirePython(modules)
         let run = try runPython([script, kind, file.path])
         try #require(run.status == 0, "the \(kind) parser refused \(file.lastPathComponent): \(run.stderr)")
         return try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any])

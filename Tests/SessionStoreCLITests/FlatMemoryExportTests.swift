@@ -7,7 +7,7 @@ import TestSupport
 /// they are made. Measured on the built binary, whose heap starts fresh, as the peak of its anonymous
 /// resident memory (Linux's `RssAnon`: heap and stacks, not the store's mapped pages), sampled every
 /// millisecond from outside while it runs.
-@Suite struct FlatMemoryExportTests {
+@Suite(.timeLimit(.minutes(10))) struct FlatMemoryExportTests {
     static func sessions(_ count: Int) -> Data {
         var lines: [String] = []
         for index in 0..<count {
@@ -36,19 +36,16 @@ import TestSupport
         #expect(try cli.run(["ingest", "-"] + paths, input: sessions(count)).status == 0)
         #expect(try cli.run(["sessions", "--format", "csv"] + paths).status == 0)  // the views caught up before
         let out = cli.directory.appendingPathComponent("export-\(count).csv").path
-        let process = Process()
-        process.executableURL = CLIRunner.binary()
-        process.arguments = ["export", "--all", "--format", "csv", "--out", out] + paths
-        process.currentDirectoryURL = cli.directory
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        let process = try ChildProcess(CLIRunner.binary(), ["export", "--all", "--format", "csv", "--out", out] + paths,
+                                       directory: cli.directory)
         var peak = 0
-        while process.isRunning {
+        let deadline = ContinuousClock.now + .seconds(300)
+        while process.isRunning, ContinuousClock.now < deadline {
             if let now = anonymousMemory(of: process.processIdentifier) { peak = max(peak, now) }
             usleep(1000)
         }
-        #expect(process.terminationStatus == 0)
+        let outcome = process.wait(limit: .seconds(1))
+        #expect(outcome.status == 0 && !outcome.timedOut, "\(outcome.stderr)")
         return (try FileManager.default.attributesOfItem(atPath: out)[.size] as! Int, peak)
     }
 

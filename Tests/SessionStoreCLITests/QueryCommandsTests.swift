@@ -22,6 +22,7 @@ import Testing
             let csv = try cli.run(["sessions", "--format", "csv"])
             #expect(csv.status == 0)
             let lines = csv.stdout.components(separatedBy: "\r\n")
+            try #require(lines.count >= 2, "\(csv.stdout) \(csv.stderr)")
             #expect(lines[0].hasPrefix("session,status,started_at,ended_at,duration_ms,segments,words"))
             #expect(lines[1].hasPrefix("\(Self.session),ended,2026-11-21T10:00:00.000Z,2026-11-21T10:00:04.000Z,4000,1,3,"))  // Hello, world, مرحبا
             #expect(lines[1].contains("+transcription"))
@@ -54,6 +55,7 @@ import Testing
             #expect(decoded.map { $0["type"] as? String } == ["session.started", "consent.granted", "transcript.partial",
                                                               "transcript.committed", "transcript.partial", "session.ended"])
             #expect(decoded.map { $0["stream_number"] as? Int } == [0, 1, 2, 3, 4, 5])
+            try #require(!decoded.isEmpty, "\(events.stderr)")
             #expect(decoded[0]["subject_hash"] as? String != nil)
             #expect(decoded[0]["subject"] == nil)
             #expect(!events.stdout.contains("user-1"))

@@ -1,15 +1,23 @@
 import Foundation
+import Testing
 
 /// Whether `python3` runs here and imports `modules` (comma-separated, as in an import statement):
 /// the independent readers' tests run only where their Python modules are installed.
 public func pythonCanImport(_ modules: String) -> Bool {
-    let probe = Process()
-    probe.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    probe.arguments = ["python3", "-c", "import \(modules)"]
-    probe.standardError = FileHandle.nullDevice
-    guard (try? probe.run()) != nil else { return false }
-    probe.waitUntilExit()
-    return probe.terminationStatus == 0
+    let probe = try? ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import \(modules)"], limit: .seconds(60))
+    return probe?.status == 0 && probe?.signalled == false
+}
+
+/// Whether a test that needs the Python `modules` runs: where they import, and always in CI (the
+/// `CI` variable set, as .ci/run does), where the test must then fail on the missing module rather
+/// than be skipped. Pair it with `try #require(pythonCanImport(modules))` in the test.
+public func pythonTestEnabled(_ modules: String) -> Bool {
+    ProcessInfo.processInfo.environment["CI"] != nil || pythonCanImport(modules)
+}
+
+/// Fails the test, saying what is missing, when python3 cannot import `modules`.
+public func requirePython(_ modules: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+    try #require(pythonCanImport(modules), "python3 needs \(modules) (tools/test installs them)", sourceLocation: sourceLocation)
 }
 
 /// What a python3 run printed and how it ended.
@@ -19,19 +27,9 @@ public struct PythonRun {
     public var stderr: String
 }
 
-/// Runs `python3 ARGUMENTS`, with standard input read from `input` when given.
-public func runPython(_ arguments: [String], input: URL? = nil) throws -> PythonRun {
-    let process = Process()
-    process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-    process.arguments = ["python3"] + arguments
-    let stdout = Pipe(), stderr = Pipe()
-    // Input comes from a file: a child that exits early cannot break a pipe under us.
-    if let input { process.standardInput = try FileHandle(forReadingFrom: input) }
-    process.standardOutput = stdout
-    process.standardError = stderr
-    try process.run()
-    let output = stdout.fileHandleForReading.readDataToEndOfFile()
-    let errors = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-    process.waitUntilExit()
-    return PythonRun(status: process.terminationStatus, stdout: output, stderr: errors)
+/// Runs `python3 ARGUMENTS`, with standard input read from `input` when given (a file: a child that
+/// exits early cannot break a pipe under us); killed after `limit`.
+public func runPython(_ arguments: [String], input: URL? = nil, limit: Duration = .seconds(300)) throws -> PythonRun {
+    let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, input: input, limit: limit)
+    return PythonRun(status: outcome.timedOut ? -1 : outcome.status, stdout: outcome.stdout, stderr: outcome.stderr)
 }

@@ -4,7 +4,7 @@ import Foundation
 /// our CSV: the rows it reads from UTF-8 bytes.
 public enum PythonCSV {
     public static func read(_ csv: Data) throws -> [[String]] {
-        let input = FileManager.default.temporaryDirectory.appendingPathComponent("csv-\(UUID().uuidString).csv")
+        let input = Scratch.url("csv-\(UUID().uuidString).csv")
         try csv.write(to: input)
         defer { try? FileManager.default.removeItem(at: input) }
         let run = try runPython(["-c", """

@@ -20,7 +20,7 @@ public struct TemporaryStore {
 }
 
 public func withTemporaryStore<R>(_ body: (TemporaryStore) async throws -> R) async throws -> R {
-    let root = FileManager.default.temporaryDirectory.appendingPathComponent("eventlog-test-\(UUID().uuidString)")
+    let root = Scratch.url("eventlog-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
     let store = TemporaryStore(root: root)
