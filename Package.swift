@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "Compliance", targets: ["Compliance"]),
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "Replay", targets: ["Replay"]),
+        .library(name: "Reports", targets: ["Reports"]),
         .library(name: "Migrations", targets: ["Migrations"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
@@ -58,6 +59,11 @@ let package = Package(
         .target(name: "Compliance", dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
         .target(name: "Replay", dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations"]),
+        // One session as a self-contained HTML page: waveform, timeline, transcript, consent, violations.
+        .target(
+            name: "Reports",
+            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Output", "Projections", "Replay", "SessionLog", "SessionModel"]
+        ),
 
         .executableTarget(
             name: "sessionstore",
@@ -73,6 +79,7 @@ let package = Package(
                 "Output",
                 "Exports",
                 "Compliance",
+                "Reports",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -108,6 +115,7 @@ let package = Package(
             name: "ComplianceTests",
             dependencies: ["Compliance", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "TestSupport"]
         ),
+        .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(
             name: "SessionStoreCLITests",
             dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "Audio", "Projections", "TestSupport"]

@@ -9,6 +9,14 @@
 import EventLog
 import Foundation
 
+// A writer whose test process died (killed, crashed) must not write on forever: it exits when it
+// is orphaned.
+let parent = getppid()
+Thread.detachNewThread {
+    while getppid() == parent { usleep(100_000) }
+    _exit(70)
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count == 4 || arguments.count == 5, let appenders = Int(arguments.count == 5 ? arguments[4] : "8"), appenders > 0 else {
     FileHandle.standardError.write(Data("usage: EventLogCrashWriter STORE KEY_FILE ACK_FILE [APPENDERS]\n".utf8))

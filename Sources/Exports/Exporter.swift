@@ -90,14 +90,15 @@ public struct Exporter {
         return summaries.map(\.session).filter(chosen.contains)
     }
 
-    /// Writes `sessions` (in the order given) as `format` to `sink`, one session at a time.
+    /// Writes `sessions` (in the order given) as `format` to `sink`, one session at a time, telling
+    /// `progress` how many are written of how many after each.
     /// - Throws: ``ExportError`` for several sessions in one subtitle file; ``OutputError`` when
     ///   writing fails; `EventLogError` when the store cannot be read.
     public func export(_ sessions: [UUID], as format: ExportFormat, options: ExportOptions = ExportOptions(),
-                       to sink: OutputSink) throws {
+                       to sink: OutputSink, progress: ((Int, Int) -> Void)? = nil) throws {
         switch format {
-        case .json: try exportJSON(sessions, options: options, to: sink)
-        case .csv: try exportCSV(sessions, options: options, to: sink)
+        case .json: try exportJSON(sessions, options: options, to: sink, progress: progress)
+        case .csv: try exportCSV(sessions, options: options, to: sink, progress: progress)
         case .vtt, .srt:
             guard sessions.count == 1, let session = sessions.first else {
                 throw ExportError(.invalidRequest, "a \(format.rawValue.uppercased()) file holds one session, not "
@@ -128,32 +129,37 @@ public struct Exporter {
         return ExportedSession(summary: summary, transcript: transcript, consent: consent)
     }
 
-    private func exportJSON(_ sessions: [UUID], options: ExportOptions, to sink: OutputSink) throws {
+    private func exportJSON(_ sessions: [UUID], options: ExportOptions, to sink: OutputSink,
+                            progress: ((Int, Int) -> Void)?) throws {
         sink.write(#"{"schema_version":1,"sessions":["#)
         for (index, session) in sessions.enumerated() {
             sink.write(index == 0 ? "\n" : ",\n")
             try sink.writeObject(ExportSessionRow(session: try load(session), options: options), lineEnd: false)
+            progress?(index + 1, sessions.count)
         }
         sink.write(sessions.isEmpty ? "]}\n" : "\n]}\n")
     }
 
-    private func exportCSV(_ sessions: [UUID], options: ExportOptions, to sink: OutputSink) throws {
+    private func exportCSV(_ sessions: [UUID], options: ExportOptions, to sink: OutputSink,
+                           progress: ((Int, Int) -> Void)?) throws {
         if options.excel { sink.write("\u{FEFF}") }
         if options.partials {
             var writer = RowWriter<ExportCSVRevisionRow>(format: .csv, sink: sink)
-            for session in sessions {
+            for (index, session) in sessions.enumerated() {
                 for (row, isFinal) in try revisionRows(of: try load(session), options: options) {
                     try writer.write(ExportCSVRevisionRow(row: row, isFinal: isFinal))
                 }
+                progress?(index + 1, sessions.count)
             }
             try writer.finish()
         } else {
             var writer = RowWriter<ExportCSVRow>(format: .csv, sink: sink)
-            for session in sessions {
+            for (index, session) in sessions.enumerated() {
                 let exported = try load(session)
                 for segment in Self.bySegmentStart(exported.transcript.segments) {
                     try writer.write(csvRow(exported.session, segment, options: options))
                 }
+                progress?(index + 1, sessions.count)
             }
             try writer.finish()
         }

@@ -43,6 +43,8 @@ public struct SessionIngest: Sendable {
     public let log: EventLog
     /// The codec that encodes new events and reads stored ones.
     public let codec: SessionEventCodec
+    /// Told how far the ingest is (from several threads at once): for a progress display.
+    public var onProgress: (@Sendable (IngestProgress) -> Void)?
 
     /// Ingest into `log`, with the codec that reads every schema version.
     public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec) {
@@ -55,8 +57,12 @@ public struct SessionIngest: Sendable {
         let log = self.log
         let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
         let lines = Self.lines(of: data)
+        let tally = tally(.parsing, lines.count)
         let results = parallelMap(count: lines.count, workers: ProcessInfo.processInfo.activeProcessorCount,
-                                  threshold: 2048) { parser.parse(lines[$0].bytes, line: lines[$0].number) }
+                                  threshold: 2048) { index in
+            defer { tally?.add() }
+            return parser.parse(lines[index].bytes, line: lines[index].number)
+        }
         var events: [IngestedEvent] = []
         var problems: [IngestProblem] = []
         for result in results {
@@ -98,7 +104,12 @@ public struct SessionIngest: Sendable {
         try await append(try validate(events: events).get())
     }
 
+    private func tally(_ stage: IngestProgress.Stage, _ total: Int) -> ProgressTally? {
+        onProgress.map { report in ProgressTally(total: total) { report(IngestProgress(stage: stage, done: $0, total: $1)) } }
+    }
+
     private func append(_ events: [IngestedEvent]) async throws -> IngestReport {
+        onProgress?(IngestProgress(stage: .appending, done: 0, total: events.count))
         var sessionOrder: [UUID] = []
         var bySession: [UUID: [ProposedEvent]] = [:]
         var consent: [SubjectHash: [ProposedEvent]] = [:]
@@ -169,9 +180,11 @@ public struct SessionIngest: Sendable {
         }
         guard !chunkIndices.isEmpty else { return [] }
         let snapshot = events, codec = self.codec
+        let tally = tally(.codingAudio, chunkIndices.count)
         let results = parallelMap(count: chunkIndices.count, workers: ProcessInfo.processInfo.activeProcessorCount,
                                   threshold: 64) { slot in
-            Self.codeLosslessly(snapshot[chunkIndices[slot]], codec: codec) { session, recording in
+            defer { tally?.add() }
+            return Self.codeLosslessly(snapshot[chunkIndices[slot]], codec: codec) { session, recording in
                 formats[RecordingKey(session: session, recording: recording)] ?? nil
             }
         }

@@ -42,6 +42,7 @@ struct EraseCommand: AsyncParsableCommand {
     var reference: String?
 
     @OptionGroup var wait: WaitOption
+    @OptionGroup var progressOption: ProgressOption
 
     @OptionGroup var output: OutputOptions<RecordFormats>
 
@@ -59,7 +60,11 @@ struct EraseCommand: AsyncParsableCommand {
                 return try await SubjectErasure(log: log).erase(hash, reference: reference, at: Int64(Date().timeIntervalSince1970 * 1000))
             }()  // the log is released here: compaction needs the store to itself
             let erasing = clock.now - start
-            let compaction = try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
+            let progress = progressOption.start("compacting the store file")
+            defer { progress.finish() }
+            let compaction = try progress.running("compacting the store file") {
+                try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
+            }
             let sink = try output.sink()
             try sink.writeRecord(ErasureRow(report: report, erasing: erasing, compaction: compaction), format: output.format)
             try sink.close()
@@ -84,13 +89,16 @@ struct CompactCommand: AsyncParsableCommand {
     var storePath: String?
 
     @OptionGroup var wait: WaitOption
+    @OptionGroup var progressOption: ProgressOption
 
     @OptionGroup var output: OutputOptions<RecordFormats>
 
     func run() async throws {
         try await reportingFailures {
             let store = storePath ?? ProcessInfo.processInfo.environment["SESSIONSTORE_STORE"] ?? "sessions.store"
-            let report = try EventLog.compact(at: store, waitingUpTo: wait.duration)
+            let progress = progressOption.start("compacting the store file")
+            defer { progress.finish() }
+            let report = try progress.running("compacting the store file") { try EventLog.compact(at: store, waitingUpTo: wait.duration) }
             let sink = try output.sink()
             try sink.writeRecord(CompactionRow(report: report), format: output.format)
             try sink.close()

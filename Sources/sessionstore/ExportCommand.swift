@@ -40,6 +40,7 @@ struct ExportCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var progressOption: ProgressOption
 
     @Argument(help: ArgumentHelp("Session ids, or unique prefixes of at least 8 characters.", valueName: "session"))
     var sessions: [String] = []
@@ -103,23 +104,28 @@ struct ExportCommand: AsyncParsableCommand {
             let chosen = all ? exporter.allSessions : try person.map { try exporter.subjectSessions($0) } ?? exporter.resolve(sessions)
             let options = ExportOptions(partials: partials, excel: excel, redact: redact)
             var isDirectory: ObjCBool = false
+            let progress = progressOption.start("exporting", unit: "sessions")
             if let out, FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
-                for session in chosen {
+                for (index, session) in chosen.enumerated() {
                     let path = (out as NSString).appendingPathComponent("\(Hex.uuid(session)).\(format.fileExtension)")
                     try write([session], with: exporter, options: options, to: path)
+                    progress.update(index + 1, of: chosen.count)
                 }
             } else {
-                try write(chosen, with: exporter, options: options, to: out)
+                // Standard output gets no progress line between its rows; a file does.
+                try write(chosen, with: exporter, options: options, to: out, progress: out == nil ? nil : progress)
             }
+            progress.finish()
             try await exporter.recordExport(of: chosen, as: format.rawValue, by: actor ?? Self.operatingSystemUser,
                                             subject: person, at: Int64(Date().timeIntervalSince1970 * 1000))
             try log.close()
         }
     }
 
-    private func write(_ sessions: [UUID], with exporter: Exporter, options: ExportOptions, to path: String?) throws {
+    private func write(_ sessions: [UUID], with exporter: Exporter, options: ExportOptions, to path: String?,
+                       progress: Progress? = nil) throws {
         let sink = try OutputSink.file(path)
-        try exporter.export(sessions, as: format, options: options, to: sink)
+        try exporter.export(sessions, as: format, options: options, to: sink, progress: progress.map { line in { line.update($0, of: $1) } })
         try sink.close()
     }
 

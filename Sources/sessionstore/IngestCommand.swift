@@ -22,6 +22,8 @@ struct IngestCommand: AsyncParsableCommand {
     @Argument(help: ArgumentHelp("The NDJSON file, or - for standard input.", valueName: "file"))
     var file: String
 
+    @OptionGroup var progressOption: ProgressOption
+
     func run() async throws {
         try await reportingFailures {
             let data: Data
@@ -32,7 +34,15 @@ struct IngestCommand: AsyncParsableCommand {
             }
             let log = try storeOptions.openLog()
             let name = file == "-" ? "stdin" : file
-            let report = try await appending(from: name) { try await SessionIngest(log: log).ingest(data) }
+            let progress = progressOption.start("reading \(name)")
+            var ingest = SessionIngest(log: log)
+            let stage = StageTracker()
+            ingest.onProgress = { step in
+                if stage.enter(step.stage) { progress.stage(step.stage.rawValue, unit: step.stage == .appending ? "events" : "") }
+                if step.stage != .appending { progress.update(step.done, of: step.total) }
+            }
+            defer { progress.finish() }
+            let report = try await appending(from: name) { try await ingest.ingest(data) }
             try log.close()
             print(report.summary)
         }
@@ -59,5 +69,19 @@ func appending(from source: String, _ ingest: () async throws -> IngestReport) a
         }
         throw CommandFailure(.invalidData, "\(source) has \(failure.problems.count) "
                              + (failure.problems.count == 1 ? "problem" : "problems") + "; nothing was appended")
+    }
+}
+
+/// The stage an ingest is in, told from several threads: whether a report starts a new one.
+private final class StageTracker: @unchecked Sendable {
+    // @unchecked: `current` is guarded by `lock`.
+    private let lock = NSLock()
+    private var current: IngestProgress.Stage?
+
+    func enter(_ stage: IngestProgress.Stage) -> Bool {
+        lock.withLock {
+            defer { current = stage }
+            return current != stage
+        }
     }
 }

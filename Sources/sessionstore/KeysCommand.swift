@@ -39,6 +39,7 @@ struct KeysRotateCommand: AsyncParsableCommand {
     var newPassphraseVariable: String?
 
     @OptionGroup var wait: WaitOption
+    @OptionGroup var progressOption: ProgressOption
 
     @OptionGroup var output: OutputOptions<RecordFormats>
 
@@ -60,8 +61,11 @@ struct KeysRotateCommand: AsyncParsableCommand {
                 }
                 new = .passphrase(passphrase)
             }
-            let report = try EventLog.rotateMasterKey(at: storeOptions.store, from: try storeOptions.keySource(), to: new,
-                                                      waitingUpTo: wait.duration)
+            let progress = progressOption.start("rotating the master key")
+            let report = try progress.running("re-sealing the keys and compacting the store file") {
+                try EventLog.rotateMasterKey(at: storeOptions.store, from: try storeOptions.keySource(), to: new, waitingUpTo: wait.duration)
+            }
+            progress.finish()
             let sink = try output.sink()
             try sink.writeRecord(RotationRow(report: report), format: output.format)
             try sink.close()

@@ -14,10 +14,15 @@ struct MigrateCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var progressOption: ProgressOption
 
     func run() async throws {
         try await reportingFailures {
-            let steps = try EventLog.migrate(at: storeOptions.store, key: try storeOptions.keySource())
+            let progress = progressOption.start("migrating")
+            let steps = try progress.running("migrating the store") {
+                try EventLog.migrate(at: storeOptions.store, key: try storeOptions.keySource())
+            }
+            progress.finish()
             if steps.isEmpty {
                 print("\(storeOptions.store) is already at the current format; nothing to do")
             } else {

@@ -11,20 +11,19 @@ struct ProjectionsCommand: AsyncParsableCommand {
 
     struct Rebuild: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            abstract: "Drop the persisted views and fold the whole log again, with progress on stderr."
+            abstract: "Drop the persisted views and fold the whole log again (with a progress line on a terminal)."
         )
 
         @OptionGroup var storeOptions: StoreOptions
+        @OptionGroup var progressOption: ProgressOption
 
         func run() async throws {
             try await reportingFailures {
                 let clock = ContinuousClock()
                 let started = clock.now
-                let showProgress = isatty(STDERR_FILENO) == 1
-                let folded = try ProjectionRunner(log: try storeOptions.openLog()).rebuild { position, total in
-                    if showProgress { FileHandle.standardError.write(Data("\rrebuilding: \(position) of \(total) events".utf8)) }
-                }
-                if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+                let progress = progressOption.start("rebuilding the views", unit: "events")
+                let folded = try ProjectionRunner(log: try storeOptions.openLog()).rebuild { progress.update($0, of: $1) }
+                progress.finish()
                 let seconds = Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds)
                 print("rebuilt the session list from \(folded) events in \(String(format: "%.2f", seconds)) s")
             }

@@ -113,6 +113,7 @@ struct RetentionApplyCommand: AsyncParsableCommand {
     var dryRun = false
 
     @OptionGroup var wait: WaitOption
+    @OptionGroup var progressOption: ProgressOption
 
     @OptionGroup var output: OutputOptions<ListFormats>
 
@@ -126,6 +127,8 @@ struct RetentionApplyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
+            let progress = progressOption.start("purging")
+            defer { progress.finish() }
             let plan = try await {
                 let log = try storeOptions.openLog()
                 defer { try? log.close() }
@@ -133,11 +136,16 @@ struct RetentionApplyCommand: AsyncParsableCommand {
                 let plan = try retention.plan(maxAge: try maxAge.map { try duration($0, "--max-age") },
                                               partialsMaxAge: try partialsMaxAge.map { try duration($0, "--partials-max-age") },
                                               asOf: asOf.flatMap(RFC3339.milliseconds))
-                if !dryRun { try await retention.apply(plan, at: Int64(Date().timeIntervalSince1970 * 1000)) }
+                if !dryRun {
+                    progress.stage("destroying the keys of \(plan.sessions.count + plan.partialsSessions.count) sessions")
+                    try await retention.apply(plan, at: Int64(Date().timeIntervalSince1970 * 1000))
+                }
                 return plan
             }()
             if !dryRun, !plan.sessions.isEmpty || !plan.partialsSessions.isEmpty {
-                _ = try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
+                _ = try progress.running("compacting the store file") {
+                    try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
+                }
             }
             let sink = try output.sink()
             var writer = RowWriter<PurgeRow>(format: output.format, sink: sink)

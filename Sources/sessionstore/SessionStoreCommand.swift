@@ -12,7 +12,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
 
             Try `sessionstore demo` first: it creates the store and records the bundled fixture sessions. \
             Then `sessionstore ingest FILE` or `sessionstore record --audio A --script S` to add sessions, \
-            `sessions`, `transcript`, `replay`, `audio` and `consent` to read them, `export` to take transcripts out, `stats` and `verify` \
+            `sessions`, `transcript`, `replay`, `audio`, `report` (one session as an HTML page) and `consent` to read them, `export` to take transcripts out, `stats` and `verify` \
             to check the store. For auditors and data-protection work: `audit consent` and `audit check`, \
             `retention`, `erase`, `anchor`, `prove` and `verify --anchor`, `keys rotate` (docs/COMPLIANCE.md).
 
@@ -20,7 +20,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
             64 usage error, 65 invalid input data (or data that was erased), 75 the store is busy (compaction \
             needs it alone), 77 wrong key or unusable key file.
             """,
-        subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
+        subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, ReportCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
                       ConsentCommand.self, AuditCommand.self, RetentionCommand.self, EraseCommand.self, CompactCommand.self,
                       AnchorCommand.self, ProveCommand.self, KeysCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]

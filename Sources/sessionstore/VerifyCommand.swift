@@ -30,6 +30,7 @@ struct VerifyCommand: AsyncParsableCommand {
             """
     )
 
+    @OptionGroup var progressOption: ProgressOption
     @OptionGroup var storeOptions: StoreOptions
     @Option(name: .customLong("anchor"), help: ArgumentHelp("A checkpoint written by `anchor`: check the log extends it.", valueName: "file"))
     var anchor: String?
@@ -52,12 +53,8 @@ struct VerifyCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let showProgress = isatty(STDERR_FILENO) == 1
-            let progress: (UInt64, UInt64) -> Void = { checked, total in
-                if showProgress {
-                    FileHandle.standardError.write(Data("\rverifying: \(checked) of \(total) records".utf8))
-                }
-            }
+            let line = progressOption.start("verifying", unit: "records")
+            let progress: (UInt64, UInt64) -> Void = { line.update($0, of: $1) }
             let report: VerificationReport
             if withoutKey {
                 let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: verifierKey!) }
@@ -67,7 +64,7 @@ struct VerifyCommand: AsyncParsableCommand {
                 let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) }
                 report = try log.verify(anchor: checkpoint, progress: progress)
             }
-            if showProgress { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            line.finish()
             let sink = try output.sink()
             switch output.format {
             case .text:

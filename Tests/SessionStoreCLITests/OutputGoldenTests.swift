@@ -49,6 +49,8 @@ import Testing
         Case(name: "replay-trace.csv", arguments: ["replay", s, "--quiet", "--trace", "trace", "--format", "csv"],
              file: "trace"),
         Case(name: "sessions-out.csv", arguments: ["sessions", "--format", "csv", "--out", "list.csv"], file: "list.csv"),
+        Case(name: "report.html", arguments: ["report", s, "--no-audio", "--as-of", "2026-03-03T00:00:00Z", "--out", "report.html"],
+             file: "report.html"),
     ]
 
     static let updating = ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] != nil
@@ -83,6 +85,10 @@ import Testing
             for line in output.split(separator: UInt8(ascii: "\n")) {
                 #expect(try JSONSerialization.jsonObject(with: Data(line)) is [String: Any], "\(name): \(line)")
             }
+        case "html":
+            let page = try ReportReader.read(output)
+            #expect((page["external"] as? [String])?.isEmpty == true, "\(name) refers to something outside the page")
+            #expect((page["duplicate_ids"] as? [String])?.isEmpty == true, "\(name) repeats an id")
         case "csv":
             let rows = try PythonCSV.read(output)
             let header = try #require(rows.first, "\(name) has no header")

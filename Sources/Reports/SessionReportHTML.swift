@@ -1,0 +1,272 @@
+import Foundation
+import Output
+
+/// A ``SessionReport`` as one self-contained HTML page: inline styles, inline SVG, the recording as a
+/// data URL, and a few lines of script that the page works without (they make a click on a segment
+/// play the recording from there). The same report always gives the same bytes.
+public enum SessionReportHTML {
+    /// Pixels per second of the timeline: 20, within 800 and 36,000 pixels in all.
+    static func timelineWidth(_ milliseconds: Int64) -> Int { min(max(Int(milliseconds / 50), 800), 36_000) }
+
+    static let waveformTop = 24, waveformHeight = 120
+    static let segmentsTop = 152, laneHeight = 20, lanes = 2
+    /// Room left and right of the time axis, so that a marker at either end shows whole.
+    static let margin = 10
+    static let revisionsTop = 194, revisionRow = 5, revisionRows = 8
+    static let markersTop = 240
+    static let height = 262
+
+    public static func render(_ report: SessionReport) -> String {
+        var page = Page()
+        page.line("<!DOCTYPE html>")
+        page.line(#"<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">"#)
+        page.line("<title>Session \(escape(Hex.uuid(report.session))) · SessionStore report</title>")
+        page.line("<style>\(style)</style></head><body>")
+        header(report, &page)
+        if report.isShredded {
+            page.line(#"<p class="notice">"# + escape(shreddedNotice(report)) + "</p>")
+        }
+        page.line(#"<main>"#)
+        timeline(report, &page)
+        transcript(report, &page)
+        page.line("</main>")
+        findings(report, &page)
+        page.line("<script>\(script)</script>")
+        page.line("</body></html>")
+        return page.text
+    }
+
+    // MARK: Parts
+
+    private static func header(_ report: SessionReport, _ page: inout Page) {
+        let summary = report.summary
+        page.line("<header><h1>Session <code>\(escape(Hex.uuid(report.session)))</code></h1><dl>")
+        func fact(_ name: String, _ value: String, _ className: String? = nil) {
+            page.line("<dt>\(escape(name))</dt><dd\(className.map { #" class="\#($0)""# } ?? "")>\(escape(value))</dd>")
+        }
+        fact("Status", summary.status.rawValue, "status-\(summary.status.rawValue)")
+        fact("Subject", summary.subject.map { "\($0)" } ?? "—", "hash")
+        fact("Locale", summary.locale ?? "—")
+        fact("Started", summary.startedAt.map(RFC3339.string) ?? "—")
+        fact("Ended", summary.endedAt.map(RFC3339.string) ?? "—")
+        fact("Duration", summary.durationMilliseconds.map(clock) ?? "—")
+        if report.isShredded {
+            fact("Integrity", "the records cannot be opened: their keys are destroyed (verify checks them without the key)")
+        } else {
+            fact("Integrity", "\(report.recordsAuthenticated) records read, each with its leaf hash and authentication tag checked")
+            fact("Replay digest", report.replayDigest ?? "—", "hash")
+            if let divergence = report.replayDivergence {
+                fact("Replay verify", "FAILED: \(divergence)", "bad")
+            } else {
+                fact("Replay verify", "passed: replaying the events rebuilds the stored views exactly", "good")
+            }
+        }
+        fact("Violations", report.violations.isEmpty ? "none" : "\(report.violations.count)", report.violations.isEmpty ? "good" : "bad")
+        fact("Audio", report.audio != nil ? "embedded (FLAC): this file holds the recording in clear"
+             : report.waveform != nil ? "not embedded (--no-audio)" : "no recording")
+        if let asOf = report.options.asOf { fact("As of", RFC3339.string(asOf)) }
+        page.line("</dl></header>")
+    }
+
+    private static func shreddedNotice(_ report: SessionReport) -> String {
+        let how = report.summary.status == .erased ? "erased at the person's request" : "purged by the retention policy"
+        return "This session was \(how): its data keys are destroyed, so its transcript and audio cannot be read by any means. "
+            + "Its consent trail remains."
+    }
+
+    private static func timeline(_ report: SessionReport, _ page: inout Page) {
+        let duration = max(report.durationMilliseconds, 1)
+        let width = timelineWidth(duration)
+        func x(_ milliseconds: Int64) -> String {
+            tenths(margin * 10 + Int(max(0, min(milliseconds, duration)) * Int64(width) * 10 / duration))
+        }
+        page.line(#"<section class="timeline"><h2>Timeline</h2><div class="scroll">"#)
+        page.line(#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(width + 2 * margin)" height="\#(height)" viewBox="0 0 \#(width + 2 * margin) \#(height)" role="img" aria-label="Timeline of the session">"#)
+        // Time axis.
+        let step = tickStep(duration, width: width)
+        page.line(#"<g class="axis">"#)
+        var tick: Int64 = 0
+        while tick <= duration {
+            page.line(#"<line x1="\#(x(tick))" y1="14" x2="\#(x(tick))" y2="\#(height)"/><text x="\#(x(tick))" y="11">\#(clock(tick))</text>"#)
+            tick += step
+        }
+        page.line("</g>")
+        if let waveform = report.waveform, waveform.columns > 0 {
+            let drawn = Double(report.audioMilliseconds) * Double(width) / Double(duration)
+            let scale = drawn / Double(waveform.columns)
+            page.line(#"<path class="waveform" transform="translate(\#(margin) \#(waveformTop)) scale(\#(number(scale)) 1)" d="\#(waveform.path(height: waveformHeight))"/>"#)
+        } else {
+            page.line(#"<text class="empty" x="8" y="\#(waveformTop + waveformHeight / 2)">\#(report.isShredded ? "no audio: erased" : "no recording")</text>"#)
+        }
+        for pause in report.pauses {
+            page.line(#"<rect class="pause" x="\#(x(pause.fromMilliseconds))" y="\#(waveformTop)" width="\#(span(pause.fromMilliseconds, pause.toMilliseconds, duration, width))" height="\#(waveformHeight)"><title>paused \#(clock(pause.fromMilliseconds))–\#(clock(pause.toMilliseconds))</title></rect>"#)
+        }
+        let lanes = lanes(report.segments)
+        for (index, segment) in report.segments.enumerated() {
+            let segmentWidth = span(segment.startMilliseconds, segment.endMilliseconds, duration, width)
+            let top = segmentsTop + lanes[index] * laneHeight
+            let speaker = segment.speaker.map { "\($0): " } ?? ""
+            page.line(##"<a href="#segment-\##(index + 1)" data-start-ms="\##(segment.startMilliseconds)"><rect id="timeline-\##(index + 1)" class="segment" x="\##(x(segment.startMilliseconds))" y="\##(top)" width="\##(segmentWidth)" height="\##(laneHeight - 2)"><title>\##(escape(speaker + segment.text))</title></rect>"##)
+            let fits = Int(Double(segmentWidth) ?? 0) / 8
+            if fits >= 3 {
+                page.line(#"<text class="segment-text" x="\#(x(segment.startMilliseconds + 0))" dx="3" y="\#(top + 13)">\#(escape(truncated(speaker + segment.text, to: fits)))</text>"#)
+            }
+            page.line("</a>")
+            for (row, revision) in segment.revisions.suffix(revisionRows).enumerated() {
+                let y = revisionsTop + row * revisionRow
+                page.line(#"<line class="revision" x1="\#(x(segment.startMilliseconds))" y1="\#(y)" x2="\#(x(segment.endMilliseconds))" y2="\#(y)"><title>revision \#(revision.revision): \#(escape(revision.text))</title></line>"#)
+            }
+        }
+        for marker in report.markers {
+            let classes = "marker \(marker.kind.rawValue)"
+            page.line(#"<g class="\#(classes)"><line x1="\#(x(marker.atMilliseconds))" y1="\#(waveformTop)" x2="\#(x(marker.atMilliseconds))" y2="\#(markersTop + 16)"/>"#
+                      + #"<circle cx="\#(x(marker.atMilliseconds))" cy="\#(markersTop + 8)" r="5"/>"#
+                      + (marker.toMilliseconds.map { #"<line class="seek-to" x1="\#(x(marker.atMilliseconds))" y1="\#(markersTop + 8)" x2="\#(x($0))" y2="\#(markersTop + 8)"/>"# } ?? "")
+                      + "<title>\(clock(marker.atMilliseconds)) \(escape(marker.label))</title></g>")
+        }
+        page.line("</svg></div>")
+        if let audio = report.audio {
+            page.line(#"<audio id="recording" controls preload="metadata" src="data:\#(audio.mimeType);base64,\#(Data(audio.bytes).base64EncodedString())"></audio>"#)
+        }
+        page.line(#"<p class="legend"><span class="key segment"></span>committed segment <span class="key revision"></span>partial revisions <span class="key pause"></span>pause <span class="key play"></span>playback <span class="key consent-granted"></span>consent granted <span class="key consent-revoked"></span>consent revoked <span class="key violation"></span>violation</p>"#)
+        page.line("</section>")
+    }
+
+    private static func transcript(_ report: SessionReport, _ page: inout Page) {
+        page.line(#"<section class="transcript"><h2>Transcript</h2>"#)
+        if report.isShredded {
+            page.line(#"<p class="empty">No transcript: it cannot be read.</p></section>"#)
+            return
+        }
+        if report.segments.isEmpty { page.line(#"<p class="empty">No committed segment.</p>"#) }
+        page.line("<ol>")
+        for (index, segment) in report.segments.enumerated() {
+            page.line(##"<li id="segment-\##(index + 1)"><a class="time" href="#timeline-\##(index + 1)" data-start-ms="\##(segment.startMilliseconds)">\##(clock(segment.startMilliseconds))</a> "##
+                      + (segment.speaker.map { #"<span class="speaker">\#(escape($0))</span> "# } ?? "")
+                      + #"<span class="text">\#(escape(segment.text))</span>"#
+                      + (segment.committedText.map { #" <span class="committed">(committed as “\#(escape($0))”)</span>"# } ?? ""))
+            if !segment.revisions.isEmpty {
+                page.line("<details><summary>how it settled: \(segment.revisions.count) partial \(segment.revisions.count == 1 ? "guess" : "guesses")</summary><ol class=\"revisions\">")
+                for revision in segment.revisions {
+                    page.line(#"<li value="\#(revision.revision)">\#(escape(revision.text))</li>"#)
+                }
+                page.line("</ol></details>")
+            }
+            page.line("</li>")
+        }
+        page.line("</ol>")
+        if !report.uncommitted.isEmpty {
+            page.line(#"<h3>Never committed</h3><ul class="uncommitted">"#)
+            for segment in report.uncommitted {
+                page.line("<li>\(clock(segment.startMilliseconds)) \(escape(segment.text))</li>")
+            }
+            page.line("</ul>")
+        }
+        page.line("</section>")
+    }
+
+    private static func findings(_ report: SessionReport, _ page: inout Page) {
+        page.line(#"<section class="findings"><h2>Consent and violations</h2><table><thead><tr><th>occurred at</th><th>what</th><th>position</th></tr></thead><tbody>"#)
+        for entry in report.consent {
+            page.line("<tr><td>\(RFC3339.string(entry.occurredAt))</td><td>\(escape(entry.consentType)) consent \(entry.granted ? "granted" : "revoked") (\(escape(entry.method))\(entry.policyVersion.map { ", policy \(escape($0))" } ?? ""))</td><td>\(entry.position)</td></tr>")
+        }
+        for violation in report.violations {
+            page.line(#"<tr class="bad"><td>\#(RFC3339.string(violation.occurredAt))</td><td>\#(escape(violation.rule.rawValue)): \#(escape(violation.detail))</td><td>\#(violation.position)</td></tr>"#)
+        }
+        page.line("</tbody></table></section>")
+    }
+
+    // MARK: Formatting
+
+    private struct Page {
+        var text = ""
+        mutating func line(_ line: String) {
+            text += line
+            text += "\n"
+        }
+    }
+
+    /// `m:ss.t`, or `h:mm:ss.t` from an hour on.
+    static func clock(_ milliseconds: Int64) -> String {
+        let sign = milliseconds < 0 ? "-" : ""
+        let value = abs(milliseconds)
+        let tenths = value / 100 % 10, seconds = value / 1000 % 60, minutes = value / 60_000 % 60, hours = value / 3_600_000
+        let mmss = (minutes < 10 && hours > 0 ? "0" : "") + "\(minutes):" + (seconds < 10 ? "0" : "") + "\(seconds).\(tenths)"
+        return sign + (hours > 0 ? "\(hours):" : "") + mmss
+    }
+
+    private static func tenths(_ value: Int) -> String { value % 10 == 0 ? "\(value / 10)" : "\(value / 10).\(value % 10)" }
+
+    private static func span(_ from: Int64, _ to: Int64, _ duration: Int64, _ width: Int) -> String {
+        tenths(max(10, Int(max(0, to - from) * Int64(width) * 10 / duration)))
+    }
+
+    private static func number(_ value: Double) -> String { String(format: "%.6f", value) }
+
+    /// A lane (row) per segment, so that segments that overlap in time (two speakers at once) do not
+    /// cover each other: the first lane whose last segment has ended, else the lane that frees first.
+    private static func lanes(_ segments: [SessionReport.Segment]) -> [Int] {
+        var ends = [Int64](repeating: .min, count: lanes)
+        return segments.map { segment in
+            let lane = ends.firstIndex { $0 <= segment.startMilliseconds } ?? ends.indices.min { ends[$0] < ends[$1] }!
+            ends[lane] = segment.endMilliseconds
+            return lane
+        }
+    }
+
+    private static func tickStep(_ duration: Int64, width: Int) -> Int64 {
+        let steps: [Int64] = [1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600].map { $0 * 1000 }
+        return steps.first { $0 * Int64(width) / duration >= 80 } ?? 3_600_000
+    }
+
+    private static func truncated(_ text: String, to characters: Int) -> String {
+        text.count <= characters ? text : String(text.prefix(max(characters - 1, 1))) + "…"
+    }
+
+    /// Text safe in HTML and SVG content and in double-quoted attributes.
+    static func escape(_ text: String) -> String {
+        var out = ""
+        out.reserveCapacity(text.utf8.count)
+        for character in text.unicodeScalars {
+            switch character {
+            case "&": out += "&amp;"
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\"": out += "&quot;"
+            case "'": out += "&#39;"
+            case "\u{0}"..."\u{8}", "\u{B}", "\u{C}", "\u{E}"..."\u{1F}", "\u{7F}": out += "\u{FFFD}"
+            default: out.unicodeScalars.append(character)
+            }
+        }
+        return out
+    }
+
+    static let style = """
+        body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 1.5rem 2rem;color:#1d2330;background:#fff}\
+        h1{font-size:1.3rem;margin:1rem 0 .5rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}code,.hash{font-family:ui-monospace,monospace;font-size:.85em}\
+        dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0}dt{color:#5b6475}dd{margin:0;word-break:break-all}\
+        .good{color:#17703a}.bad{color:#b3261e;font-weight:600}.notice{background:#fff4e5;border-left:4px solid #e69500;padding:.6rem .8rem}\
+        main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16rem,2fr);gap:1.5rem;align-items:start}\
+        @media (max-width:900px){main{grid-template-columns:1fr}}.scroll{overflow-x:auto;border:1px solid #d8dce4;border-radius:4px}\
+        svg text{font-size:11px;fill:#1d2330}.axis line{stroke:#eef0f4}.axis text{fill:#5b6475}.waveform{fill:#3d6fb6}\
+        .pause{fill:#9aa3b2;fill-opacity:.35}.segment{fill:#dbe8ff;stroke:#3d6fb6}a:hover .segment,.segment:target{fill:#b9d2ff}\
+        .revision{stroke:#9aa3b2;stroke-width:2}.marker line{stroke-width:1.5}.marker circle{stroke:none}\
+        .play line,.playback-pause line,.seek line,.stop line,.complete line{stroke:#7a4cc2}.play circle,.playback-pause circle,.seek circle,.stop circle,.complete circle{fill:#7a4cc2}\
+        .consent-granted line{stroke:#17703a}.consent-granted circle{fill:#17703a}.consent-revoked line{stroke:#e69500}.consent-revoked circle{fill:#e69500}\
+        .violation line{stroke:#b3261e;stroke-width:2.5}.violation circle{fill:#b3261e}\
+        audio{width:100%;margin-top:.5rem}.legend{color:#5b6475;font-size:.85rem}.key{display:inline-block;width:.8rem;height:.8rem;margin:0 .25rem 0 .8rem;vertical-align:middle;border-radius:2px}\
+        .key.segment{background:#dbe8ff;border:1px solid #3d6fb6}.key.revision{background:#9aa3b2}.key.pause{background:#c9ced8}.key.play{background:#7a4cc2}\
+        .key.consent-granted{background:#17703a}.key.consent-revoked{background:#e69500}.key.violation{background:#b3261e}\
+        .transcript ol{padding-left:1.2rem}.transcript li{margin:.3rem 0}.time{font-family:ui-monospace,monospace;font-size:.85em;text-decoration:none}\
+        .speaker{font-weight:600}.committed{color:#5b6475}details{color:#5b6475;font-size:.9em}li:target{background:#fff7cc}\
+        table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #eef0f4}.empty{color:#5b6475}
+        """
+
+    /// A click on a segment (in the timeline or the transcript) plays the recording from its start;
+    /// without script the links still lead from one to the other.
+    static let script = """
+        (function(){var a=document.getElementById("recording");if(!a)return;document.addEventListener("click",function(e){\
+        var t=e.target.closest&&e.target.closest("[data-start-ms]");if(!t)return;a.currentTime=Number(t.getAttribute("data-start-ms"))/1000;\
+        var p=a.play();if(p&&p.catch)p.catch(function(){});});})();
+        """
+}
