@@ -1,4 +1,5 @@
 import Audio
+import EventLog
 import Foundation
 import Ingest
 import SessionModel
@@ -45,8 +46,13 @@ public enum RecordingExport {
             if case .recordingChunk(let chunk) = event.event.payload, chunk.recording == recording.recording { chunk } else { nil }
         }.sorted { $0.index < $1.index }
         try checkContiguous(chunks, recording: recording.recording, session: session)
+        // Decoding (FLAC) is most of the work: chunks decode on every core, then join in order.
+        let decoded = parallelMap(count: chunks.count, workers: ProcessInfo.processInfo.activeProcessorCount, threshold: 64) { index in
+            Result { Chunking.samples(fromPCM: try chunks[index].pcm()) }
+        }
         var samples: [Int16] = []
-        for chunk in chunks { samples += Chunking.samples(fromPCM: try chunk.pcm()) }
+        samples.reserveCapacity(try decoded.reduce(0) { $0 + (try $1.get()).count })
+        for part in decoded { samples += try part.get() }
         return (samples, AudioFormat(sampleRate: Int(recording.sampleRate), channels: Int(recording.channels)))
     }
 
