@@ -1,4 +1,5 @@
 import ArgumentParser
+import Foundation
 
 @main
 struct SessionStoreCommand: AsyncParsableCommand {
@@ -25,4 +26,11 @@ struct SessionStoreCommand: AsyncParsableCommand {
                       AnchorCommand.self, ProveCommand.self, KeysCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]
     )
+
+    static func main() async {
+        // A file size limit makes a write fail, which is reported like a full disk, instead of
+        // killing the process with SIGXFSZ in the middle of a transaction.
+        signal(SIGXFSZ, SIG_IGN)
+        await main(nil)
+    }
 }

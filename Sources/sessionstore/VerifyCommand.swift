@@ -56,7 +56,11 @@ struct VerifyCommand: AsyncParsableCommand {
             let line = progressOption.start("verifying", unit: "records")
             let progress: (UInt64, UInt64) -> Void = { line.update($0, of: $1) }
             let report: VerificationReport
-            if withoutKey {
+            // The file's structure first, before LMDB walks a file that may be damaged.
+            let structure = try EventLog.checkStructure(at: storeOptions.store)
+            if !structure.isIntact {
+                report = structure
+            } else if withoutKey {
                 let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: verifierKey!) }
                 report = try EventLog.verifyWithoutKey(at: storeOptions.store, anchor: checkpoint, progress: progress)
             } else {

@@ -10,7 +10,7 @@ enum CrashWriterRound {
     static func runAndKill(_ store: TemporaryStore, appenders: Int, after delay: Duration,
                            environment: [String: String]? = nil) async throws {
         let writer = try ChildProcess(BuiltProducts.url("EventLogCrashWriter"),
-                                      [store.storePath, store.keyPath, acknowledgementPath(store), String(appenders)],
+                                      [store.storePath, store.keyPath, CrashWriterAcknowledgements.path(store), String(appenders)],
                                       environment: environment)
         try await Task.sleep(for: delay)
         writer.kill()
@@ -18,25 +18,11 @@ enum CrashWriterRound {
         try #require(outcome.signalled, "the writer exited by itself: \(outcome.stderr)")
     }
 
-    static func acknowledgementPath(_ store: TemporaryStore) -> String {
-        store.root.appendingPathComponent("acks").path
-    }
-
-    /// Acknowledged events, `position → event id`. A line cut off by the kill is ignored.
-    static func acknowledgements(_ store: TemporaryStore) -> [(UInt64, UUID)] {
-        guard let text = try? String(contentsOfFile: acknowledgementPath(store), encoding: .utf8) else { return [] }
-        return text.split(separator: "\n").compactMap { line in
-            let parts = line.split(separator: " ")
-            guard parts.count == 2, let position = UInt64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
-            return (position, id)
-        }
-    }
-
     /// The store verifies, holds every acknowledged event at its position, and holds each batch whole
     /// or not at all; returns the number of events acknowledged.
     @discardableResult
     static func checkSurvivors(_ store: TemporaryStore, round: Int, _ context: @autoclosure () -> String = "") throws -> Int {
-        let acknowledged = acknowledgements(store)
+        let acknowledged = CrashWriterAcknowledgements.read(store)
         let log = try store.open()
         defer { try? log.close() }
         let report = try log.verify()

@@ -6,7 +6,7 @@ import Testing
 /// that names what is wrong and where.
 @Suite struct BadInputTests {
     enum Setup: Sendable {
-        case none, fixtureStore, foreignKey, openKeyFile, format0Store
+        case none, fixtureStore, foreignKey, openKeyFile, format0Store, shortKey, keyIsADirectory, storeIsAFile, storeNotLMDB
     }
 
     struct Case: CustomTestStringConvertible, Sendable {
@@ -31,6 +31,14 @@ import Testing
         Case(label: "the wrong key", setup: .foreignKey, arguments: ["stats"], status: 77, says: ["key"]),
         Case(label: "a key file others can read", setup: .openKeyFile, arguments: ["stats"], status: 77,
              says: ["sessions.key"]),
+        Case(label: "a key file of the wrong size", setup: .shortKey, arguments: ["stats"], status: 77,
+             says: ["key file sessions.key holds 16 bytes; a key file holds exactly 32"]),
+        Case(label: "a key file that is a directory", setup: .keyIsADirectory, arguments: ["stats"], status: 77,
+             says: ["key file sessions.key is not a regular file"]),
+        Case(label: "a store path that is a file", setup: .storeIsAFile, arguments: ["stats"], status: 65,
+             says: ["there is no store at sessions.store"]),
+        Case(label: "a store file that is not LMDB", setup: .storeNotLMDB, arguments: ["verify"], status: 2,
+             says: ["the store at sessions.store is damaged and cannot be opened", "not an LMDB file"]),
         Case(label: "a session id that is no UUID", setup: .fixtureStore, arguments: ["transcript", "not-a-session"],
              status: 64, says: ["not-a-session is not a session id"]),
         Case(label: "a session the store lacks", setup: .fixtureStore,
@@ -93,6 +101,22 @@ import Testing
         case .openKeyFile:
             try OutputFixture.copy(into: cli)
             chmod(cli.keyPath, 0o644)
+        case .shortKey:
+            try OutputFixture.copy(into: cli)
+            try FileManager.default.removeItem(atPath: cli.keyPath)
+            try Data(repeating: 7, count: 16).write(to: URL(fileURLWithPath: cli.keyPath))
+            chmod(cli.keyPath, 0o600)
+        case .keyIsADirectory:
+            try OutputFixture.copy(into: cli)
+            try FileManager.default.removeItem(atPath: cli.keyPath)
+            try FileManager.default.createDirectory(atPath: cli.keyPath, withIntermediateDirectories: false)
+        case .storeIsAFile:
+            try OutputFixture.copy(into: cli)
+            try FileManager.default.removeItem(atPath: cli.storePath)
+            try Data("not a store".utf8).write(to: URL(fileURLWithPath: cli.storePath))
+        case .storeNotLMDB:
+            try OutputFixture.copy(into: cli)
+            try Data((0..<100_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }).write(to: URL(fileURLWithPath: cli.storePath + "/data.mdb"))
         case .format0Store:
             let stores = RepositoryFixtures.root.appendingPathComponent("stores")
             try FileManager.default.createDirectory(atPath: cli.storePath, withIntermediateDirectories: true)

@@ -73,6 +73,22 @@ import TestSupport
         }
     }
 
+    @Test func aViolationOfTheSessionIsMarkedInRedOnTheTimelineAndListed() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            let page = try cli.run(["report", ComplianceCommandsTests.revoked, "--out", "-"])
+            #expect(page.status == 0, "\(page.stderr)")
+            let read = try ReportReader.read(Data(page.stdout.utf8))
+            let markers = try #require((read["svg"] as? [String: Any])?["markers"] as? [String])
+            #expect(markers.filter { $0 == "violation" }.count == 1, "\(markers)")
+            #expect(page.stdout.contains(#"<tr class="bad"><td>2026-03-01T10:00:04.000Z</td><td>event_after_revocation"#))
+            #expect(page.stdout.contains(#"<dt>Violations</dt><dd class="bad">1</dd>"#))
+            let clean = try cli.run(["report", ComplianceCommandsTests.consented, "--out", "-"])
+            #expect(!clean.stdout.contains("marker violation") && clean.stdout.contains(#"<dt>Violations</dt><dd class="good">none</dd>"#))
+        }
+    }
+
     @Test func badArgumentsAreRefusedWithNoFileLeft() async throws {
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)

@@ -1,6 +1,16 @@
 #!/usr/bin/env python3
-"""Prints the EventLog results beside the C reference's as a Markdown table, with ratios."""
+"""Prints the EventLog results beside the C reference's as a Markdown table, with ratios.
+
+    compare.py --c C1.jsonl [C2.jsonl …] --swift S1.jsonl [S2.jsonl …] [--one-core S.jsonl …]
+
+Each file is one run. With several runs per side (tools/bench/run alternates them), each cell is the
+median and, in brackets, the range over the runs; a ratio is the median of the per-round ratios
+(round i of EventLog over round i of C) with their range. --one-core adds the EventLog runs pinned to
+one core (taskset), which show per-record efficiency apart from parallel scaling.
+"""
 import json
+import os
+import statistics
 import sys
 
 
@@ -14,43 +24,110 @@ def load(path):
     return results
 
 
-c, swift = load(sys.argv[1]), load(sys.argv[2])
-print("| measurement | C reference | EventLog | EventLog / C |")
-print("|---|---|---|---|")
+def arguments():
+    groups, current = {"--c": [], "--swift": [], "--one-core": []}, None
+    for argument in sys.argv[1:]:
+        if argument in groups:
+            current = argument
+        elif current is None:
+            sys.exit(__doc__)
+        else:
+            groups[current].append(load(argument))
+    if not groups["--c"] or not groups["--swift"]:
+        sys.exit(__doc__)
+    return groups["--c"], groups["--swift"], groups["--one-core"]
+
+
+def values(runs, scenario, field="per_second"):
+    return [run[scenario][field] for run in runs if scenario in run]
+
+
+def cell(numbers, digits=0):
+    if not numbers:
+        return ""
+    text = f"{statistics.median(numbers):,.{digits}f}"
+    if len(numbers) > 1:
+        text += f" ({min(numbers):,.{digits}f}–{max(numbers):,.{digits}f})"
+    return text
+
+
+def ratio(swift, c):
+    pairs = [s / b for s, b in zip(swift, c) if b]
+    if not pairs:
+        return ""
+    text = f"{statistics.median(pairs):.2f}×"
+    if len(pairs) > 1:
+        text += f" ({min(pairs):.2f}–{max(pairs):.2f})"
+    return text
+
+
+def machine():
+    model, cores = "unknown CPU", os.cpu_count()
+    try:
+        for line in open("/proc/cpuinfo"):
+            if line.startswith("model name"):
+                model = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return model, cores
+
+
+c, swift, one_core = arguments()
+model, cores = machine()
+print(f"Machine: {model}, {cores} cores. Runs: {len(c)} of the C reference and {len(swift)} of EventLog, alternating"
+      + (f"; {len(one_core)} of EventLog on one core" if one_core else "") + ".")
+print("Each cell: the median (and range) over the runs.\n")
+header = "| measurement | C reference | EventLog | EventLog / C |"
+rule = "|---|---|---|---|"
+if one_core:
+    header += " EventLog, one core | one core / C |"
+    rule += "---|---|"
+print(header)
+print(rule)
 for scenario, label in [(("append-small", None), "batched append, ~180-byte events (events/s)"),
                         (("scan-small", "warm"), "full scan, decrypt + decompress, small (events/s, warm)"),
                         (("append-pcm", None), "batched append, 3,200-byte PCM chunks (chunks/s)"),
                         (("scan-pcm", "warm"), "full scan, PCM chunks (chunks/s, warm)")]:
-    if scenario in c and scenario in swift:
-        a, b = c[scenario]["per_second"], swift[scenario]["per_second"]
-        print(f"| {label} | {a:,.0f} | {b:,.0f} | {b / a:.2f}× |")
+    a, b = values(c, scenario), values(swift, scenario)
+    if a and b:
+        row = f"| {label} | {cell(a)} | {cell(b)} | {ratio(b, a)} |"
+        if one_core:
+            o = values(one_core, scenario)
+            row += f" {cell(o)} | {ratio(o, a)} |"
+        print(row)
 for name in ["small", "pcm"]:
     key = (f"append-{name}", None)
-    if key in c and key in swift:
-        raw = swift[key]["raw_bytes"]
-        print(f"| bytes on disk / raw payload, {name} | {c[key]['bytes_on_disk'] / raw:.3f} | "
-              f"{swift[key]['bytes_on_disk'] / raw:.3f} | |")
-durable = c.get(("append-durable-one-per-txn", None))
-for group in [r for (name, _), r in swift.items() if name == "group-commit"]:
-    baseline = f"{durable['per_second']:,.0f}" if durable else ""
-    ratio = f"{group['per_second'] / durable['per_second']:.1f}×" if durable else ""
-    print(f"| durable appends, {group['appenders']} appenders of one event each (events/s); C: one sync per event | "
-          f"{baseline} | {group['per_second']:,.0f} | {ratio} |")
-    print(f"| acknowledgement latency, {group['appenders']} appenders: p50 / p99 / max (ms) | | "
-          f"{group['p50_ms']:.2f} / {group['p99_ms']:.2f} / {group['max_ms']:.2f} | |")
-opened = swift.get(("open-small", None))
+    if values(c, key) and values(swift, key):
+        raw = swift[0][key]["raw_bytes"]
+        print(f"| bytes on disk / raw payload, {name} | {c[0][key]['bytes_on_disk'] / raw:.3f} | "
+              f"{swift[0][key]['bytes_on_disk'] / raw:.3f} | |" + (" | |" if one_core else ""))
+durable = values(c, ("append-durable-one-per-txn", None))
+appender_counts = sorted({count for run in swift for (name, count) in run if name == "group-commit"})
+for count in appender_counts:
+    key = ("group-commit", count)
+    group = values(swift, key)
+    print(f"| durable appends, {count} appenders of one event each (events/s); C: one sync per event | "
+          f"{cell(durable)} | {cell(group)} | {ratio(group, durable) if durable else ''} |" + (" | |" if one_core else ""))
+    p50, p99, worst = values(swift, key, "p50_ms"), values(swift, key, "p99_ms"), values(swift, key, "max_ms")
+    print(f"| acknowledgement latency, {count} appenders: p50 / p99 / max (ms) | | "
+          f"{cell(p50, 2)} / {cell(p99, 2)} / {cell(worst, 2)} | |" + (" | |" if one_core else ""))
+opened = values(swift, ("open-small", None), "median_ms")
 if opened:
-    print(f"| open a store of {opened['events']:,} events: median / max (ms) | | "
-          f"{opened['median_ms']:.2f} / {opened['max_ms']:.2f} | |")
-verified = swift.get(("verify-small", None))
-scanned = c.get(("scan-small", "warm"))
+    events = swift[0][("open-small", None)]["events"]
+    print(f"| open a store of {events:,} events: median (ms) | | {cell(opened, 2)} | |" + (" | |" if one_core else ""))
+verified, scanned = values(swift, ("verify-small", None)), values(c, ("scan-small", "warm"))
 if verified:
-    ratio = f"{verified['per_second'] / scanned['per_second']:.2f}×" if scanned else ""
-    print(f"| verify: leaf check, Merkle tree rebuilt and checked, decrypt, decompress, index (events/s); C: scan | "
-          f"{scanned['per_second']:,.0f} | {verified['per_second']:,.0f} | {ratio} |")
-tree = swift.get(("merkle-small", None))
+    row = (f"| verify: leaf check, Merkle tree rebuilt and checked, decrypt, decompress, index (events/s); C: scan | "
+           f"{cell(scanned)} | {cell(verified)} | {ratio(verified, scanned)} |")
+    if one_core:
+        o = values(one_core, ("verify-small", None))
+        row += f" {cell(o)} | {ratio(o, scanned)} |"
+    print(row)
+tree = [run[("merkle-small", None)] for run in swift if ("merkle-small", None) in run]
 if tree:
-    print(f"| signed checkpoint of {tree['events']:,} events: median / max (ms) | | "
-          f"{tree['anchor_median_ms']:.3f} / {tree['anchor_max_ms']:.3f} | |")
-    print(f"| inclusion proof: median / max (ms); consistency proof: median (ms) | | "
-          f"{tree['inclusion_median_ms']:.3f} / {tree['inclusion_max_ms']:.3f}; {tree['consistency_median_ms']:.3f} | |")
+    print(f"| signed checkpoint of {tree[0]['events']:,} events: median (ms) | | "
+          f"{cell([t['anchor_median_ms'] for t in tree], 3)} | |" + (" | |" if one_core else ""))
+    print(f"| inclusion proof / consistency proof: median (ms) | | "
+          f"{cell([t['inclusion_median_ms'] for t in tree], 3)} / {cell([t['consistency_median_ms'] for t in tree], 3)} | |"
+          + (" | |" if one_core else ""))

@@ -61,7 +61,12 @@ final class DictionarySet: @unchecked Sendable {
 
     /// Stores a new dictionary and makes it the one new records use; returns its id.
     func install(_ bytes: [UInt8], in txn: LMDBTransaction) throws -> UInt16 {
-        let highest = try txn.withCursor(StoreLayout.dictionaries) { try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt16.self) } } ?? 0
+        let highest = try txn.withCursor(StoreLayout.dictionaries) { cursor in
+            try cursor.last().map { entry -> UInt16 in
+                guard entry.key.count == 2 else { throw EventLogError(.storeUnusable, "a dictionary key is malformed") }
+                return entry.key.loadBigEndian(at: 0)
+            }
+        } ?? 0
         guard highest < UInt16.max else { throw EventLogError(.invalidArgument, "the store holds the most dictionaries it can") }
         let id = highest + 1
         let dictionary = try CompressionDictionary(id: id, bytes: bytes, level: Compressor.level)

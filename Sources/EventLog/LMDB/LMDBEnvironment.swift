@@ -67,11 +67,33 @@ final class LMDBEnvironment: @unchecked Sendable {
         return result
     }
 
+    /// The structure of the store file at `path` as of its latest snapshot (``PageStructure``), checked
+    /// before anything walks its B-trees: opening the environment and beginning a read transaction read
+    /// only the meta pages, and the transaction keeps that snapshot's pages from reuse meanwhile.
+    static func structureProblems(path: String) throws -> [String] {
+        var handle: OpaquePointer?
+        try LMDBError.check(mdb_env_create(&handle), "mdb_env_create")
+        guard let env = handle else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
+        defer { mdb_env_close(env) }
+        try LMDBError.check(mdb_env_set_maxreaders(env, 256), "mdb_env_set_maxreaders")
+        try LMDBError.check(mdb_env_open(env, path, UInt32(MDB_NOTLS | MDB_RDONLY), 0o600), "mdb_env_open(\(path))")
+        var txn: OpaquePointer?
+        try LMDBError.check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin")
+        defer { mdb_txn_abort(txn) }
+        return PageStructure.problems(ofFileAt: (path as NSString).appendingPathComponent(StoreLayout.dataFileName),
+                                      transactionID: UInt64(mdb_txn_id(txn)))
+    }
+
     /// Whether the database `name` exists (a store of an older format may lack one).
     func hasDatabase(_ name: String) -> Bool { databases[name] != nil }
 
-    func database(_ name: String) -> MDB_dbi {
-        guard let dbi = databases[name] else { preconditionFailure("database \(name) was not opened") }
+    /// The handle of database `name`; a store without it (an older format, or a main database so
+    /// damaged that LMDB could not find it) is a thrown error, never a crash.
+    func database(_ name: String) throws -> MDB_dbi {
+        guard let dbi = databases[name] else {
+            throw EventLogError(.storeUnusable, "the store at \(path) lacks its \(name) database: it is of an older format, or its file is damaged",
+                                path: path)
+        }
         return dbi
     }
 

@@ -1,4 +1,5 @@
 internal import CLMDB
+import Foundation
 
 /// A failed LMDB call: the operation and LMDB's own result code and text.
 struct LMDBError: Error, CustomStringConvertible {
@@ -7,6 +8,9 @@ struct LMDBError: Error, CustomStringConvertible {
 
     var isMapFull: Bool { code == MDB_MAP_FULL }
     var isMapResized: Bool { code == MDB_MAP_RESIZED }
+    /// Writing the file failed: no room left on the disk, a quota or file size limit, or an I/O error
+    /// (LMDB reports a short write, as a full disk gives, as EIO).
+    var isWriteFailure: Bool { [EIO, ENOSPC, EFBIG, EDQUOT].contains(code) }
     /// The file is not an LMDB environment, or its pages are damaged.
     var isCorruption: Bool { [MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_INVALID, MDB_BAD_TXN].contains(code) }
 

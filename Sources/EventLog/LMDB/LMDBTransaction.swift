@@ -8,10 +8,13 @@ struct LMDBTransaction {
     let txn: OpaquePointer
     unowned let environment: LMDBEnvironment
 
+    /// The snapshot's transaction id (the committed transaction it reads).
+    var id: UInt64 { UInt64(mdb_txn_id(txn)) }
+
     func get(_ database: String, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var value = MDB_val()
-        let code = mdb_get(txn, environment.database(database), &keyValue, &value)
+        let code = mdb_get(txn, try environment.database(database), &keyValue, &value)
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code, "mdb_get(\(database))")
         return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
@@ -25,7 +28,7 @@ struct LMDBTransaction {
         var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataValue = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
         let flags = append ? UInt32(MDB_APPEND) : 0
-        try LMDBError.check(mdb_put(txn, environment.database(database), &keyValue, &dataValue, flags), "mdb_put(\(database))")
+        try LMDBError.check(mdb_put(txn, try environment.database(database), &keyValue, &dataValue, flags), "mdb_put(\(database))")
     }
 
     func put(_ database: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
@@ -39,7 +42,7 @@ struct LMDBTransaction {
     func delete(_ database: String, _ key: some ContiguousBytes) throws -> Bool {
         try key.withUnsafeBytes { key in
             var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-            let code = mdb_del(txn, environment.database(database), &keyValue, nil)
+            let code = mdb_del(txn, try environment.database(database), &keyValue, nil)
             if code == MDB_NOTFOUND { return false }
             try LMDBError.check(code, "mdb_del(\(database))")
             return true
@@ -59,13 +62,13 @@ struct LMDBTransaction {
     /// How many entries a database holds.
     func count(_ database: String) throws -> Int {
         var stat = MDB_stat()
-        try LMDBError.check(mdb_stat(txn, environment.database(database), &stat), "mdb_stat(\(database))")
+        try LMDBError.check(mdb_stat(txn, try environment.database(database), &stat), "mdb_stat(\(database))")
         return stat.ms_entries
     }
 
     func withCursor<R>(_ database: String, _ body: (LMDBCursor) throws -> R) throws -> R {
         var cursor: OpaquePointer?
-        try LMDBError.check(mdb_cursor_open(txn, environment.database(database), &cursor), "mdb_cursor_open(\(database))")
+        try LMDBError.check(mdb_cursor_open(txn, try environment.database(database), &cursor), "mdb_cursor_open(\(database))")
         defer { mdb_cursor_close(cursor) }
         return try body(LMDBCursor(cursor: cursor!, database: database))
     }

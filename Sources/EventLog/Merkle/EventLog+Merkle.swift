@@ -100,6 +100,6 @@ extension EventLog {
     }
 
     private func count(in txn: LMDBTransaction) throws -> UInt64 {
-        try txn.withCursor(StoreLayout.events) { try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0 }
+        try txn.withCursor(StoreLayout.events) { try $0.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0 }
     }
 }

@@ -72,6 +72,10 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
         if let error = error as? LMDBError, error.isCorruption {
             return EventLogError(.integrity, "the store's data file is damaged: \(error)")
         }
+        if let error = error as? LMDBError, error.isWriteFailure {
+            return EventLogError(.storage, "cannot write the store file (is the disk full, or a quota or file size limit reached?); "
+                                 + "nothing of this write was stored: \(error)")
+        }
         return EventLogError(.storage, "storage failure: \(error)")
     }
 }

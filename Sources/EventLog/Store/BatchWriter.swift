@@ -46,7 +46,7 @@ final class BatchWriter {
     /// The next position and the next data key id as committed.
     private static func committedCounters(in txn: LMDBTransaction) throws -> (UInt64, UInt32) {
         let last = try txn.withCursor(StoreLayout.events) { try $0.last() }
-        let next = last.map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+        let next = try last.map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0
         guard let keyID = try txn.get(StoreLayout.meta, StoreLayout.nextKeyIDKey), keyID.count == 4 else {
             throw EventLogError(.storeUnusable, "the store's meta database lacks next-key-id")
         }

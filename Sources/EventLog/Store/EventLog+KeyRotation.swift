@@ -66,6 +66,7 @@ extension EventLog {
             let fresh = KeyHierarchy(master: newMaster, stable: (old.subjectHashing, old.checkpointSigning))
             var report = KeyRotationReport()
             report.dataKeys = try reseal(StoreLayout.keys, in: txn) { key, box in
+                guard key.count == 4 else { throw EventLogError(.integrity, "a data key's id is malformed; the data file is damaged") }
                 let id: UInt32 = key.loadBigEndian(at: 0)
                 let aad = Array("key".utf8) + storeID + [UInt8](bigEndian: id)
                 guard let plain = AEAD.openBox(box, additionalData: aad, key: old.keyWrapping) else {

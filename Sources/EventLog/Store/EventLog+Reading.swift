@@ -143,7 +143,7 @@ extension EventLog {
     /// The number of events in the log, which is also the position the next event will take.
     public func eventCount() throws -> UInt64 {
         try reading { txn in
-            try txn.withCursor(StoreLayout.events) { try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0 }
+            try txn.withCursor(StoreLayout.events) { try $0.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0 }
         }
     }
 
@@ -166,7 +166,7 @@ extension EventLog {
                     chunk.reserveCapacity(min(remaining, 1024))
                     while let (key, value) = entry, chunk.count < min(remaining, 1024) {
                         guard key.count == 8 else { throw EventLogError(.integrity, "the events database holds a malformed key") }
-                        chunk.append((key.loadBigEndian(at: 0), value))
+                        chunk.append((try StoreLayout.position(ofKey: key), value))
                         entry = try cursor.next()
                     }
                     remaining -= chunk.count

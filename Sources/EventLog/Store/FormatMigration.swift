@@ -20,7 +20,7 @@ enum FormatMigration {
             case 1:
                 let rows = try upgradeFromFormat1(in: txn)
                 let count = try txn.withCursor(StoreLayout.events) {
-                    try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+                    try $0.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0
                 }
                 try MerkleNodes.extend(from: 0, to: count, in: txn)
                 steps.append("format 1 → 2: marked the \(rows) view rows as sealed with the views key; built the Merkle tree over \(count) records")
@@ -58,7 +58,7 @@ enum FormatMigration {
                 totals.bodyBytes += UInt64(header.bodyCount)
                 totals.compressedBytes += UInt64(max(0, record.count - RecordLayout.minimumCount))
                 totals.recordBytes += UInt64(record.count)
-                count = key.loadBigEndian(at: 0, as: UInt64.self) + 1
+                count = try StoreLayout.position(ofKey: key) + 1
                 entry = try cursor.next()
             }
         }

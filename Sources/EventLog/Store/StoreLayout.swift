@@ -30,6 +30,13 @@ enum StoreLayout {
     static let lockFileName = "lock.mdb"
 
     static func positionKey(_ position: UInt64) -> [UInt8] { [UInt8](bigEndian: position) }
+
+    /// The position an `events` key names; a key of another length (a damaged page) is an integrity
+    /// failure, never a read past its end.
+    static func position(ofKey key: UnsafeRawBufferPointer) throws -> UInt64 {
+        guard key.count == 8 else { throw EventLogError(.integrity, "the events database holds a key of \(key.count) bytes; the data file is damaged") }
+        return key.loadBigEndian(at: 0)
+    }
 }
 
 /// A stream's row in the `streams` database, written once when the stream is created (20 bytes):

@@ -41,7 +41,7 @@ extension EventLog {
         return try reading { txn in
             let totals = try StoreTotals.read(in: txn)
             let events = try txn.withCursor(StoreLayout.events) {
-                try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+                try $0.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0
             }
             // Streams created in the unindexed tail have no row yet.
             let tailStreams = Set(try StreamIndex.tail(in: txn).map(\.header.stream))

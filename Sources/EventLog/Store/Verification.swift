@@ -61,6 +61,25 @@ extension EventLog {
         }
     }
 
+    /// The structure of the store's data file, checked from its bytes alone (every page LMDB would trust:
+    /// numbers, kinds, node bounds, child and overflow pages, depths), with no key and before anything
+    /// walks the file: LMDB keeps no checksums, and a damaged page header can crash whatever reads it.
+    /// `verify` and `verifyWithoutKey` check it too; call this first on a file that may be damaged.
+    public static func checkStructure(at directory: String) throws -> VerificationReport {
+        guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)) else {
+            throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(StoreLayout.dataFileName))", path: directory)
+        }
+        var report = VerificationReport()
+        do {
+            for problem in try LMDBEnvironment.structureProblems(path: directory) { report.report(nil, problem) }
+        } catch let error as LMDBError where error.isCorruption {
+            throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory)
+        } catch {
+            throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory)
+        }
+        return report
+    }
+
     /// What an auditor can check with no key at all: every record's header, its leaf hash against the
     /// stored bytes and nonce base, positions contiguous, stream numbers in order, the stream index,
     /// the Merkle tree rebuilt from the leaves against the stored nodes, and `anchor` (verified by the
@@ -69,6 +88,9 @@ extension EventLog {
     /// which needs the data keys.
     public static func verifyWithoutKey(at directory: String, anchor: Checkpoint? = nil,
                                         progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
+        var structure = try checkStructure(at: directory)
+        structure.contentAuthenticated = false
+        guard structure.isIntact else { return structure }
         do {
             let environment = try openEnvironment(at: directory, options: EventLogOptions())
             return try environment.read { txn in
@@ -106,10 +128,18 @@ extension EventLog {
                                open: ([ChunkDecoder.Entry]) throws -> [Result<(stream: StreamID, number: UInt64), any Error>]) throws
         -> VerificationReport {
         var report = VerificationReport()
+        // LMDB trusts its pages, and a damaged page header can crash it: the file's structure is checked
+        // from its bytes first (this snapshot's pages, which the open transaction keeps from reuse).
+        let damage = PageStructure.problems(ofFileAt: (txn.environment.path as NSString).appendingPathComponent(StoreLayout.dataFileName),
+                                            transactionID: txn.id)
+        guard damage.isEmpty else {
+            for problem in damage { report.report(nil, problem) }
+            return report
+        }
         // One snapshot: the log and its index as of one moment, whatever is appended meanwhile.
         do {
             let total = try txn.withCursor(StoreLayout.events) {
-                try $0.last().map { $0.key.loadBigEndian(at: 0, as: UInt64.self) + 1 } ?? 0
+                try $0.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0
             }
             let indexedThrough = try StreamIndex.indexedThrough(in: txn)
             if indexedThrough > total {
@@ -150,7 +180,7 @@ extension EventLog {
                 chunk.reserveCapacity(1024)
                 while let (key, value) = entry {
                     if key.count == 8 {
-                        chunk.append((key.loadBigEndian(at: 0), value))
+                        chunk.append((try StoreLayout.position(ofKey: key), value))
                     } else {
                         report.report(nil, "the events database holds a malformed key of \(key.count) bytes")
                     }
