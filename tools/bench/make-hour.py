@@ -2,17 +2,40 @@
 """Writes one dictation session of an hour as ingest NDJSON, the shape of a real client's upload:
 36,000 chunks of 100 ms of 16 kHz mono speech (the bundled fixtures, read with python-soundfile, looped),
 36,000 transcript partials, 720 commits with word timings, and the session, consent and recording
-events around them (72,726 lines, about 180 MB). Deterministic.
-   make-hour.py OUT.ndjson [MINUTES=60]"""
+events around them (72,726 lines, about 170 MB). Deterministic.
+   make-hour.py OUT.ndjson [MINUTES=60] [--speech flite|espeak]
+--speech espeak speaks the dictation text with espeak-ng instead (Debian's espeak-ng and sox, resampled
+to 16 kHz): its buzzier voice codes less well as FLAC than flite's, and both are real cases."""
 import base64, json, os, random, sys, time, uuid
 import soundfile
 
-out = sys.argv[1]
-minutes = int(sys.argv[2]) if len(sys.argv) > 2 else 60
-fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "audio")
-speech = b"".join(  # the fixtures are 16 kHz mono 16-bit already
-    soundfile.read(os.path.join(fixtures, name), dtype="int16")[0].astype("<i2").tobytes()
-    for name in sorted(os.listdir(fixtures)) if name.endswith(".flac"))
+arguments = [a for a in sys.argv[1:] if not a.startswith("--speech")]
+voice = next((a.split("=", 1)[1] for a in sys.argv[1:] if a.startswith("--speech=")), "flite")
+if "--speech" in sys.argv:
+    voice = sys.argv[sys.argv.index("--speech") + 1]
+    arguments.remove(voice)
+out = arguments[0]
+minutes = int(arguments[1]) if len(arguments) > 1 else 60
+if voice == "flite":
+    fixtures = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "Fixtures", "audio")
+    speech = b"".join(  # the fixtures are flite speech, 16 kHz mono 16-bit already
+        soundfile.read(os.path.join(fixtures, name), dtype="int16")[0].astype("<i2").tobytes()
+        for name in sorted(os.listdir(fixtures)) if name.endswith(".flac"))
+elif voice == "espeak":
+    import subprocess, tempfile
+    text = ("Please schedule a follow up visit for next Tuesday morning and send the lab results to doctor Patel. "
+            "The patient reports mild pain in the left knee after running, blood pressure is normal, continue the "
+            "current medication and review in two weeks. No known allergies. Refer to physiotherapy.")
+    speech = b""
+    with tempfile.TemporaryDirectory() as scratch:
+        for variant in ["en-gb", "en-us", "en-gb-scotland", "en-gb-x-rp"]:
+            wav, raw = os.path.join(scratch, "s.wav"), os.path.join(scratch, "s.raw")
+            subprocess.run(["espeak-ng", "-v", variant, "-w", wav, text], check=True)
+            subprocess.run(["sox", "-D", wav, "-r", "16000", "-c", "1", "-b", "16", "-e", "signed-integer", "-L",
+                            "-t", "raw", raw], check=True)
+            speech += open(raw, "rb").read()
+else:
+    sys.exit("make-hour.py: --speech is flite or espeak")
 rng = random.Random(11)
 words = ("please schedule a follow up visit for next tuesday morning and send the lab results to doctor patel "
          "the patient reports mild pain in the left knee blood pressure is normal").split()
