@@ -4,6 +4,12 @@ import TestSupport
 import Testing
 
 @Suite struct AppendAndReadTests {
+    @Test func defaultEventAndStreamIdsAreDistinctRandomVersion4UUIDs() {
+        let ids = (0..<10_000).map { _ in ProposedEvent(type: "t", data: []).id } + (0..<1_000).map { _ in StreamID().uuid }
+        #expect(Set(ids).count == ids.count)
+        #expect(ids.allSatisfy { $0.uuid.6 >> 4 == 4 && $0.uuid.8 >> 6 == 2 }, "version 4, RFC 9562 variant")
+    }
+
     @Test func appendedEventsReadBackInStreamOrderWithTheirPositions() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

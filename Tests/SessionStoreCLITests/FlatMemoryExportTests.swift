@@ -21,9 +21,16 @@ import TestSupport
         return Data(lines.joined(separator: "\n").utf8)
     }
 
+    /// The child's anonymous resident memory; nil once it is gone, or when its process id already
+    /// names another process (the suite starts thousands, and ids are reused).
     static func anonymousMemory(of pid: Int32) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("RssAnon:") }),
+        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
+        let lines = status.split(separator: "\n")
+        func field(_ name: String) -> String? {
+            lines.first { $0.hasPrefix(name + ":") }.map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
+        }
+        guard field("Name") == "sessionstore", field("PPid") == String(getpid()),
+              let line = lines.first(where: { $0.hasPrefix("RssAnon:") }),
               let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
         return kilobytes * 1024
     }
@@ -45,6 +52,7 @@ import TestSupport
             usleep(1000)
         }
         let outcome = process.wait(limit: .seconds(1))
+        #expect(peak > 1_000_000, "the export's memory was sampled while it ran")
         #expect(outcome.status == 0 && !outcome.timedOut, "\(outcome.stderr)")
         return (try FileManager.default.attributesOfItem(atPath: out)[.size] as! Int, peak)
     }

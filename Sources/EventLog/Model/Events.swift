@@ -22,7 +22,7 @@ public struct ProposedEvent: Hashable, Sendable {
     ///   - type: a name of 1 to 255 UTF-8 bytes, such as `transcript.committed`.
     ///   - data: the payload, at most ``maximumDataCount`` bytes.
     ///   - discardable: whether to seal it with the stream's discardable key.
-    public init(id: UUID = UUID(), type: String, data: [UInt8], discardable: Bool = false) {
+    public init(id: UUID = .randomFromSodium(), type: String, data: [UInt8], discardable: Bool = false) {
         self.id = id
         self.type = type
         self.data = data
