@@ -96,9 +96,7 @@ struct AuditCheckCommand: AsyncParsableCommand {
     @OptionGroup var output: OutputOptions<ListFormats>
 
     func validate() throws {
-        if let asOf, RFC3339.milliseconds(asOf) == nil {
-            throw ValidationError("--as-of \(asOf) is not an RFC 3339 UTC time such as 2026-01-05T09:00:00Z.")
-        }
+        try validateAsOf(asOf)
     }
 
     func run() async throws {

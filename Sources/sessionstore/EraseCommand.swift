@@ -60,9 +60,7 @@ struct EraseCommand: AsyncParsableCommand {
                 return try await SubjectErasure(log: log).erase(hash, reference: reference, at: Int64(Date().timeIntervalSince1970 * 1000))
             }()  // the log is released here: compaction needs the store to itself
             let erasing = clock.now - start
-            let progress = progressOption.start("compacting the store file")
-            defer { progress.finish() }
-            let compaction = try progress.running("compacting the store file") {
+            let compaction = try progressOption.running("compacting the store file") {
                 try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
             }
             let sink = try output.sink()
@@ -96,9 +94,7 @@ struct CompactCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let store = storePath ?? ProcessInfo.processInfo.environment["SESSIONSTORE_STORE"] ?? "sessions.store"
-            let progress = progressOption.start("compacting the store file")
-            defer { progress.finish() }
-            let report = try progress.running("compacting the store file") { try EventLog.compact(at: store, waitingUpTo: wait.duration) }
+            let report = try progressOption.running("compacting the store file") { try EventLog.compact(at: store, waitingUpTo: wait.duration) }
             let sink = try output.sink()
             try sink.writeRecord(CompactionRow(report: report), format: output.format)
             try sink.close()

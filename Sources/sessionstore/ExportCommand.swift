@@ -82,9 +82,7 @@ struct ExportCommand: AsyncParsableCommand {
         if selections != 1 { throw ValidationError("Name the sessions to export, or give --all, or --subject (one of them).") }
         if bundle != nil, subject == nil { throw ValidationError("--bundle needs --subject.") }
         if asOf != nil, bundle == nil { throw ValidationError("--as-of is for --bundle.") }
-        if let asOf, RFC3339.milliseconds(asOf) == nil {
-            throw ValidationError("--as-of \(asOf) is not an RFC 3339 UTC time such as 2026-01-05T09:00:00Z.")
-        }
+        try validateAsOf(asOf)
         if (partials || excel), format != .csv { throw ValidationError("--partials and --excel are for --format csv.") }
     }
 

@@ -61,11 +61,9 @@ struct KeysRotateCommand: AsyncParsableCommand {
                 }
                 new = .passphrase(passphrase)
             }
-            let progress = progressOption.start("rotating the master key")
-            let report = try progress.running("re-sealing the keys and compacting the store file") {
+            let report = try progressOption.running("re-sealing the keys and compacting the store file") {
                 try EventLog.rotateMasterKey(at: storeOptions.store, from: try storeOptions.keySource(), to: new, waitingUpTo: wait.duration)
             }
-            progress.finish()
             let sink = try output.sink()
             try sink.writeRecord(RotationRow(report: report), format: output.format)
             try sink.close()

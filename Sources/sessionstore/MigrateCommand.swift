@@ -18,11 +18,9 @@ struct MigrateCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let progress = progressOption.start("migrating")
-            let steps = try progress.running("migrating the store") {
+            let steps = try progressOption.running("migrating the store") {
                 try EventLog.migrate(at: storeOptions.store, key: try storeOptions.keySource())
             }
-            progress.finish()
             if steps.isEmpty {
                 print("\(storeOptions.store) is already at the current format; nothing to do")
             } else {

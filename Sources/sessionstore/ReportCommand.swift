@@ -46,9 +46,7 @@ struct ReportCommand: AsyncParsableCommand {
     var asOf: String?
 
     func validate() throws {
-        if let asOf, RFC3339.milliseconds(asOf) == nil {
-            throw ValidationError("--as-of \(asOf) is not an RFC 3339 UTC time such as 2026-01-05T09:00:00Z.")
-        }
+        try validateAsOf(asOf)
     }
 
     func run() async throws {

@@ -120,9 +120,7 @@ struct RetentionApplyCommand: AsyncParsableCommand {
     func validate() throws {
         if let maxAge { _ = try duration(maxAge, "--max-age") }
         if let partialsMaxAge { _ = try duration(partialsMaxAge, "--partials-max-age") }
-        if let asOf, RFC3339.milliseconds(asOf) == nil {
-            throw ValidationError("--as-of \(asOf) is not an RFC 3339 UTC time such as 2026-01-05T09:00:00Z.")
-        }
+        try validateAsOf(asOf)
     }
 
     func run() async throws {

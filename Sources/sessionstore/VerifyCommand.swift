@@ -56,17 +56,19 @@ struct VerifyCommand: AsyncParsableCommand {
             let line = progressOption.start("verifying", unit: "records")
             let progress: (UInt64, UInt64) -> Void = { line.update($0, of: $1) }
             let report: VerificationReport
-            // The file's structure first, before LMDB walks a file that may be damaged.
-            let structure = try EventLog.checkStructure(at: storeOptions.store)
-            if !structure.isIntact {
-                report = structure
-            } else if withoutKey {
+            if withoutKey {  // checks the file's structure itself before opening it
                 let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: verifierKey!) }
                 report = try EventLog.verifyWithoutKey(at: storeOptions.store, anchor: checkpoint, progress: progress)
             } else {
-                let log = try storeOptions.openLog()
-                let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) }
-                report = try log.verify(anchor: checkpoint, progress: progress)
+                // The file's structure first, once, before opening the store reads a file that may be damaged.
+                let structure = try EventLog.checkStructure(at: storeOptions.store)
+                if structure.isIntact {
+                    let log = try storeOptions.openLog()
+                    let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) }
+                    report = try log.verify(anchor: checkpoint, checkingStructure: false, progress: progress)
+                } else {
+                    report = structure
+                }
             }
             line.finish()
             let sink = try output.sink()

@@ -113,7 +113,8 @@ struct PageStructure {
         }
         let count = (lower - Self.headerBytes) / 2
         // Nodes are packed from the end of the page down to `upper`.
-        let lowest = (0..<count).map { Int(word16(base + Self.headerBytes + 2 * $0)) }.min() ?? pageSize
+        var lowest = pageSize
+        for slot in 0..<count { lowest = min(lowest, Int(word16(base + Self.headerBytes + 2 * slot))) }
         guard lowest == upper else {
             return problem("page \(page) of \(what) has its nodes from \(lowest) but records \(upper)")
         }

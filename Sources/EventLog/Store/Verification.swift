@@ -51,11 +51,16 @@ extension EventLog {
     /// that the log extends it: the records it covers hash to its root (so none of them was changed,
     /// removed, reordered or truncated, whoever holds the keys), and the RFC 9162 consistency proof
     /// from its size to now verifies.
-    /// - Parameter progress: called now and then with (records checked, records in all).
-    public func verify(anchor: Checkpoint? = nil, progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
+    /// - Parameters:
+    ///   - checkingStructure: first check the data file's structure (``checkStructure(at:)``) in the
+    ///     verification's snapshot; pass false only right after checking it yourself.
+    ///   - progress: called now and then with (records checked, records in all).
+    public func verify(anchor: Checkpoint? = nil, checkingStructure: Bool = true,
+                       progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
         let decoder = ChunkDecoder(opener: opener)
         return try reading { txn in
-            try Self.verify(in: txn, origin: checkpointOrigin, anchor: anchor, progress: progress) { chunk in
+            try Self.verify(in: txn, origin: checkpointOrigin, anchor: anchor, checkingStructure: checkingStructure,
+                            progress: progress) { chunk in
                 decoder.decode(chunk, in: txn) { (stream: $0.stream, number: $0.streamNumber) }
             }
         }
@@ -97,6 +102,7 @@ extension EventLog {
                 try StoreOpening.checkFormat(in: txn)
                 let storeID = UUID(bytes: try StoreOpening.storeID(in: txn).withUnsafeBytes { $0 })
                 var report = try verify(in: txn, origin: "sessionstore/\(storeID.uuidString.lowercased())", anchor: anchor,
+                                        checkingStructure: false,  // checked above, before opening
                                         progress: progress) { chunk in
                     var bases = NonceBaseCursor()
                     return chunk.map { position, record in
@@ -124,14 +130,15 @@ extension EventLog {
 
     /// The scan both verifications share: `open` checks a chunk of records (with or without keys),
     /// the rest is checked in order here.
-    private static func verify(in txn: LMDBTransaction, origin: String, anchor: Checkpoint?, progress: ((UInt64, UInt64) -> Void)?,
+    private static func verify(in txn: LMDBTransaction, origin: String, anchor: Checkpoint?, checkingStructure: Bool,
+                               progress: ((UInt64, UInt64) -> Void)?,
                                open: ([ChunkDecoder.Entry]) throws -> [Result<(stream: StreamID, number: UInt64), any Error>]) throws
         -> VerificationReport {
         var report = VerificationReport()
         // LMDB trusts its pages, and a damaged page header can crash it: the file's structure is checked
         // from its bytes first (this snapshot's pages, which the open transaction keeps from reuse).
-        let damage = PageStructure.problems(ofFileAt: (txn.environment.path as NSString).appendingPathComponent(StoreLayout.dataFileName),
-                                            transactionID: txn.id)
+        let damage = !checkingStructure ? [] : PageStructure.problems(
+            ofFileAt: (txn.environment.path as NSString).appendingPathComponent(StoreLayout.dataFileName), transactionID: txn.id)
         guard damage.isEmpty else {
             for problem in damage { report.report(nil, problem) }
             return report

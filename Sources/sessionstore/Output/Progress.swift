@@ -10,6 +10,14 @@ struct ProgressOption: ParsableArguments {
     func start(_ what: String, unit: String = "") -> Progress {
         Progress(what, unit: unit, shown: !quiet && Progress.standardErrorIsATerminal)
     }
+
+    /// Runs `body`, work that cannot be counted, under a line showing `what` and the time taken; the
+    /// line is erased however `body` ends.
+    func running<R>(_ what: String, _ body: () throws -> R) rethrows -> R {
+        let progress = start(what)
+        defer { progress.finish() }
+        return try progress.running(what, body)
+    }
 }
 
 /// One line of progress on standard error for long work: what is being done, how far, how fast and
