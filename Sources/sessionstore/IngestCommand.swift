@@ -26,25 +26,55 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let data: Data
-            do {
-                data = file == "-" ? FileHandle.standardInput.readDataToEndOfFile() : try Data(contentsOf: URL(fileURLWithPath: file))
-            } catch {
-                throw CommandFailure(.invalidData, "cannot read \(file): \(fileErrorReason(error))")
-            }
+            let spooled = file == "-" ? try spoolStandardInput() : nil
+            defer { spooled.map { try? FileManager.default.removeItem(at: $0) } }
+            let url = spooled ?? URL(fileURLWithPath: file)
+            try checkReadable(url)
             let log = try storeOptions.openLog()
             let name = file == "-" ? "stdin" : file
-            let progress = progressOption.start("reading \(name)")
+            let progress = progressOption.start("ingesting \(name)", unit: "bytes")
             var ingest = SessionIngest(log: log)
-            let stage = StageTracker()
-            ingest.onProgress = { step in
-                if stage.enter(step.stage) { progress.stage(step.stage.rawValue, unit: step.stage == .appending ? "events" : "") }
-                if step.stage != .appending { progress.update(step.done, of: step.total) }
-            }
+            ingest.onProgress = { step in progress.update(step.done, of: step.total) }
             defer { progress.finish() }
-            let report = try await appending(from: name) { try await ingest.ingest(data) }
+            let report: IngestReport
+            do {
+                report = try await appending(from: name) { try await ingest.ingest(.file(url)) }
+            } catch let error as IngestSourceError {
+                throw CommandFailure(.invalidData, error.description)
+            }
             try log.close()
             print(report.summary)
+        }
+    }
+
+    /// Standard input copied to a temporary file, a block at a time: the ingest reads its input again
+    /// from the start if the store's map must grow.
+    private func spoolStandardInput() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sessionstore-stdin-\(UUID().uuidString)")
+        do {
+            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                throw CocoaError(.fileWriteUnknown)
+            }
+            let output = try FileHandle(forWritingTo: url)
+            defer { try? output.close() }
+            while let block = try FileHandle.standardInput.read(upToCount: 4 << 20), !block.isEmpty {
+                try output.write(contentsOf: block)
+            }
+        } catch {
+            try? FileManager.default.removeItem(at: url)
+            throw CommandFailure(.invalidData, "cannot read stdin into \(url.path): \(fileErrorReason(error))")
+        }
+        return url
+    }
+
+    /// Fails as the ingest would, before the store is opened: a missing file, a directory, no permission.
+    private func checkReadable(_ url: URL) throws {
+        do {
+            let handle = try FileHandle(forReadingFrom: url)
+            defer { try? handle.close() }
+            _ = try handle.read(upToCount: 1)
+        } catch {
+            throw CommandFailure(.invalidData, "cannot read \(file): \(fileErrorReason(error))")
         }
     }
 }
@@ -67,21 +97,10 @@ func appending(from source: String, _ ingest: () async throws -> IngestReport) a
         for problem in failure.problems {
             FileHandle.standardError.write(Data("\(source): \(problem)\n".utf8))
         }
-        throw CommandFailure(.invalidData, "\(source) has \(failure.problems.count) "
-                             + (failure.problems.count == 1 ? "problem" : "problems") + "; nothing was appended")
-    }
-}
-
-/// The stage an ingest is in, told from several threads: whether a report starts a new one.
-private final class StageTracker: @unchecked Sendable {
-    // @unchecked: `current` is guarded by `lock`.
-    private let lock = NSLock()
-    private var current: IngestProgress.Stage?
-
-    func enter(_ stage: IngestProgress.Stage) -> Bool {
-        lock.withLock {
-            defer { current = stage }
-            return current != stage
+        if failure.unlisted > 0 {
+            FileHandle.standardError.write(Data("\(source): \(failure.unlisted) more problems not listed\n".utf8))
         }
+        throw CommandFailure(.invalidData, "\(source) has \(failure.count) "
+                             + (failure.count == 1 ? "problem" : "problems") + "; nothing was appended")
     }
 }

@@ -210,11 +210,14 @@ import TestSupport
             {"type":"recording.started","session":"\(session)","at":"2026-11-21T10:00:00Z","recording":"st","sample_rate":44100,"channels":2}
             {"type":"recording.chunk","session":"\(session)","at":"2026-11-21T10:00:00.100Z","recording":"st","index":0,"pcm":"\(odd)"}
             {"type":"recording.chunk","session":"\(session)","at":"2026-11-21T10:00:00.200Z","recording":"nowhere","index":0,"pcm":"AAAAAA=="}
+            {"type":"recording.chunk","session":"\(session)","at":"2026-11-21T10:00:00.300Z","recording":"later","index":0,"pcm":"AAAAAA=="}
+            {"type":"recording.started","session":"\(session)","at":"2026-11-21T10:00:00.400Z","recording":"later","sample_rate":16000,"channels":1}
             """
             let failure = await #expect(throws: IngestFailure.self) { try await SessionIngest(log: log).ingest(Data(file.utf8)) }
             #expect(failure?.problems.map(\.description) == [
                 "line 3, field \"pcm\": 6 bytes of PCM are not whole frames of 2 16-bit channels",
-                "line 4, field \"recording\": recording \"nowhere\" has no recording.started in this file or in the store",
+                "line 4, field \"recording\": recording \"nowhere\" has no recording.started before it in this file or in the store",
+                "line 5, field \"recording\": recording \"later\" has no recording.started before it in this file or in the store",
             ])
             #expect(try log.eventCount() == 0)
         }
@@ -243,6 +246,45 @@ import TestSupport
             }
             #expect(stored == [mono])
             #expect(try stored.first?.pcm() == Self.speechLikePCM(frames: 1600))
+        }
+    }
+
+    /// Lines of a session of `segments` committed segments, each with an id of its own.
+    static func segmentLines(session: String, segments: Range<Int>) -> [String] {
+        segments.map { segment in
+            #"{"type":"transcript.committed","session":"\#(session)","at":"2026-11-21T10:00:02.000Z","id":"\#(String(format: "00000000-0000-4000-8000-%012x", segment))","segment":"\#(segment)","text":"segment \#(segment)","start_ms":0,"end_ms":1}"#
+        }
+    }
+
+    @Test func aFileOfManyWindowsIsOneTransactionAndDuplicatesAcrossWindowsAreLeftOut() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID().uuidString.lowercased()
+            let started = #"{"type":"session.started","session":"\#(session)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}"#
+            // 10,000 segments (three windows of lines), then the first 100 again: sent twice in one file.
+            let lines = [started] + Self.segmentLines(session: session, segments: 0..<10_000) + Self.segmentLines(session: session, segments: 0..<100)
+            var bad = lines
+            bad.append(#"{"type":"session.ended","session":"\#(session)","at":"not a time"}"#)
+            let failure = await #expect(throws: IngestFailure.self) { try await SessionIngest(log: log).ingest(Data(bad.joined(separator: "\n").utf8)) }
+            #expect(failure?.problems.map(\.line) == [10_102])
+            #expect(try log.eventCount() == 0, "the windows appended before the bad line are not visible")
+
+            let report = try await SessionIngest(log: log).ingest(Data(lines.joined(separator: "\n").utf8))
+            #expect(report == IngestReport(lines: 10_101, appended: 10_001, duplicates: 100, sessions: 1))
+            #expect(try log.streamMetadata(StreamID(UUID(uuidString: session)!))?.version == 10_001)
+            #expect(try log.verify().isIntact)
+        }
+    }
+
+    @Test func aFileWithThousandsOfBadLinesListsTheFirstThousandAndCountsTheRest() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let lines = (0..<1_500).map { _ in "not json" }
+            let failure = await #expect(throws: IngestFailure.self) { try await SessionIngest(log: log).ingest(Data(lines.joined(separator: "\n").utf8)) }
+            #expect(failure?.problems.count == SessionIngest.maximumListedProblems)
+            #expect(failure?.problems.last?.line == 1_000)
+            #expect(failure?.unlisted == 500)
+            #expect(failure?.count == 1_500)
         }
     }
 }

@@ -21,20 +21,6 @@ import TestSupport
         return Data(lines.joined(separator: "\n").utf8)
     }
 
-    /// The child's anonymous resident memory; nil once it is gone, or when its process id already
-    /// names another process (the suite starts thousands, and ids are reused).
-    static func anonymousMemory(of pid: Int32) -> Int? {
-        guard let status = try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8) else { return nil }
-        let lines = status.split(separator: "\n")
-        func field(_ name: String) -> String? {
-            lines.first { $0.hasPrefix(name + ":") }.map { $0.dropFirst(name.count + 1).trimmingCharacters(in: .whitespaces) }
-        }
-        guard field("Name") == "sessionstore", field("PPid") == String(getpid()),
-              let line = lines.first(where: { $0.hasPrefix("RssAnon:") }),
-              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
-        return kilobytes * 1024
-    }
-
     /// Exports every session of a new store of `count` sessions as CSV; returns (bytes written, peak anonymous memory).
     static func export(_ count: Int, in cli: CLIRunner) throws -> (written: Int, peak: Int) {
         let paths = ["--store", cli.directory.appendingPathComponent("store-\(count)").path,
@@ -45,13 +31,7 @@ import TestSupport
         let out = cli.directory.appendingPathComponent("export-\(count).csv").path
         let process = try ChildProcess(CLIRunner.binary(), ["export", "--all", "--format", "csv", "--out", out] + paths,
                                        directory: cli.directory)
-        var peak = 0
-        let deadline = ContinuousClock.now + .seconds(300)
-        while process.isRunning, ContinuousClock.now < deadline {
-            if let now = anonymousMemory(of: process.processIdentifier) { peak = max(peak, now) }
-            usleep(1000)
-        }
-        let outcome = process.wait(limit: .seconds(1))
+        let (peak, outcome) = peakAnonymousMemory(of: process)
         #expect(peak > 1_000_000, "the export's memory was sampled while it ran")
         #expect(outcome.status == 0 && !outcome.timedOut, "\(outcome.stderr)")
         return (try FileManager.default.attributesOfItem(atPath: out)[.size] as! Int, peak)

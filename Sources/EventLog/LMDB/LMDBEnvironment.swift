@@ -148,6 +148,18 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
+    /// Grows the map, if need be, so that `bytes` more fit after the pages in use: a long transaction
+    /// that fills the map is aborted and run again, which this avoids.
+    func reserve(_ bytes: Int) throws {
+        try resizeLock.withExclusive {
+            let info = info()
+            let needed = info.pagesInUse * info.pageSize + bytes + bytes / 4
+            guard needed > info.mapSize else { return }
+            let step = 64 << 20
+            try LMDBError.check(mdb_env_set_mapsize(env, (needed + step - 1) / step * step), "mdb_env_set_mapsize")
+        }
+    }
+
     struct Info {
         var mapSize: Int
         var pageSize: Int

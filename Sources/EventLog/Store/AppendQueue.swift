@@ -7,7 +7,7 @@ final class AppendQueue: @unchecked Sendable {
     // @unchecked: `pending` and `state` are guarded by `condition`; `writer` is touched only by
     // the writer thread once started.
     private let condition = NSCondition()
-    private var pending: [PendingAppend] = []
+    private var pending: [QueuedWrite] = []
     private var state = State.running
     private let writer: BatchWriter
     private let commits: CommitSignal
@@ -32,10 +32,24 @@ final class AppendQueue: @unchecked Sendable {
                 continuation.resume(throwing: EventLogError(.closed, "the event log is closed"))
                 return
             }
-            pending.append(PendingAppend(parts: parts, continuation: continuation))
+            pending.append(.append(PendingAppend(parts: parts, continuation: continuation)))
             // Wake the writer only when it has something to do: the first append of a batch, or the
             // batch it is coalescing is complete. Waking it for every append costs a context switch each.
             if pending.count == 1 || pending.count >= lastBatchAppends { condition.signal() }
+        }
+    }
+
+    /// Queues a transaction of its own that runs `body` on the writer thread.
+    func submitTransaction<T: Sendable>(_ body: @escaping @Sendable (TransactionAppender) throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+            condition.lock()
+            defer { condition.unlock() }
+            guard state == .running else {
+                continuation.resume(throwing: EventLogError(.closed, "the event log is closed"))
+                return
+            }
+            pending.append(.transaction { writer in continuation.resume(with: writer.transaction(body)) })
+            condition.signal()
         }
     }
 
@@ -62,16 +76,25 @@ final class AppendQueue: @unchecked Sendable {
             condition.broadcast()
             condition.unlock()
         }
-        while let batch = nextBatch() {
+        while let work = nextWork() {
             let started = clock.now
-            let results = writer.write(batch)
-            condition.lock()
-            lastWriteDuration = clock.now - started
-            lastBatchAppends = batch.count
-            condition.unlock()
-            commits.advance(to: writer.nextPosition)
-            for (append, result) in zip(batch, results) {
-                append.continuation.resume(with: result.mapError { $0 })
+            switch work {
+            case .append(let batch):
+                let results = writer.write(batch)
+                condition.lock()
+                lastWriteDuration = clock.now - started
+                lastBatchAppends = batch.count
+                condition.unlock()
+                commits.advance(to: writer.nextPosition)
+                for (append, result) in zip(batch, results) {
+                    append.continuation.resume(with: result.mapError { $0 })
+                }
+            case .transaction(let run):
+                run(writer)
+                condition.lock()
+                lastBatchAppends = 1
+                condition.unlock()
+                commits.advance(to: writer.nextPosition)
             }
         }
     }
@@ -88,23 +111,39 @@ final class AppendQueue: @unchecked Sendable {
         while pending.count < lastBatchAppends, state == .running, condition.wait(until: deadline) {}
     }
 
+    /// What one transaction of the writer does: a batch of queued appends, or one queued transaction.
+    private enum Work {
+        case append([PendingAppend])
+        case transaction((BatchWriter) -> Void)
+    }
+
     /// Waits for work and takes as much as one transaction should hold; nil once stopping and drained.
-    private func nextBatch() -> [PendingAppend]? {
+    private func nextWork() -> Work? {
         condition.lock()
         defer { condition.unlock() }
         while pending.isEmpty {
             if state == .stopping { return nil }
             condition.wait()
         }
-        coalesce()
-        var taken = 0
-        var events = 0
-        while taken < pending.count, taken == 0 || events + pending[taken].eventCount <= maximumBatchEvents {
-            events += pending[taken].eventCount
-            taken += 1
+        if case .transaction(let run) = pending[0] {
+            pending.removeFirst()
+            return .transaction(run)
         }
-        let batch = Array(pending[..<taken])
-        pending.removeFirst(taken)
-        return batch
+        coalesce()
+        var batch: [PendingAppend] = []
+        var events = 0
+        for queued in pending {
+            guard case .append(let append) = queued, batch.isEmpty || events + append.eventCount <= maximumBatchEvents else { break }
+            events += append.eventCount
+            batch.append(append)
+        }
+        pending.removeFirst(batch.count)
+        return .append(batch)
     }
+}
+
+/// One entry of the writer's queue.
+private enum QueuedWrite {
+    case append(PendingAppend)
+    case transaction((BatchWriter) -> Void)
 }

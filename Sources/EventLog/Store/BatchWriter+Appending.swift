@@ -1,3 +1,5 @@
+import Foundation
+
 /// What the appends of one transaction have done so far.
 struct BatchState {
     var position: UInt64
@@ -5,6 +7,9 @@ struct BatchState {
     var now: Int64
     var jobs: [SealJob] = []
     var createdKeys: [UInt32] = []
+    /// The ids of streams de-duplicated in this transaction, kept current by every append to them, so
+    /// that a stream's headers are read once per transaction and not once per group.
+    var knownIDs: [StreamID: Set<UUID>] = [:]
 }
 
 extension BatchWriter {
@@ -27,7 +32,10 @@ extension BatchWriter {
                     try txn.delete(StoreLayout.keys, [UInt8](bigEndian: id))
                     keys.forget(id)
                 }
-                for (stream, change) in pendingBefore { pending[stream] = change }
+                for (stream, change) in pendingBefore {
+                    pending[stream] = change
+                    state.knownIDs[stream] = nil
+                }
                 state.position = position
                 state.keyID = keyID
                 state.jobs.removeLast(state.jobs.count - jobCount)
@@ -59,10 +67,16 @@ extension BatchWriter {
         var events = part.events
         var duplicates = 0
         if part.deduplicate {
-            // Leave out events whose ids the stream holds already (committed, or earlier in this batch).
-            var known = try StreamIndex.eventIDs(of: part.stream, in: txn)
-            for job in state.jobs where job.stream == part.stream.uuid { known.insert(job.event.id) }
+            // Leave out events whose ids the stream holds already (committed, or earlier in this transaction).
+            var known: Set<UUID>
+            if let cached = state.knownIDs.removeValue(forKey: part.stream) {
+                known = cached
+            } else {
+                known = try StreamIndex.eventIDs(of: part.stream, in: txn)
+                for job in state.jobs where job.stream == part.stream.uuid { known.insert(job.event.id) }
+            }
             events = events.filter { known.insert($0.id).inserted }
+            state.knownIDs[part.stream] = known
             duplicates = part.events.count - events.count
             if events.isEmpty, duplicates > 0 {
                 let version = try pending[part.stream]?.state.version ?? StreamState.read(part.stream, in: txn)?.version ?? 0
@@ -121,6 +135,9 @@ extension BatchWriter {
                                               stream: part.stream))
             }
             discardable = try discardableKey(of: part.stream, state: &state, in: txn)
+        }
+        if !part.deduplicate, state.knownIDs[part.stream] != nil {
+            for event in events { state.knownIDs[part.stream]!.insert(event.id) }
         }
         for (offset, event) in events.enumerated() {
             let (keyID, sealingKey) = event.discardable ? discardable! : (change.state.row.keyID, key)

@@ -19,14 +19,14 @@ final class BatchWriter {
     let keys: KeyRing
     private let dictionaries: DictionarySet
     private let storeID: [UInt8]
-    private let clock: @Sendable () -> Int64
+    let clock: @Sendable () -> Int64
     private let sealers: [RecordSealer]
     /// Batches at least this large are sealed on all cores.
     private static let parallelThreshold = 32
 
     /// The position the next event will take; advanced only when a transaction commits.
     private(set) var nextPosition: UInt64
-    private var nextKeyID: UInt32
+    private(set) var nextKeyID: UInt32
     /// The streams appended to since the index was last written, as they are now.
     var pending: [StreamID: StreamChange] = [:]
     /// False after a failed transaction: `pending` may hold its changes and is reloaded from disk.
@@ -80,21 +80,38 @@ final class BatchWriter {
 
     /// Writes the batch; returns one result per group of appends, in order.
     func write(_ batch: [PendingAppend]) -> [Result<[AppendResult], EventLogError>] {
+        switch transaction({ appender in
+            try batch.map { group in try appender.apply(group.parts) }
+        }) {
+        case .success(let results): return results
+        case .failure(let error):
+            let failure = EventLogError.storage(error)
+            return batch.map { _ in .failure(failure) }
+        }
+    }
+
+    /// Runs `body` in one write transaction and commits what it appended; on any error, nothing.
+    /// `body` runs again from the start when the map must grow (LMDB then aborts the transaction).
+    /// Storage failures become ``EventLogError``; errors `body` throws pass through unchanged.
+    func transaction<T>(_ body: (TransactionAppender) throws -> T) -> Result<T, any Error> {
         var createdKeys: [UInt32] = []
         do {
-            let (results, position, keyID) = try environment.write { txn in
+            let (value, position, keyID) = try environment.write { txn in
                 createdKeys.forEach(keys.forget)
                 createdKeys = []
-                return try write(batch, in: txn, createdKeys: &createdKeys)
+                let appender = try TransactionAppender(writer: self, txn: txn)
+                defer { createdKeys = appender.state.createdKeys }
+                let value = try body(appender)
+                try appender.finish()
+                return (value, appender.state.position, appender.state.keyID)
             }
             nextPosition = position
             nextKeyID = keyID
             pendingIsCurrent = true
-            return results
+            return .success(value)
         } catch {
             createdKeys.forEach(keys.forget)
-            let failure = EventLogError.storage(error)
-            return batch.map { _ in .failure(failure) }
+            return .failure(error is LMDBError ? EventLogError.storage(error) : error)
         }
     }
 
@@ -110,7 +127,7 @@ final class BatchWriter {
     /// Makes the writer's state match the committed log: on the first write, after a failed
     /// transaction, and when another process has appended since this writer's last commit (LMDB
     /// serialises writers across processes; the check costs two lookups per transaction).
-    private func preparePending(in txn: LMDBTransaction) throws {
+    func preparePending(in txn: LMDBTransaction) throws {
         let (committedNext, committedKeyID) = try Self.committedCounters(in: txn)
         if pendingIsCurrent, committedNext == nextPosition, committedKeyID == nextKeyID {
             pendingIsCurrent = false  // until this transaction commits
@@ -133,7 +150,7 @@ final class BatchWriter {
         }
     }
 
-    private func writeIndex(through position: UInt64, in txn: LMDBTransaction) throws {
+    func writeIndex(through position: UInt64, in txn: LMDBTransaction) throws {
         for (stream, change) in pending {
             if change.isNew { try txn.put(StoreLayout.streams, stream.uuid.bytes, change.state.row.bytes) }
             for run in change.runsToWrite.values { try run.write(stream, in: txn) }
@@ -142,38 +159,8 @@ final class BatchWriter {
         try txn.put(StoreLayout.meta, StoreLayout.indexedThroughKey, [UInt8](bigEndian: position))
     }
 
-    private func write(_ batch: [PendingAppend], in txn: LMDBTransaction, createdKeys: inout [UInt32])
-        throws -> ([Result<[AppendResult], EventLogError>], UInt64, UInt32) {
-        try preparePending(in: txn)
-        var state = BatchState(position: nextPosition, keyID: nextKeyID, now: clock())
-        var results: [Result<[AppendResult], EventLogError>] = []
-        results.reserveCapacity(batch.count)
-        for group in batch {
-            results.append(try apply(group.parts, to: &state, in: txn))
-        }
-        createdKeys = state.createdKeys
-
-        var totals = try StoreTotals.read(in: txn)
-        let nonceBase = NonceBase.random()
-        if let first = state.jobs.first { try nonceBase.write(firstPosition: first.position, in: txn) }
-        let records = seal(state.jobs, nonceBase: nonceBase)
-        for (job, record) in zip(state.jobs, records) {
-            try txn.put(StoreLayout.events, StoreLayout.positionKey(job.position), record, append: true)
-            totals.recordBytes += UInt64(record.count)
-            totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
-            totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
-        }
-        try MerkleNodes.extend(from: nextPosition, to: state.position, in: txn)
-        if state.position - (try StreamIndex.indexedThrough(in: txn)) >= StreamIndex.maximumTail {
-            try writeIndex(through: state.position, in: txn)
-        }
-        if state.keyID != nextKeyID { try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: state.keyID)) }
-        if !state.jobs.isEmpty { try totals.write(in: txn) }
-        return (results, state.position, state.keyID)
-    }
-
     /// Seals every job, on all sealers at once when the batch is large enough.
-    private func seal(_ jobs: [SealJob], nonceBase: NonceBase) -> [[UInt8]] {
+    func seal(_ jobs: [SealJob], nonceBase: NonceBase) -> [[UInt8]] {
         let dictionary = dictionaries.current
         return parallelMap(count: jobs.count, workers: sealers.count, threshold: Self.parallelThreshold) { worker, range in
             let sealer = sealers[worker]

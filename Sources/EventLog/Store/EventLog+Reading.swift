@@ -17,34 +17,40 @@ extension EventLog {
     /// key was destroyed (discarded events, say) are left out instead of failing the read.
     public func readStream<T>(_ stream: StreamID, from number: UInt64 = 0, maxCount: Int = .max, skippingErased: Bool = false,
                               transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
-        let decoder = ChunkDecoder(opener: opener)
-        return try reading { txn in
-            let places = try streamPositions(stream, from: number, direction: .forward, maxCount: maxCount, in: txn)
-            var results: [T] = []
-            results.reserveCapacity(places.count)
-            for start in stride(from: 0, to: places.count, by: 1024) {
-                let batch = places[start..<min(start + 1024, places.count)]
-                var entries: [ChunkDecoder.Entry] = []
-                for (number, position) in batch {
-                    guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)) else {
-                        throw EventLogError.integrity(position, "is missing (stream \(stream) number \(number) is indexed there)")
-                    }
-                    entries.append((position, record))
-                }
-                let expected = Dictionary(uniqueKeysWithValues: batch.map { ($0.position, $0.number) })
-                let checked: @Sendable (RecordedEvent) throws -> T = { event in
-                    guard event.stream == stream, event.streamNumber == expected[event.position] else {
-                        throw EventLogError.integrity(event.position, "is not stream \(stream) number \(expected[event.position] ?? 0), as the stream index says")
-                    }
-                    return try transform(event)
-                }
-                for result in decoder.decode(entries, in: txn, transform: checked) {
-                    if skippingErased, case .failure(let error as EventLogError) = result, error.code == .keyDestroyed { continue }
-                    results.append(try result.get())
-                }
-            }
-            return results
+        try reading { txn in
+            try readStream(stream, from: number, maxCount: maxCount, skippingErased: skippingErased, in: txn, transform: transform)
         }
+    }
+
+    /// ``readStream(_:from:maxCount:skippingErased:transform:)`` in a transaction of the caller's.
+    func readStream<T>(_ stream: StreamID, from number: UInt64, maxCount: Int, skippingErased: Bool, in txn: LMDBTransaction,
+                       transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
+        let decoder = ChunkDecoder(opener: opener)
+        let places = try streamPositions(stream, from: number, direction: .forward, maxCount: maxCount, in: txn)
+        var results: [T] = []
+        results.reserveCapacity(places.count)
+        for start in stride(from: 0, to: places.count, by: 1024) {
+            let batch = places[start..<min(start + 1024, places.count)]
+            var entries: [ChunkDecoder.Entry] = []
+            for (number, position) in batch {
+                guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)) else {
+                    throw EventLogError.integrity(position, "is missing (stream \(stream) number \(number) is indexed there)")
+                }
+                entries.append((position, record))
+            }
+            let expected = Dictionary(uniqueKeysWithValues: batch.map { ($0.position, $0.number) })
+            let checked: @Sendable (RecordedEvent) throws -> T = { event in
+                guard event.stream == stream, event.streamNumber == expected[event.position] else {
+                    throw EventLogError.integrity(event.position, "is not stream \(stream) number \(expected[event.position] ?? 0), as the stream index says")
+                }
+                return try transform(event)
+            }
+            for result in decoder.decode(entries, in: txn, transform: checked) {
+                if skippingErased, case .failure(let error as EventLogError) = result, error.code == .keyDestroyed { continue }
+                results.append(try result.get())
+            }
+        }
+        return results
     }
 
     /// The global positions of the stream's events, by stream number, read from the index and the
@@ -124,10 +130,12 @@ extension EventLog {
 
     /// The stream's current metadata, or nil when it does not exist.
     public func streamMetadata(_ stream: StreamID) throws -> StreamMetadata? {
-        try reading { txn in
-            guard let (view, lastRun) = try StreamIndex.view(of: stream, in: txn) else { return nil }
-            return view.metadata(stream, lastIndexedPosition: lastRun.map { $0.position(of: $0.numbers.upperBound - 1) })
-        }
+        try reading { txn in try Self.streamMetadata(stream, in: txn) }
+    }
+
+    static func streamMetadata(_ stream: StreamID, in txn: LMDBTransaction) throws -> StreamMetadata? {
+        guard let (view, lastRun) = try StreamIndex.view(of: stream, in: txn) else { return nil }
+        return view.metadata(stream, lastIndexedPosition: lastRun.map { $0.position(of: $0.numbers.upperBound - 1) })
     }
 
     /// The store time of the last event (ms since 1970, from its clear header: erased or not), nil

@@ -160,6 +160,42 @@ public final class EventLog: Sendable {
     /// ```
     @discardableResult
     public func append(_ parts: [StreamAppend]) async throws -> [AppendResult] {
+        try Self.checkStorable(parts)
+        guard !parts.isEmpty else { return [] }
+        return try await appends.submit(parts)
+    }
+
+    /// Appends whatever `body` appends, group after group, in one transaction: all of it becomes
+    /// visible and durable together when `body` returns, or (when `body` or an append throws) none of
+    /// it does. Records are sealed and written as they come, so memory holds one group at a time: this
+    /// is how a file far larger than memory is ingested all or nothing.
+    ///
+    /// `body` runs on the log's writer thread while it holds the store's write lock: other appends,
+    /// from this process and others, wait until it returns. It may run more than once (from the start,
+    /// after the transaction was aborted) when the store's map must grow, so it must produce the same
+    /// appends each time. Give `expectedBytes` (about what the records will take) to grow the map first
+    /// and spare that.
+    ///
+    /// ```swift
+    /// let appended = try await log.appendInOneTransaction { appender in
+    ///     var count = 0
+    ///     for batch in try reader.batches() { count += try appender.append(batch).count }
+    ///     return count
+    /// }
+    /// ```
+    public func appendInOneTransaction<T: Sendable>(expectedBytes: Int = 0,
+                                                    _ body: @escaping @Sendable (TransactionAppender) throws -> T) async throws -> T {
+        if expectedBytes > 0 {
+            do { try environment.reserve(expectedBytes) } catch let error as LMDBError { throw EventLogError.storage(error) }
+        }
+        return try await appends.submitTransaction { [self] appender in
+            appender.log = self
+            return try body(appender)
+        }
+    }
+
+    /// Throws for an event that cannot be stored: a type of 0 or over 255 bytes, or too much data.
+    static func checkStorable(_ parts: [StreamAppend]) throws {
         for part in parts {
             for (index, event) in part.events.enumerated() {
                 let typeCount = event.type.utf8.count
@@ -175,8 +211,6 @@ public final class EventLog: Sendable {
                 }
             }
         }
-        guard !parts.isEmpty else { return [] }
-        return try await appends.submit(parts)
     }
 
     /// Finishes queued appends, stops accepting new ones and flushes the store to disk.

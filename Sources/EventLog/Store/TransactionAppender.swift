@@ -1,0 +1,93 @@
+/// Appends made one group after another inside one write transaction, for
+/// ``EventLog/appendInOneTransaction(_:)``: sealed records are written as they come, so memory holds
+/// one group's events rather than the whole transaction's, and nothing is visible to readers (or
+/// durable) until the transaction commits.
+///
+/// Lives on the writer thread, inside the transaction; it must not escape the body it is passed to.
+public final class TransactionAppender {
+    private unowned let writer: BatchWriter
+    private let txn: LMDBTransaction
+    /// The log appended to, for reads in the transaction; set before the body runs.
+    var log: EventLog!
+    private(set) var state: BatchState
+    private var totals: StoreTotals
+    private var nonceBase: NonceBase?
+    /// Records before this position are written to the transaction; jobs from it on are queued.
+    private var writtenThrough: UInt64
+    /// Queued records are sealed and written once this many are queued.
+    private static let writeThreshold = 2048
+
+    init(writer: BatchWriter, txn: LMDBTransaction) throws {
+        self.writer = writer
+        self.txn = txn
+        try writer.preparePending(in: txn)
+        state = BatchState(position: writer.nextPosition, keyID: writer.nextKeyID, now: writer.clock())
+        totals = try StoreTotals.read(in: txn)
+        writtenThrough = state.position
+    }
+
+    /// Appends to several streams as ``EventLog/append(_:)`` does, within this transaction: every
+    /// part, or (when one is refused) none of them, and then this throws that part's error. A body
+    /// that lets the error escape aborts the whole transaction.
+    public func append(_ parts: [StreamAppend]) throws -> [AppendResult] {
+        try EventLog.checkStorable(parts)
+        return try apply(parts).get()
+    }
+
+    /// Applies one group; a refusal leaves the transaction as it was before the group.
+    func apply(_ parts: [StreamAppend]) throws -> Result<[AppendResult], EventLogError> {
+        let result = try writer.apply(parts, to: &state, in: txn)
+        if state.jobs.count >= Self.writeThreshold { try writeQueuedRecords() }
+        return result
+    }
+
+    /// Seals the queued records and writes them, with the tree nodes and index entries they complete.
+    private func writeQueuedRecords() throws {
+        guard !state.jobs.isEmpty else { return }
+        let base: NonceBase
+        if let nonceBase {
+            base = nonceBase
+        } else {
+            base = NonceBase.random()
+            try base.write(firstPosition: state.jobs[0].position, in: txn)
+            nonceBase = base
+        }
+        let records = writer.seal(state.jobs, nonceBase: base)
+        for (job, record) in zip(state.jobs, records) {
+            try txn.put(StoreLayout.events, StoreLayout.positionKey(job.position), record, append: true)
+            totals.recordBytes += UInt64(record.count)
+            totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
+            totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
+        }
+        state.jobs.removeAll(keepingCapacity: true)
+        try MerkleNodes.extend(from: writtenThrough, to: state.position, in: txn)
+        writtenThrough = state.position
+        if state.position - (try StreamIndex.indexedThrough(in: txn)) >= StreamIndex.maximumTail {
+            try writer.writeIndex(through: state.position, in: txn)
+        }
+    }
+
+    /// Writes what is queued and the store's counters; the transaction may then commit.
+    func finish() throws {
+        try writeQueuedRecords()
+        if state.keyID != writer.nextKeyID {
+            try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: state.keyID))
+        }
+        if nonceBase != nil { try totals.write(in: txn) }
+    }
+}
+
+extension TransactionAppender {
+    /// A stream's metadata as this transaction sees it: the store as committed, plus what this
+    /// transaction has written so far.
+    public func streamMetadata(_ stream: StreamID) throws -> StreamMetadata? {
+        try EventLog.streamMetadata(stream, in: txn)
+    }
+
+    /// Reads a stream as ``EventLog/readStream(_:from:maxCount:skippingErased:transform:)`` does, as
+    /// this transaction sees it (see ``streamMetadata(_:)``).
+    public func readStream<T>(_ stream: StreamID, from number: UInt64 = 0, maxCount: Int = .max, skippingErased: Bool = false,
+                              transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
+        try log.readStream(stream, from: number, maxCount: maxCount, skippingErased: skippingErased, in: txn, transform: transform)
+    }
+}

@@ -1,0 +1,189 @@
+import Audio
+import EventLog
+import Foundation
+import SessionLog
+import SessionModel
+
+/// One ingest inside its transaction: takes the parsed lines a window at a time, in file order,
+/// checks what needs the lines before them (session starts, recording formats), codes audio as
+/// FLAC and appends, until the first problem; from then on it only checks.
+struct IngestRun {
+    private let appender: TransactionAppender
+    private let codec: SessionEventCodec
+
+    private var problems: [IngestProblem] = []
+    private var unlistedProblems = 0
+    private var lines = 0
+    private var appended = 0
+    private var duplicates = 0
+    /// Every session the input touches, and the id of its session.started in the input.
+    private var sessions: Set<UUID> = []
+    private var started: [UUID: UUID] = [:]
+    /// Each recording's format, from its recording.started (in the input, or else in the store); nil
+    /// when a chunk's recording is started nowhere.
+    private var formats: [RecordingKey: AudioFormat?] = [:]
+
+    private enum Either {
+        case event(IngestedEvent)
+        case problem(IngestProblem)
+    }
+
+    private struct RecordingKey: Hashable {
+        var session: UUID
+        var recording: String
+    }
+
+    init(appender: TransactionAppender, codec: SessionEventCodec) {
+        self.appender = appender
+        self.codec = codec
+    }
+
+    /// Takes the next lines of the input.
+    mutating func take(_ parsed: [Result<IngestedEvent, IngestFailure>]) throws {
+        var events: [IngestedEvent] = []
+        var found: [IngestProblem] = []
+        for result in parsed {
+            lines += 1
+            switch result {
+            case .success(let event):
+                found += try check(event)
+                events.append(event)
+            case .failure(let failure):
+                found += failure.problems
+            }
+        }
+        found += codeAudioLosslessly(&events)
+        record(found)
+        if problems.isEmpty, unlistedProblems == 0 { try append(events) }
+    }
+
+    /// The report of a good input, or the failure listing its problems (which aborts the transaction).
+    func finish() throws -> IngestReport {
+        guard problems.isEmpty else {
+            throw IngestFailure(problems: problems.sorted { ($0.line, $0.field ?? "") < ($1.line, $1.field ?? "") },
+                                unlisted: unlistedProblems)
+        }
+        return IngestReport(lines: lines, appended: appended, duplicates: duplicates, sessions: sessions.count)
+    }
+
+    private mutating func record(_ found: [IngestProblem]) {
+        let room = max(0, SessionIngest.maximumListedProblems - problems.count)
+        problems += found.prefix(room)
+        unlistedProblems += max(0, found.count - room)
+    }
+
+    /// What is wrong with `ingested` given the lines before it and the store: a type the store
+    /// writes itself, a session started twice or not started, a chunk of a recording not started.
+    private mutating func check(_ ingested: IngestedEvent) throws -> [IngestProblem] {
+        let event = ingested.event
+        var found: [IngestProblem] = []
+        if IngestLineParser.storeWrittenTypes.contains(event.type) {
+            found.append(IngestProblem(line: ingested.line, field: "type", reason: "\(event.type.rawValue) is written by the store itself"))
+        }
+        if case .sessionStarted = event.payload {
+            if let earlier = started[event.session], earlier != event.id {
+                found.append(IngestProblem(line: ingested.line, field: "type",
+                                           reason: "session \(event.session.uuidString.lowercased()) is started twice in this file"))
+            }
+            started[event.session] = event.id
+        }
+        if sessions.insert(event.session).inserted, event.type != .sessionStarted,
+           try appender.streamMetadata(SessionStreams.session(event.session)) == nil {
+            found.append(IngestProblem(
+                line: ingested.line, field: "session",
+                reason: "session \(event.session.uuidString.lowercased()) is not in the store and its first event here is \(event.type.rawValue), not session.started"))
+        }
+        switch event.payload {
+        case .recordingStarted(let recording):
+            formats[RecordingKey(session: event.session, recording: recording.recording)] =
+                AudioFormat(sampleRate: Int(recording.sampleRate), channels: Int(recording.channels))
+        case .recordingChunk(let chunk):
+            let key = RecordingKey(session: event.session, recording: chunk.recording)
+            if formats[key] == nil { formats[key] = .some(try storedFormat(of: chunk.recording, in: event.session)) }
+            if formats[key]! == nil {
+                found.append(IngestProblem(line: ingested.line, field: "recording",
+                                           reason: "recording \"\(chunk.recording)\" has no recording.started before it in this file or in the store"))
+            }
+        default: break
+        }
+        return found
+    }
+
+    /// Stores each chunk's PCM as FLAC in its recording's format, on all cores; a chunk that is not
+    /// whole frames of that format is a problem.
+    private func codeAudioLosslessly(_ events: inout [IngestedEvent]) -> [IngestProblem] {
+        let chunks = events.indices.filter {
+            if case .recordingChunk = events[$0].event.payload { return true } else { return false }
+        }
+        guard !chunks.isEmpty else { return [] }
+        let snapshot = events, codec = self.codec, formats = self.formats
+        let results = parallelMap(count: chunks.count, workers: ProcessInfo.processInfo.activeProcessorCount, threshold: 64) { (slot: Int) -> Either in
+            var ingested = snapshot[chunks[slot]]
+            guard case .recordingChunk(let chunk) = ingested.event.payload,
+                  let format = formats[RecordingKey(session: ingested.event.session, recording: chunk.recording)] ?? nil else {
+                return Either.event(ingested)  // reported by check(_:)
+            }
+            do throws(AudioError) {
+                ingested.event.payload = .recordingChunk(try chunk.codedLosslessly(as: format))
+                ingested.encoded = codec.encode(ingested.event)
+                return .event(ingested)
+            } catch {
+                return .problem(IngestProblem(line: ingested.line, field: "pcm", reason: error.message))
+            }
+        }
+        var problems: [IngestProblem] = []
+        for (index, result) in zip(chunks, results) {
+            switch result {
+            case .event(let coded): events[index] = coded
+            case .problem(let problem): problems.append(problem)
+            }
+        }
+        return problems
+    }
+
+    /// Appends the lines' events: each session's to its stream, each consent event also to its
+    /// subject's consent stream.
+    private mutating func append(_ events: [IngestedEvent]) throws {
+        var sessionOrder: [UUID] = []
+        var bySession: [UUID: [ProposedEvent]] = [:]
+        var consentOrder: [SubjectHash] = []
+        var consent: [SubjectHash: [ProposedEvent]] = [:]
+        for ingested in events {
+            let event = ingested.event
+            if bySession[event.session] == nil { sessionOrder.append(event.session) }
+            bySession[event.session, default: []].append(ingested.encoded)
+            switch event.payload {
+            case .consentGranted(let change), .consentRevoked(let change):
+                guard let subject = change.subject, let copy = ingested.encodedForConsentTrail else { break }
+                if consent[subject] == nil { consentOrder.append(subject) }
+                consent[subject, default: []].append(copy)
+            default: break
+            }
+        }
+        let parts = sessionOrder.map { StreamAppend(stream: SessionStreams.session($0), events: bySession[$0]!, deduplicate: true) }
+            + consentOrder.map { StreamAppend(stream: SessionStreams.consent(of: $0), events: consent[$0]!, keyScope: .audit,
+                                              deduplicate: true) }
+        let results = try appender.append(parts).prefix(sessionOrder.count)
+        appended += results.reduce(0) { $0 + $1.positions.count }
+        duplicates += results.reduce(0) { $0 + $1.duplicates }
+    }
+
+    /// The format of a recording started in an earlier file, from the session's stored events.
+    /// Reads the session from its start in small batches: a recording starts near its session's start,
+    /// and an hour of audio after it need not be decrypted.
+    private func storedFormat(of recording: String, in session: UUID) throws -> AudioFormat? {
+        let stream = SessionStreams.session(session)
+        let total = try appender.streamMetadata(stream)?.version ?? 0
+        var next: UInt64 = 0
+        while next < total {
+            let batch = try appender.readStream(stream, from: next, maxCount: 256, skippingErased: true) { $0 }
+            for recorded in batch where recorded.type == EventType.recordingStarted.rawValue {
+                if case .recordingStarted(let started) = try codec.decode(recorded).event.payload, started.recording == recording {
+                    return AudioFormat(sampleRate: Int(started.sampleRate), channels: Int(started.channels))
+                }
+            }
+            next += 256
+        }
+        return nil
+    }
+}
