@@ -85,6 +85,9 @@ let package = Package(
         ),
         // Appends in a loop and reports each acknowledged append; the crash-safety tests SIGKILL it.
         .executableTarget(name: "EventLogCrashWriter", dependencies: ["EventLog"]),
+        // The parsers of outside bytes as libFuzzer targets (tools/fuzz); built plainly, a runner of
+        // the corpora in Fixtures/fuzz, which the tests use.
+        .executableTarget(name: "SessionStoreFuzz", dependencies: ["EventLog", "Ingest", "Migrations", "SessionModel", "Audio", "Replay"]),
 
         // Helpers shared by the test targets: temporary stores, built executables.
         .target(

@@ -47,7 +47,9 @@ final class SoundFile {
         let channels = Int(info.channels)
         let declared = info.frames > 0 && info.frames < Int64(Int32.max) ? Int(info.frames) : nil
         var samples: [Sample] = []
-        if let declared { samples.reserveCapacity(declared * channels) }
+        // A header may declare any count: reserve what it says only up to 16 M samples (a damaged header
+        // declaring billions of frames must not allocate them); the frames actually read decide the rest.
+        if let declared { samples.reserveCapacity(min(declared * channels, 16 << 20)) }
         var buffer = [Sample](repeating: zero, count: 8192 * channels)
         while true {
             let frames = buffer.withUnsafeMutableBufferPointer { read(handle, $0.baseAddress!, 8192) }

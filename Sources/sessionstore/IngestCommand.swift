@@ -9,8 +9,10 @@ struct IngestCommand: AsyncParsableCommand {
         commandName: "ingest",
         abstract: "Append the session events of an NDJSON file (one JSON event per line).",
         discussion: """
-            Every line is checked before anything is written; a file with any bad line appends nothing, \
-            lists every problem (line, field, reason) on stderr and exits 65. Events already stored (same \
+            The file is appended in one transaction, all or nothing: a file with any bad line appends \
+            nothing, lists its problems (line, field, reason; the first 1,000) on stderr and exits 65. \
+            It is read a window of lines at a time, so memory does not grow with the file; other appends \
+            wait while it runs. Events already stored (same \
             id, or the same line sent again) are skipped, so a file can be sent again safely. A session's \
             first event must be session.started unless the store holds the session already. Raw subject \
             ids are replaced by keyed hashes before anything is stored. The line format is docs/INGEST.md.

@@ -92,4 +92,12 @@ import Testing
         #expect(bytes == [0xFF, 0x7F, 0x00, 0x80, 0x00, 0x01, 0x00, 0x00])
         #expect(Chunking.samples(fromPCM: bytes) == [.max, .min, 256, 0])
     }
+
+    /// Found by fuzzing (tools/fuzz/run): a 44-byte FLAC header declaring 1,953,038,463 frames of 8
+    /// channels made the reader reserve 62 GB up front and abort.
+    @Test func aHeaderDeclaringBillionsOfFramesIsRefusedAsTruncatedNotAllocated() throws {
+        let path = RepositoryFixtures.root.appendingPathComponent("fuzz/audio-file/flac-declaring-2-billion-frames-of-8-channels").path
+        let error = #expect(throws: AudioError.self) { _ = try AudioFile.read(path) }
+        #expect(error?.message.contains("truncated") == true || error?.message.contains("cannot be read") == true, "\(String(describing: error))")
+    }
 }

@@ -16,10 +16,10 @@ func anonymousMemory(of pid: Int32) -> Int? {
     return kilobytes * 1024
 }
 
-/// Samples the child's anonymous memory every millisecond until it exits (or 300 s pass); its peak and outcome.
-func peakAnonymousMemory(of process: ChildProcess) -> (peak: Int, outcome: ChildProcess.Outcome) {
+/// Samples the child's anonymous memory every millisecond until it exits (or `limit` passes); its peak and outcome.
+func peakAnonymousMemory(of process: ChildProcess, limit: Duration = .seconds(300)) -> (peak: Int, outcome: ChildProcess.Outcome) {
     var peak = 0
-    let deadline = ContinuousClock.now + .seconds(300)
+    let deadline = ContinuousClock.now + limit
     while process.isRunning, ContinuousClock.now < deadline {
         if let now = anonymousMemory(of: process.processIdentifier) { peak = max(peak, now) }
         usleep(1000)

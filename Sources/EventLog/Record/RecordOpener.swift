@@ -71,6 +71,10 @@ struct RecordOpener: Sendable {
             }
             dictionary = found
         }
+        // A body is a type (at most 1 + 255 bytes) and data: a larger declared size is damage, not a size to allocate.
+        guard Int(header.bodyCount) <= 256 + ProposedEvent.maximumDataCount else {
+            throw EventLogError.integrity(position, "declares a body of \(header.bodyCount) bytes, more than an event can hold")
+        }
         return try withUnsafeTemporaryAllocation(byteCount: Int(header.bodyCount), alignment: 8) { body in
             guard decompressor.decompress(input, dictionary: dictionary, into: body) else {
                 throw EventLogError.integrity(position, "does not decompress")
