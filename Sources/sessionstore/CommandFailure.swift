@@ -64,7 +64,7 @@ extension CommandFailure {
 
     private static func status(of code: EventLogError.Code) -> ExitStatus {
         switch code {
-        case .wrongKey, .keyFileUnusable: .key
+        case .wrongKey, .keyFileUnusable, .permissionDenied: .key
         case .integrity: .integrity
         case .storeBusy: .busy
         case .wrongExpectedVersion, .invalidArgument, .alreadyExists, .storeUnusable, .storeMissing, .unsupportedFormat,

@@ -127,4 +127,29 @@ import Testing
             chmod(cli.keyPath, 0o600)
         }
     }
+
+    /// A store directory this user may not enter: exit 77 and the reason, not "there is no store". Root
+    /// may open anything, so as root the command runs as `nobody` (which owns the key file here).
+    @Test func aStoreThisUserMayNotOpenIsRefusedWithExit77() async throws {
+        try await withCLI { cli in
+            try OutputFixture.copy(into: cli)
+            chmod(cli.storePath, 0o700)
+            defer { chmod(cli.storePath, 0o755) }
+            let arguments = ["stats", "--store", cli.storePath, "--key-file", cli.keyPath]
+            let outcome: ChildProcess.Outcome
+            if getuid() == 0 {
+                chmod(cli.directory.path, 0o755)
+                let nobody = try #require(getpwnam("nobody")).pointee.pw_uid
+                chown(cli.keyPath, nobody, 0)
+                outcome = try ChildProcess(URL(fileURLWithPath: "/usr/sbin/runuser"),
+                                           ["-u", "nobody", "--", CLIRunner.binary().path] + arguments, directory: cli.directory).wait(limit: .seconds(60))
+            } else {
+                chmod(cli.storePath, 0o000)
+                outcome = try ChildProcess(CLIRunner.binary(), arguments, directory: cli.directory).wait(limit: .seconds(60))
+            }
+            #expect(outcome.status == 77, "\(outcome.stderr)")
+            #expect(outcome.stderr.contains("cannot open the store at \(cli.storePath): this user may not read and write data.mdb there (permission denied)"),
+                    "\(outcome.stderr)")
+        }
+    }
 }

@@ -16,6 +16,8 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
         public static let storeUnusable = Code("store unusable")
         /// There is no store at the path (create one first).
         public static let storeMissing = Code("store missing")
+        /// The store's directory or files may not be read and written by this user.
+        public static let permissionDenied = Code("permission denied")
         /// The store was written by a newer or unknown format version.
         public static let unsupportedFormat = Code("unsupported format")
         /// The store was written by an older format version: ``EventLog/migrate(at:key:)`` upgrades it.

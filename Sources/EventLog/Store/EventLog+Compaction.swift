@@ -33,9 +33,7 @@ extension EventLog {
     public static func compact(at directory: String, waitingUpTo timeout: Duration = .seconds(10)) throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
-        guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)) else {
-            throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(StoreLayout.dataFileName))", path: directory)
-        }
+        try StoreLayout.requireDataFile(in: directory)
         let lock = try exclusiveLock(on: directory, waitingUpTo: timeout)
         let dataPath = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
         let copyPath = (directory as NSString).appendingPathComponent(compactingFileName)

@@ -113,11 +113,7 @@ public final class EventLog: Sendable {
 
     /// Opens the LMDB environment of an existing store, with clear errors for a missing or damaged one.
     static func openEnvironment(at directory: String, options: EventLogOptions) throws -> LMDBEnvironment {
-        let dataFile = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
-        guard FileManager.default.fileExists(atPath: dataFile) else {
-            throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(StoreLayout.dataFileName))",
-                                path: directory)
-        }
+        try StoreLayout.requireDataFile(in: directory)
         do {
             return try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
                                        initialMapSize: options.initialMapSize, durable: options.durable, create: false)

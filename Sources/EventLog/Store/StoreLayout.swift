@@ -1,3 +1,10 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Foundation
+
 /// Names of the LMDB databases and `meta` keys; docs/FORMAT.md describes each byte for byte.
 enum StoreLayout {
     static let formatVersion: UInt32 = 2
@@ -14,6 +21,24 @@ enum StoreLayout {
     static let merkle = "merkle"
     static let discardableKeys = "discardable-keys"
     static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle, discardableKeys]
+
+    /// Throws unless `directory` holds a data file this process may read and write: ``EventLogError/Code/storeMissing``
+    /// when there is none, ``EventLogError/Code/permissionDenied`` when the directory or file forbids it.
+    static func requireDataFile(in directory: String) throws {
+        let dataFile = (directory as NSString).appendingPathComponent(dataFileName)
+        guard access(dataFile, R_OK | W_OK) != 0 else { return }
+        let reason = errno
+        switch reason {
+        case ENOENT, ENOTDIR:
+            throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(dataFileName))", path: directory)
+        case EACCES, EPERM:
+            throw EventLogError(.permissionDenied,
+                                "cannot open the store at \(directory): this user may not read and write \(dataFileName) there (permission denied)",
+                                path: directory)
+        default:
+            throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(String(cString: strerror(reason)))", path: directory)
+        }
+    }
 
     static let formatKey = Array("format".utf8)
     static let storeIDKey = Array("store-id".utf8)

@@ -71,9 +71,7 @@ extension EventLog {
     /// walks the file: LMDB keeps no checksums, and a damaged page header can crash whatever reads it.
     /// `verify` and `verifyWithoutKey` check it too; call this first on a file that may be damaged.
     public static func checkStructure(at directory: String) throws -> VerificationReport {
-        guard FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)) else {
-            throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(StoreLayout.dataFileName))", path: directory)
-        }
+        try StoreLayout.requireDataFile(in: directory)
         var report = VerificationReport()
         do {
             for problem in try LMDBEnvironment.structureProblems(path: directory) { report.report(nil, problem) }
