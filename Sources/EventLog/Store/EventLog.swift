@@ -45,7 +45,7 @@ public final class EventLog: Sendable {
         let writer = try BatchWriter(environment: environment, keys: keys, dictionaries: dictionaries,
                                      storeID: storeIDBytes, clock: options.clock)
         self.directory = directory
-        self.storeID = UUID(bytes: storeIDBytes.withUnsafeBytes { $0 })
+        self.storeID = storeIDBytes.withUnsafeBytes { UUID(bytes: $0) }
         self.environment = environment
         self.keyHierarchy = hierarchy
         self.dictionaries = dictionaries

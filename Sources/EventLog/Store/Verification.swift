@@ -98,7 +98,7 @@ extension EventLog {
             let environment = try openEnvironment(at: directory, options: EventLogOptions())
             return try environment.read { txn in
                 try StoreOpening.checkFormat(in: txn)
-                let storeID = UUID(bytes: try StoreOpening.storeID(in: txn).withUnsafeBytes { $0 })
+                let storeID = try StoreOpening.storeID(in: txn).withUnsafeBytes { UUID(bytes: $0) }
                 var report = try verify(in: txn, origin: "sessionstore/\(storeID.uuidString.lowercased())", anchor: anchor,
                                         checkingStructure: false,  // checked above, before opening
                                         progress: progress) { chunk in
