@@ -7,7 +7,7 @@ import TestSupport
 /// times the lines must not take ten times the memory. What may grow is the pages LMDB keeps in memory
 /// for the one open transaction (up to 512 MiB, then it spills them to the file): about the size of
 /// what the ingest adds to the store. Parsed events may not: holding them cost four times the input.
-@Suite(.timeLimit(.minutes(10))) struct BoundedIngestMemoryTests {
+@Suite(.timeLimit(.minutes(10)), .disabled(if: runningSanitized, "memory under AddressSanitizer is its shadow and quarantine")) struct BoundedIngestMemoryTests {
     /// Ingests `sessions` sessions of 50 segments from a file into a new store; (input bytes, store
     /// file bytes, peak anonymous memory).
     static func ingest(_ sessions: Int, in cli: CLIRunner) throws -> (input: Int, store: Int, peak: Int) {

@@ -7,7 +7,7 @@ import TestSupport
 /// they are made. Measured on the built binary, whose heap starts fresh, as the peak of its anonymous
 /// resident memory (Linux's `RssAnon`: heap and stacks, not the store's mapped pages), sampled every
 /// millisecond from outside while it runs.
-@Suite(.timeLimit(.minutes(10))) struct FlatMemoryExportTests {
+@Suite(.timeLimit(.minutes(10)), .disabled(if: runningSanitized, "memory under AddressSanitizer is its shadow and quarantine")) struct FlatMemoryExportTests {
     static func sessions(_ count: Int) -> Data {
         var lines: [String] = []
         for index in 0..<count {

@@ -3,7 +3,8 @@ import Foundation
 import Ingest
 import SessionModel
 
-/// Ingest of an NDJSON file into a new store: validation alone, then the whole ingest.
+/// Ingest of an NDJSON file into a new store, streamed from the file in one transaction, and the peak
+/// resident memory of the process so far (Linux: VmHWM).
 struct IngestMeasurement {
     let file: URL
     let work: URL
@@ -13,19 +14,21 @@ struct IngestMeasurement {
         let path = measurements.storePath("ingest")
         try? FileManager.default.removeItem(atPath: path)
         let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
-        let data = try Data(contentsOf: file)
-        let ingest = SessionIngest(log: log)
+        let bytes = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
         let clock = ContinuousClock()
-        var started = clock.now
-        let events = try ingest.validate(data).get()
-        let validation = Measurements.seconds(clock.now - started)
-        started = clock.now
-        let report = try await ingest.ingest(data)
+        let started = clock.now
+        let report = try await SessionIngest(log: log).ingest(.file(file))
         try log.close()
         let total = Measurements.seconds(clock.now - started)
-        Measurements.emit(["scenario": "ingest", "events": events.count, "appended": report.appended,
-                           "validate_seconds": validation, "validate_per_second": Double(events.count) / validation,
+        Measurements.emit(["scenario": "ingest", "events": report.lines, "appended": report.appended,
                            "ingest_seconds": total, "per_second": Double(report.appended) / total,
-                           "bytes": data.count])
+                           "bytes": bytes, "peak_rss_bytes": Self.peakResidentBytes() ?? 0])
+    }
+
+    static func peakResidentBytes() -> Int? {
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kilobytes = Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "") else { return nil }
+        return kilobytes * 1024
     }
 }
