@@ -1,9 +1,6 @@
 import Foundation
 import TestSupport
 
-/// Set by `tools/test --sanitize`: the binaries run under AddressSanitizer.
-let runningSanitized = ProcessInfo.processInfo.environment["SESSIONSTORE_SANITIZED"] != nil
-
 #if os(Linux)
 /// A `sessionstore` child's anonymous resident memory; nil once it is gone, or when its process id already
 /// names another process (the suite starts thousands, and ids are reused).

@@ -24,3 +24,7 @@ public enum Scratch {
         return folder
     }()
 }
+
+/// Set by `tools/test --sanitize`: everything runs under AddressSanitizer, several times slower, and
+/// memory is mostly its shadow. Long tests get longer time limits; memory tests are skipped.
+public let runningSanitized = ProcessInfo.processInfo.environment["SESSIONSTORE_SANITIZED"] != nil
