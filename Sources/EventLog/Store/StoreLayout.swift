@@ -22,18 +22,19 @@ enum StoreLayout {
     static let discardableKeys = "discardable-keys"
     static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle, discardableKeys]
 
-    /// Throws unless `directory` holds a data file this process may read and write: ``EventLogError/Code/storeMissing``
-    /// when there is none, ``EventLogError/Code/permissionDenied`` when the directory or file forbids it.
-    static func requireDataFile(in directory: String) throws {
+    /// Throws unless `directory` holds a data file this process may read (and write, unless `readOnly`):
+    /// ``EventLogError/Code/storeMissing`` when there is none, ``EventLogError/Code/permissionDenied``
+    /// when the directory or file forbids it.
+    static func requireDataFile(in directory: String, readOnly: Bool = false) throws {
         let dataFile = (directory as NSString).appendingPathComponent(dataFileName)
-        guard access(dataFile, R_OK | W_OK) != 0 else { return }
+        guard access(dataFile, readOnly ? R_OK : R_OK | W_OK) != 0 else { return }
         let reason = errno
         switch reason {
         case ENOENT, ENOTDIR:
             throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(dataFileName))", path: directory)
         case EACCES, EPERM:
             throw EventLogError(.permissionDenied,
-                                "cannot open the store at \(directory): this user may not read and write \(dataFileName) there (permission denied)",
+                                "cannot open the store at \(directory): this user may not read\(readOnly ? "" : " and write") \(dataFileName) there (permission denied)",
                                 path: directory)
         default:
             throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(String(cString: strerror(reason)))", path: directory)

@@ -71,7 +71,7 @@ extension EventLog {
     /// walks the file: LMDB keeps no checksums, and a damaged page header can crash whatever reads it.
     /// `verify` and `verifyWithoutKey` check it too; call this first on a file that may be damaged.
     public static func checkStructure(at directory: String) throws -> VerificationReport {
-        try StoreLayout.requireDataFile(in: directory)
+        try StoreLayout.requireDataFile(in: directory, readOnly: true)  // the walk opens the file read-only
         var report = VerificationReport()
         do {
             for problem in try LMDBEnvironment.structureProblems(path: directory) { report.report(nil, problem) }
