@@ -1,6 +1,6 @@
 // swift-tools-version: 6.0
 // The EventLog benchmarks: a package of its own so that `swift test` at the top never builds it.
-// Run everything, C reference included, with tools/bench/run.
+// Run everything, C reference and SQLite peers included, with tools/bench/run.
 import PackageDescription
 
 let package = Package(
@@ -8,11 +8,13 @@ let package = Package(
     platforms: [.macOS(.v14)],
     dependencies: [
         .package(name: "SessionStore", path: "../.."),
+        .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
     ],
     targets: [
         .executableTarget(
             name: "eventlog-bench",
             dependencies: [
+                "BenchSupport",
                 .product(name: "EventLog", package: "SessionStore"),
                 .product(name: "SessionModel", package: "SessionStore"),
                 .product(name: "SessionLog", package: "SessionStore"),
@@ -24,5 +26,20 @@ let package = Package(
                 .product(name: "Compliance", package: "SessionStore"),
             ]
         ),
+        // Peer 1: GRDB over Debian's SQLite, each record sealed by the application as EventLog seals it.
+        .executableTarget(
+            name: "grdb-bench",
+            dependencies: ["BenchSupport", "CSealing", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        // Peer 2: SQLCipher (page-level encryption) through its C API. GRDB 7 cannot be built against
+        // Debian's SQLCipher: it is SQLite 3.15.2 and GRDB needs 3.20 (sqlite3_prepare_v3).
+        .executableTarget(name: "sqlcipher-bench", dependencies: ["BenchSupport", "CSQLCipher"]),
+        .target(name: "BenchSupport"),
+        // EventLog's record sealing in C: the C reference (reference.c) and the GRDB peer share it.
+        .target(
+            name: "CSealing",
+            linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("zstd"), .linkedLibrary("crypto")]
+        ),
+        .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher", providers: [.apt(["libsqlcipher-dev"])]),
     ]
 )

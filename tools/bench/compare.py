@@ -2,11 +2,14 @@
 """Prints the EventLog results beside the C reference's as a Markdown table, with ratios.
 
     compare.py --c C1.jsonl [C2.jsonl …] --swift S1.jsonl [S2.jsonl …] [--one-core S.jsonl …]
+               [--peer P1.jsonl …]
 
 Each file is one run. With several runs per side (tools/bench/run alternates them), each cell is the
 median and, in brackets, the range over the runs; a ratio is the median of the per-round ratios
 (round i of EventLog over round i of C) with their range. --one-core adds the EventLog runs pinned to
-one core (taskset), which show per-record efficiency apart from parallel scaling.
+one core (taskset), which show per-record efficiency apart from parallel scaling. --peer adds the
+runs of other stores on the same workload (grdb-bench, sqlcipher-bench), grouped by the name each
+prints, in a second table of EventLog against each.
 """
 import json
 import os
@@ -25,7 +28,7 @@ def load(path):
 
 
 def arguments():
-    groups, current = {"--c": [], "--swift": [], "--one-core": []}, None
+    groups, current = {"--c": [], "--swift": [], "--one-core": [], "--peer": []}, None
     for argument in sys.argv[1:]:
         if argument in groups:
             current = argument
@@ -35,7 +38,10 @@ def arguments():
             groups[current].append(load(argument))
     if not groups["--c"] or not groups["--swift"]:
         sys.exit(__doc__)
-    return groups["--c"], groups["--swift"], groups["--one-core"]
+    peers = {}
+    for run in groups["--peer"]:
+        peers.setdefault(run[("peer", None)]["name"], []).append(run)
+    return groups["--c"], groups["--swift"], groups["--one-core"], peers
 
 
 def values(runs, scenario, field="per_second"):
@@ -73,7 +79,7 @@ def machine():
     return model, cores
 
 
-c, swift, one_core = arguments()
+c, swift, one_core, peers = arguments()
 model, cores = machine()
 print(f"Machine: {model}, {cores} cores. Runs: {len(c)} of the C reference and {len(swift)} of EventLog, alternating"
       + (f"; {len(one_core)} of EventLog on one core" if one_core else "") + ".")
@@ -131,3 +137,44 @@ if tree:
     print(f"| inclusion proof / consistency proof: median (ms) | | "
           f"{cell([t['inclusion_median_ms'] for t in tree], 3)} / {cell([t['consistency_median_ms'] for t in tree], 3)} | |"
           + (" | |" if one_core else ""))
+
+
+def peer_table():
+    names = list(peers)
+    print("\nThe same workload in other stores, in the same rounds (--peer). EventLog / peer above 1 is EventLog faster.\n")
+    for index, name in enumerate(names, 1):
+        print(f"{index}. {name}")
+    print()
+    print("| measurement | EventLog | " + " | ".join(f"peer {i} | EventLog / peer {i}" for i in range(1, len(names) + 1)) + " |")
+    print("|---|---|" + "---|---|" * len(names))
+
+    def row(label, key, field="per_second", digits=0, lower_is_better=False):
+        ours = values(swift, key, field)
+        cells = [label, cell(ours, digits)]
+        for name in names:
+            theirs = values(peers[name], key, field)
+            cells.append(cell(theirs, digits))
+            cells.append(ratio(theirs, ours) if lower_is_better else ratio(ours, theirs))
+        print("| " + " | ".join(cells) + " |")
+
+    row("batched append, ~180-byte events (events/s)", ("append-small", None))
+    row("full scan with decryption, small (events/s, warm)", ("scan-small", "warm"))
+    row("transcript read: every event of one session of 1,000, opened (sessions/s)", ("transcript-small", None))
+    row("transcript read: one session, p50 (ms)", ("transcript-small", None), "p50_ms", 2, lower_is_better=True)
+    row("batched append, 3,200-byte PCM chunks (chunks/s)", ("append-pcm", None))
+    row("full scan, PCM chunks (chunks/s, warm)", ("scan-pcm", "warm"))
+    row("durable appends, 64 appenders of one event each (events/s)", ("group-commit", 64))
+    row("durable appends, 64 appenders: p99 acknowledgement (ms)", ("group-commit", 64), "p99_ms", 2, lower_is_better=True)
+    for name in ["small", "pcm"]:
+        key = (f"append-{name}", None)
+        cells = [f"bytes on disk / raw payload, {name}"]
+        for runs in [swift] + [peers[n] for n in names]:
+            record = runs[0].get(key)
+            cells.append(f"{record['bytes_on_disk'] / record['raw_bytes']:.3f}" if record else "")
+            if runs is not swift:
+                cells.append("")
+        print("| " + " | ".join(cells) + " |")
+
+
+if peers:
+    peer_table()

@@ -8,15 +8,14 @@
  * MDB_APPEND into `events`, plus the nonce base, one stream row and one run-index entry per batch of
  * 1,000. Reading: cursor scan, nonce base lookup, leaf check, decrypt, decompress.
  *
- *   cc -O2 -o reference reference.c $(pkg-config --cflags --libs lmdb libsodium libzstd libcrypto)
+ * The sealing itself is Sources/CSealing (shared with the SQLite peer).
+ *
+ *   cc -O2 -ISources/CSealing/include -o reference reference.c Sources/CSealing/sealing.c \
+ *       $(pkg-config --cflags --libs lmdb libsodium libzstd libcrypto)
  *   ./reference DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
  */
-#define ZSTD_STATIC_LINKING_ONLY
-#define OPENSSL_SUPPRESS_DEPRECATED
+#include "sealing.h"
 #include <lmdb.h>
-#include <openssl/sha.h>
-#include <sodium.h>
-#include <zstd.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -25,8 +24,6 @@
 #include <sys/stat.h>
 
 #define CHECK(x) do { int rc_ = (x); if (rc_) { fprintf(stderr, "%s: %s\n", #x, mdb_strerror(rc_)); exit(1); } } while (0)
-#define HEADER 60
-
 
 typedef struct { uint8_t *bytes; size_t length; } record_t;
 
@@ -52,36 +49,7 @@ static void put_be64(uint8_t *p, uint64_t v) { for (int i = 7; i >= 0; i--) { p[
 static void put_be32(uint8_t *p, uint32_t v) { for (int i = 3; i >= 0; i--) { p[i] = v & 0xff; v >>= 8; } }
 
 static const uint8_t store_id[16] = {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16};
-static uint8_t data_key[32];
-
-static void derive_nonce(const uint8_t *base, uint64_t position, uint8_t *nonce) {
-    memcpy(nonce, base, 24);
-    for (int i = 0; i < 8; i++) nonce[16 + i] ^= (uint8_t)(position >> (56 - 8 * i));
-}
-
-/* SHA-256 from OpenSSL's libcrypto, as EventLog uses (the CPU's SHA extensions). */
-static void leaf_hash(uint64_t position, const uint8_t *record, size_t length, const uint8_t *nonce, uint8_t *out) {
-    uint8_t digest[32], pos[8];
-    SHA256_CTX state;
-    SHA256_Init(&state);
-    SHA256_Update(&state, nonce, 24);
-    SHA256_Update(&state, record + HEADER + 32, length - HEADER - 32);
-    SHA256_Final(digest, &state);
-    SHA256_Init(&state);
-    uint8_t zero = 0;
-    SHA256_Update(&state, &zero, 1);
-    put_be64(pos, position);
-    SHA256_Update(&state, pos, 8);
-    SHA256_Update(&state, record, HEADER);
-    SHA256_Update(&state, digest, 32);
-    SHA256_Final(out, &state);
-}
-
-static void additional_data(uint64_t position, const uint8_t *header, uint8_t *ad) {
-    memcpy(ad, store_id, 16);
-    put_be64(ad + 16, position);
-    memcpy(ad + 24, header, HEADER);
-}
+static sealer_t *sealer;
 
 static MDB_env *open_env(const char *path, unsigned flags) {
     MDB_env *env;
@@ -102,7 +70,7 @@ static uint64_t dir_bytes(const char *path) {
 
 /* Appends all records, `per_txn` per transaction; one stream per transaction. */
 static void append_all(const char *name, const char *path, record_t *records, size_t count, const char *type,
-                       ZSTD_CDict *cdict, unsigned env_flags, size_t per_txn) {
+                       unsigned env_flags, size_t per_txn) {
     char command[4200];
     snprintf(command, sizeof command, "rm -rf '%s'", path);
     if (system(command) != 0) exit(1);
@@ -116,20 +84,15 @@ static void append_all(const char *name, const char *path, record_t *records, si
     CHECK(mdb_dbi_open(txn, "nonce-bases", MDB_CREATE, &bases));
     CHECK(mdb_txn_commit(txn));
 
-    ZSTD_CCtx *cctx = ZSTD_createCCtx();
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_compressionLevel, 1);
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_dictIDFlag, 0);
-    ZSTD_CCtx_setParameter(cctx, ZSTD_c_format, ZSTD_f_zstd1_magicless);
-    size_t type_length = strlen(type);
-    size_t capacity = 1 << 20;
-    uint8_t *body = malloc(capacity), *compressed = malloc(capacity), *record = malloc(capacity);
-    uint8_t base[24], nonce[24], ad[84];
+    size_t capacity = 1 << 21;
+    uint8_t *record = malloc(capacity);
+    uint8_t base[24];
     uint64_t raw = 0;
 
     double started = now();
     for (size_t first = 0; first < count; first += per_txn) {
         size_t n = count - first < per_txn ? count - first : per_txn;
-        randombytes_buf(base, sizeof base);
+        sealer_random_bytes(base, sizeof base);
         uint8_t stream[16];
         put_be64(stream, first);
         put_be64(stream + 8, 0x5eed);
@@ -142,31 +105,8 @@ static void append_all(const char *name, const char *path, record_t *records, si
             uint64_t position = first + i;
             record_t *r = &records[position];
             raw += r->length;
-            body[0] = (uint8_t)type_length;
-            memcpy(body + 1, type, type_length);
-            memcpy(body + 1 + type_length, r->bytes, r->length);
-            size_t body_length = 1 + type_length + r->length;
-            ZSTD_CCtx_refCDict(cctx, body_length <= 1024 ? cdict : NULL);
-            size_t clen = ZSTD_compress2(cctx, compressed, capacity, body, body_length);
-            uint8_t codec = body_length <= 1024 ? 2 : 1;
-            const uint8_t *plain = compressed;
-            if (ZSTD_isError(clen) || clen >= body_length) { codec = 0; clen = body_length; plain = body; }
-            uint8_t *h = record;
-            h[0] = 1; h[1] = codec; h[2] = 0; h[3] = codec == 2 ? 1 : 0;
-            put_be32(h + 4, 2);
-            memcpy(h + 8, stream, 16);
-            put_be64(h + 24, i);
-            put_be64(h + 32, 1795317394202ULL);
-            put_be64(h + 40, position); /* an event id: any unique 16 bytes */
-            put_be64(h + 48, 0xe7e47);
-            put_be32(h + 56, (uint32_t)body_length);
-            derive_nonce(base, position, nonce);
-            additional_data(position, record, ad);
-            unsigned long long written;
-            crypto_aead_xchacha20poly1305_ietf_encrypt(record + HEADER + 32, &written, plain, clen, ad, sizeof ad,
-                                                       NULL, nonce, data_key);
-            size_t length = HEADER + 32 + written;
-            leaf_hash(position, record, length, nonce, record + HEADER);
+            size_t length = sealer_seal(sealer, position, base, stream, i, type, r->bytes, r->length, record, capacity);
+            if (length == 0) { fprintf(stderr, "record %llu does not fit\n", (unsigned long long)position); exit(1); }
             uint8_t key[8];
             put_be64(key, position);
             MDB_val k = {8, key}, v = {length, record};
@@ -189,16 +129,18 @@ static void append_all(const char *name, const char *path, record_t *records, si
     printf("{\"scenario\":\"append-%s\",\"events\":%zu,\"seconds\":%.4f,\"per_second\":%.1f,\"raw_bytes\":%llu,\"bytes_on_disk\":%llu}\n",
            name, count, elapsed, count / elapsed, (unsigned long long)raw, (unsigned long long)dir_bytes(path));
     fflush(stdout);
-    ZSTD_freeCCtx(cctx);
-    free(body); free(compressed); free(record);
+    free(record);
     mdb_env_close(env);
 }
 
-static void scan_all(const char *name, const char *path, ZSTD_DDict *ddict) {
+static uint64_t get_be64(const void *p) {
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++) v = v << 8 | ((const uint8_t *)p)[i];
+    return v;
+}
+
+static void scan_all(const char *name, const char *path) {
     MDB_env *env = open_env(path, MDB_RDONLY);
-    ZSTD_DCtx *dctx = ZSTD_createDCtx();
-    ZSTD_DCtx_setParameter(dctx, ZSTD_d_format, ZSTD_f_zstd1_magicless);
-    uint8_t *opened = malloc(1 << 20), *body = malloc(1 << 20), ad[84], leaf[32], nonce[24];
     for (int pass = 0; pass < 2; pass++) {
         MDB_txn *txn;
         MDB_dbi events, bases;
@@ -212,40 +154,20 @@ static void scan_all(const char *name, const char *path, ZSTD_DDict *ddict) {
         CHECK(mdb_cursor_get(base_cursor, &bk, &bv, MDB_FIRST));
         uint64_t next_base = UINT64_MAX;
         const uint8_t *base = bv.mv_data;
-        if (mdb_cursor_get(base_cursor, &nk, &nv, MDB_NEXT) == 0) {
-            next_base = 0;
-            for (int i = 0; i < 8; i++) next_base = next_base << 8 | ((uint8_t *)nk.mv_data)[i];
-        }
+        if (mdb_cursor_get(base_cursor, &nk, &nv, MDB_NEXT) == 0) next_base = get_be64(nk.mv_data);
         size_t count = 0, bytes = 0;
         double started = now();
         for (int rc = mdb_cursor_get(cursor, &k, &v, MDB_FIRST); rc == 0; rc = mdb_cursor_get(cursor, &k, &v, MDB_NEXT)) {
-            const uint8_t *record = v.mv_data;
-            uint64_t position = 0;
-            for (int i = 0; i < 8; i++) position = position << 8 | ((uint8_t *)k.mv_data)[i];
+            uint64_t position = get_be64(k.mv_data);
             if (position >= next_base) { /* the next transaction's base */
                 base = nv.mv_data;
                 next_base = UINT64_MAX;
-                if (mdb_cursor_get(base_cursor, &nk, &nv, MDB_NEXT) == 0) {
-                    next_base = 0;
-                    for (int i = 0; i < 8; i++) next_base = next_base << 8 | ((uint8_t *)nk.mv_data)[i];
-                }
+                if (mdb_cursor_get(base_cursor, &nk, &nv, MDB_NEXT) == 0) next_base = get_be64(nk.mv_data);
             }
-            derive_nonce(base, position, nonce);
-            leaf_hash(position, record, v.mv_size, nonce, leaf);
-            if (memcmp(leaf, record + HEADER, 32) != 0) { fprintf(stderr, "leaf mismatch at %llu\n", (unsigned long long)position); exit(2); }
-            additional_data(position, record, ad);
-            unsigned long long olen;
-            if (crypto_aead_xchacha20poly1305_ietf_decrypt(opened, &olen, NULL, record + HEADER + 32, v.mv_size - HEADER - 32,
-                                                           ad, sizeof ad, nonce, data_key) != 0) {
-                fprintf(stderr, "record %llu does not authenticate\n", (unsigned long long)position);
-                exit(2);
-            }
-            uint32_t body_length = (uint32_t)record[56] << 24 | (uint32_t)record[57] << 16 | (uint32_t)record[58] << 8 | record[59];
-            size_t n = olen;
-            if (record[1] == 2) n = ZSTD_decompress_usingDDict(dctx, body, body_length, opened, olen, ddict);
-            else if (record[1] == 1) n = ZSTD_decompressDCtx(dctx, body, body_length, opened, olen);
-            if (ZSTD_isError(n) || n != body_length) { fprintf(stderr, "record does not decompress\n"); exit(2); }
-            bytes += n;
+            const uint8_t *body;
+            long n = sealer_open(sealer, position, base, v.mv_data, v.mv_size, &body);
+            if (n < 0) { fprintf(stderr, "record %llu does not open\n", (unsigned long long)position); exit(2); }
+            bytes += (size_t)n;
             count++;
         }
         double elapsed = now() - started;
@@ -256,15 +178,11 @@ static void scan_all(const char *name, const char *path, ZSTD_DDict *ddict) {
         mdb_cursor_close(base_cursor);
         mdb_txn_abort(txn);
     }
-    ZSTD_freeDCtx(dctx);
-    free(opened); free(body);
     mdb_env_close(env);
 }
 
 int main(int argc, char **argv) {
     if (argc != 5) { fprintf(stderr, "usage: reference DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS\n"); return 64; }
-    if (sodium_init() < 0) return 1;
-    randombytes_buf(data_key, sizeof data_key);
     char path[4096], store[4096];
     size_t small_count = strtoul(argv[3], NULL, 10), chunk_count = strtoul(argv[4], NULL, 10);
 
@@ -283,12 +201,14 @@ int main(int argc, char **argv) {
     size_t dict_length;
     snprintf(path, sizeof path, "%s/dict.bin", argv[1]);
     uint8_t *dict = read_file(path, &dict_length);
-    ZSTD_CDict *cdict = ZSTD_createCDict(dict, dict_length, 1);
-    ZSTD_DDict *ddict = ZSTD_createDDict(dict, dict_length);
+    uint8_t data_key[32];
+    sealer_random_bytes(data_key, sizeof data_key);
+    sealer = sealer_create(data_key, store_id, dict, dict_length);
+    if (!sealer) return 1;
 
     snprintf(store, sizeof store, "%s/c-small.store", argv[2]);
-    append_all("small", store, records, small_count, "bench", cdict, MDB_NOSYNC, 1000);
-    scan_all("small", store, ddict);
+    append_all("small", store, records, small_count, "bench", MDB_NOSYNC, 1000);
+    scan_all("small", store);
 
     size_t speech_length;
     snprintf(path, sizeof path, "%s/speech.raw", argv[1]);
@@ -297,11 +217,11 @@ int main(int argc, char **argv) {
     record_t *chunks = calloc(chunk_count, sizeof(record_t));
     for (size_t i = 0; i < chunk_count; i++) chunks[i] = (record_t){speech + (i * 3200) % usable, 3200};
     snprintf(store, sizeof store, "%s/c-pcm.store", argv[2]);
-    append_all("pcm", store, chunks, chunk_count, "recording.chunk", cdict, MDB_NOSYNC, 1000);
-    scan_all("pcm", store, ddict);
+    append_all("pcm", store, chunks, chunk_count, "recording.chunk", MDB_NOSYNC, 1000);
+    scan_all("pcm", store);
 
     /* The baseline group commit must beat: one durable transaction per event. */
     snprintf(store, sizeof store, "%s/c-durable.store", argv[2]);
-    append_all("durable-one-per-txn", store, records, small_count < 3000 ? small_count : 3000, "bench", cdict, 0, 1);
+    append_all("durable-one-per-txn", store, records, small_count < 3000 ? small_count : 3000, "bench", 0, 1);
     return 0;
 }

@@ -1,4 +1,5 @@
 import Audio
+import BenchSupport
 import Foundation
 
 /// Lossless chunk coding of raw 16 kHz mono speech in 100 ms chunks: stored bytes over raw bytes,
@@ -17,15 +18,15 @@ struct AudioMeasurement {
         let clock = ContinuousClock()
         var started = clock.now
         let encoded = try chunks.map { try FLACChunkCodec.encode($0, format: format) }
-        let encodeSeconds = Measurements.seconds(clock.now - started)
+        let encodeSeconds = Report.seconds(clock.now - started)
         started = clock.now
         var decodedCount = 0
         for chunk in encoded { decodedCount += try FLACChunkCodec.decode(chunk).samples.count }
-        let decodeSeconds = Measurements.seconds(clock.now - started)
+        let decodeSeconds = Report.seconds(clock.now - started)
         precondition(decodedCount == samples.count)
         let audioSeconds = Double(samples.count) / Double(format.sampleRate)
         let stored = encoded.reduce(0) { $0 + $1.count }
-        Measurements.emit(["scenario": "audio", "file": file.lastPathComponent, "audio_seconds": audioSeconds,
+        Report.emit(["scenario": "audio", "file": file.lastPathComponent, "audio_seconds": audioSeconds,
                            "chunks": chunks.count, "raw_bytes": raw.count, "stored_bytes": stored,
                            "ratio": Double(stored) / Double(raw.count),
                            "encode_x_realtime": audioSeconds / encodeSeconds, "decode_x_realtime": audioSeconds / decodeSeconds])

@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 import Foundation
 import Migrations
@@ -14,8 +15,8 @@ enum CodecMeasurement {
         for round in 1...rounds {
             let start = ContinuousClock.now
             for event in events { _ = try codec.decode(event) }
-            let seconds = Measurements.seconds(ContinuousClock.now - start)
-            Measurements.emit(["scenario": "codec", "round": round, "events": events.count,
+            let seconds = Report.seconds(ContinuousClock.now - start)
+            Report.emit(["scenario": "codec", "round": round, "events": events.count,
                                "per_second": Double(events.count) / seconds])
         }
     }

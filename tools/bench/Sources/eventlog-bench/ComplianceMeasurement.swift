@@ -1,3 +1,4 @@
+import BenchSupport
 import Compliance
 import EventLog
 import Foundation
@@ -15,7 +16,7 @@ enum ComplianceMeasurement {
         let clock = ContinuousClock()
         let started = clock.now
         try body()
-        return Measurements.seconds(clock.now - started)
+        return Report.seconds(clock.now - started)
     }
 
     /// verify, anchor and proofs on an existing store (the 1M small events of `run`).
@@ -24,7 +25,7 @@ enum ComplianceMeasurement {
         var report: VerificationReport?
         let verifying = try time { report = try log.verify() }
         let size = report!.treeHead.size
-        Measurements.emit(["scenario": "verify-small", "events": size, "seconds": verifying, "per_second": Double(size) / verifying,
+        Report.emit(["scenario": "verify-small", "events": size, "seconds": verifying, "per_second": Double(size) / verifying,
                            "intact": report!.isIntact])
         var anchors: [Double] = []
         for _ in 0..<21 { anchors.append(try time { _ = try log.signedCheckpoint() }) }
@@ -39,7 +40,7 @@ enum ComplianceMeasurement {
             let old = 1 + random.next() % (size - 1)
             consistency.append(try time { _ = try log.consistencyProof(from: old, to: size) })
         }
-        Measurements.emit(["scenario": "merkle-small", "events": size, "anchor_median_ms": median(anchors) * 1000,
+        Report.emit(["scenario": "merkle-small", "events": size, "anchor_median_ms": median(anchors) * 1000,
                            "anchor_max_ms": anchors.max()! * 1000, "inclusion_median_ms": median(proofs) * 1000,
                            "inclusion_max_ms": proofs.max()! * 1000, "consistency_median_ms": median(consistency) * 1000])
     }
@@ -50,7 +51,7 @@ enum ComplianceMeasurement {
         for pass in ["first", "warm"] {
             var report: ViolationCheck.Report?
             let seconds = try time { report = try ViolationCheck(log: log).run() }
-            Measurements.emit(["scenario": "audit-check", "pass": pass, "events": report!.eventsRead, "seconds": seconds,
+            Report.emit(["scenario": "audit-check", "pass": pass, "events": report!.eventsRead, "seconds": seconds,
                                "per_second": Double(report!.eventsRead) / seconds, "violations": report!.violations.count])
         }
     }
@@ -61,8 +62,8 @@ enum ComplianceMeasurement {
         let path = measurements.storePath("erasure")
         let (erased, erasing) = try await erase(in: measurements)  // the log is released: compaction needs the store alone
         let compaction = try EventLog.compact(at: path)
-        let seconds = Measurements.seconds(compaction.duration)
-        Measurements.emit(["scenario": "erase-subject", "sessions_erased": erased, "erase_seconds": erasing,
+        let seconds = Report.seconds(compaction.duration)
+        Report.emit(["scenario": "erase-subject", "sessions_erased": erased, "erase_seconds": erasing,
                            "compaction_seconds": seconds, "bytes_before": compaction.bytesBefore, "bytes_after": compaction.bytesAfter,
                            "compaction_mb_per_second": Double(compaction.bytesBefore) / 1e6 / seconds])
     }
@@ -93,7 +94,7 @@ enum ComplianceMeasurement {
             let clock = ContinuousClock()
             let started = clock.now
             erased = try await SubjectErasure(log: log).erase(target, at: 1_795_000_001_000).erased.count
-            return Measurements.seconds(clock.now - started)
+            return Report.seconds(clock.now - started)
         }()
         try log.close()
         return (erased, erasing)

@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 import Foundation
 import Migrations
@@ -43,8 +44,8 @@ struct ExportMeasurement {
         let written = ContinuousClock.now
         let folded = try ProjectionRunner(log: log).catchUp()
         try log.close()
-        Measurements.emit(["scenario": "export-store", "store": path, "key": measurements.keyPath, "sessions": sessions,
-                           "segments": sessions * segments, "write_seconds": Measurements.seconds(written - start),
-                           "catch_up_seconds": Measurements.seconds(ContinuousClock.now - written), "folded": folded])
+        Report.emit(["scenario": "export-store", "store": path, "key": measurements.keyPath, "sessions": sessions,
+                           "segments": sessions * segments, "write_seconds": Report.seconds(written - start),
+                           "catch_up_seconds": Report.seconds(ContinuousClock.now - written), "folded": folded])
     }
 }

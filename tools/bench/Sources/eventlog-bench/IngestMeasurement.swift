@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 import Foundation
 import Ingest
@@ -19,8 +20,8 @@ struct IngestMeasurement {
         let started = clock.now
         let report = try await SessionIngest(log: log).ingest(.file(file))
         try log.close()
-        let total = Measurements.seconds(clock.now - started)
-        Measurements.emit(["scenario": "ingest", "events": report.lines, "appended": report.appended,
+        let total = Report.seconds(clock.now - started)
+        Report.emit(["scenario": "ingest", "events": report.lines, "appended": report.appended,
                            "ingest_seconds": total, "per_second": Double(report.appended) / total,
                            "bytes": bytes, "peak_rss_bytes": Self.peakResidentBytes() ?? 0])
     }

@@ -1,4 +1,5 @@
 import Audio
+import BenchSupport
 import Foundation
 import Replay
 
@@ -35,6 +36,6 @@ struct LongFixture {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         try encoder.encode(script).write(to: directory.appendingPathComponent("long.json"))
-        Measurements.emit(["scenario": "long-fixture", "seconds": samples.count / 16_000, "segments": segments.count])
+        Report.emit(["scenario": "long-fixture", "seconds": samples.count / 16_000, "segments": segments.count])
     }
 }

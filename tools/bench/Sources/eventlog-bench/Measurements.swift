@@ -1,3 +1,4 @@
+import BenchSupport
 import EventLog
 import Foundation
 import SessionLog
@@ -28,27 +29,6 @@ struct Measurements {
         return log
     }
 
-    static func readRecords(_ url: URL, limit: Int) throws -> [[UInt8]] {
-        let data = [UInt8](try Data(contentsOf: url))
-        var records: [[UInt8]] = []
-        var offset = 0
-        while offset + 4 <= data.count, records.count < limit {
-            let length = Int(UInt32(data[offset]) | UInt32(data[offset + 1]) << 8 | UInt32(data[offset + 2]) << 16 | UInt32(data[offset + 3]) << 24)
-            records.append(Array(data[(offset + 4)..<(offset + 4 + length)]))
-            offset += 4 + length
-        }
-        return records
-    }
-
-    static func emit(_ fields: [String: Any]) {
-        let json = try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys])
-        FileHandle.standardOutput.write(json + Data("\n".utf8))
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
-    }
-
     /// 1,000 events per append and per transaction, no sync per transaction, two appends in flight,
     /// streams of 1,000 events each; the final sync is timed too.
     func batchedAppend(name: String, records: [[UInt8]], type: String, dictionary: [UInt8]) async throws {
@@ -63,7 +43,7 @@ struct Measurements {
         let batches = stride(from: 0, to: records.count, by: 1000).map { start in
             records[start..<min(records.count, start + 1000)].map { ProposedEvent(type: type, data: $0) }
         }
-        let streams = (0..<batches.count).map { _ in StreamID() }
+        let streams = (0..<batches.count).map { Self.stream(batch: $0) }
         let clock = ContinuousClock()
         let started = clock.now
         try await withThrowingTaskGroup(of: Void.self) { group in
@@ -74,10 +54,10 @@ struct Measurements {
             try await group.waitForAll()
         }
         try log.close()
-        let elapsed = Self.seconds(clock.now - started)
+        let elapsed = Report.seconds(clock.now - started)
         let statistics = try log.statistics()
         let rawBytes = records.reduce(0) { $0 + $1.count }
-        Self.emit(["scenario": "append-\(name)", "events": records.count, "seconds": elapsed,
+        Report.emit(["scenario": "append-\(name)", "events": records.count, "seconds": elapsed,
                    "per_second": Double(records.count) / elapsed, "raw_bytes": rawBytes,
                    "bytes_on_disk": statistics.bytesOnDisk, "record_bytes": statistics.recordBytes,
                    "compression_ratio": statistics.compressionRatio])
@@ -95,8 +75,8 @@ struct Measurements {
                 count += 1
                 bytes += event.data.count
             }
-            let elapsed = Self.seconds(clock.now - started)
-            Self.emit(["scenario": "scan-\(name)", "pass": pass, "events": count, "payload_bytes": bytes,
+            let elapsed = Report.seconds(clock.now - started)
+            Report.emit(["scenario": "scan-\(name)", "pass": pass, "events": count, "payload_bytes": bytes,
                        "seconds": elapsed, "per_second": Double(count) / elapsed])
         }
     }
@@ -108,11 +88,11 @@ struct Measurements {
             let clock = ContinuousClock()
             let started = clock.now
             let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath))
-            samples.append(Self.seconds(clock.now - started))
+            samples.append(Report.seconds(clock.now - started))
             try log.close()
         }
         samples.sort()
-        Self.emit(["scenario": "open-\(name)", "events": try EventLog.open(at: storePath(name), key: .keyFile(keyPath)).eventCount(),
+        Report.emit(["scenario": "open-\(name)", "events": try EventLog.open(at: storePath(name), key: .keyFile(keyPath)).eventCount(),
                    "median_ms": samples[samples.count / 2] * 1000, "max_ms": samples.last! * 1000])
     }
 
@@ -134,17 +114,40 @@ struct Measurements {
                         let record = records[(appender * eventsEach + index) % records.count]
                         let before = clock.now
                         try await log.append([ProposedEvent(type: Workload.smallType, data: record)], to: stream)
-                        latencies.append(Self.seconds(clock.now - before))
+                        latencies.append(Report.seconds(clock.now - before))
                     }
                     return latencies
                 }
             }
             return try await group.reduce(into: [Double]()) { $0 += $1 }
-        }.sorted()
-        let elapsed = Self.seconds(clock.now - started)
-        func percentile(_ p: Double) -> Double { latencies[min(latencies.count - 1, Int(Double(latencies.count) * p))] * 1000 }
-        Self.emit(["scenario": "group-commit", "appenders": appenders, "events": latencies.count, "seconds": elapsed,
-                   "per_second": Double(latencies.count) / elapsed, "p50_ms": percentile(0.5), "p99_ms": percentile(0.99),
-                   "max_ms": latencies.last! * 1000])
+        }
+        let elapsed = Report.seconds(clock.now - started)
+        Report.emit(["scenario": "group-commit", "appenders": appenders, "events": latencies.count, "seconds": elapsed,
+                     "per_second": Double(latencies.count) / elapsed].merging(Report.latencyFields(latencies)) { $1 })
+    }
+
+    /// The stream of batch `batch` (Workload.streamBytes), as the C reference and the peers name it.
+    static func stream(batch: Int) -> StreamID {
+        let bytes = Workload.streamBytes(firstPosition: batch * 1000)
+        return StreamID(UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
+    }
+
+    /// A session's transcript read, the query users run most: every event of one stream (1,000),
+    /// opened, for the sampled streams; sessions per second and the latency of one.
+    func transcriptRead(name: String, events: Int) throws {
+        let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath))
+        let sample = Workload.transcriptSample(batches: events / 1000, count: 200)
+        var latencies: [Double] = []
+        var read = 0
+        let elapsed = try Report.time {
+            for batch in sample {
+                let seconds = try Report.time {
+                    read += try log.readStream(Self.stream(batch: batch)) { $0.data.count }.count
+                }
+                latencies.append(seconds)
+            }
+        }
+        Report.emit(["scenario": "transcript-\(name)", "sessions": sample.count, "events": read, "seconds": elapsed,
+                     "per_second": Double(sample.count) / elapsed].merging(Report.latencyFields(latencies)) { $1 })
     }
 }

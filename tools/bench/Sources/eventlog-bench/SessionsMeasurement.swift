@@ -1,4 +1,5 @@
 import Audio
+import BenchSupport
 import EventLog
 import Foundation
 import Ingest
@@ -59,7 +60,7 @@ struct SessionsMeasurement {
         var result = try Self.rebuildAndList(try EventLog.open(at: path, key: .keyFile(measurements.keyPath)))
         result.merge(["scenario": "projections", "events": written, "hour_session": hour.session.uuidString.lowercased(),
                       "hour_events": hour.events, "store": path, "key": measurements.keyPath]) { $1 }
-        Measurements.emit(result)
+        Report.emit(result)
     }
 
     /// Rebuilds the projections, then lists the sessions, timing each.
@@ -68,12 +69,12 @@ struct SessionsMeasurement {
         let clock = ContinuousClock()
         var started = clock.now
         let folded = try runner.rebuild()
-        let rebuild = Measurements.seconds(clock.now - started)
+        let rebuild = Report.seconds(clock.now - started)
         started = clock.now
         try runner.catchUp()
         let list = try runner.sessions()
         return ["folded": folded, "rebuild_seconds": rebuild, "per_second": Double(folded) / rebuild,
-                "sessions": list.count, "sessions_list_ms": Measurements.seconds(clock.now - started) * 1000]
+                "sessions": list.count, "sessions_list_ms": Report.seconds(clock.now - started) * 1000]
     }
 
     /// One hour of dictation: 36,000 partial and commit events and 36,000 chunks of 100 ms PCM (FLAC-coded, as ingest stores them).

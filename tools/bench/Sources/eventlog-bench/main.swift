@@ -3,6 +3,7 @@
 //
 // `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
 // one JSON object per line. tools/bench/run does both and compares with the C reference.
+import BenchSupport
 import EventLog
 import Foundation
 
@@ -29,13 +30,14 @@ case "run":
     }
     let data = URL(fileURLWithPath: arguments[2])
     let work = URL(fileURLWithPath: arguments[3])
-    let small = try Measurements.readRecords(data.appendingPathComponent("small.bin"), limit: smallCount)
+    let small = try Report.readRecords(data.appendingPathComponent("small.bin"), limit: smallCount)
     let dictionary = [UInt8](try Data(contentsOf: data.appendingPathComponent("dict.bin")))
     let chunks = try Workload.chunks(fromSpeech: data.appendingPathComponent("speech.raw"), count: chunkCount)
     let bench = Measurements(work: work)
     try await bench.batchedAppend(name: "small", records: small, type: Workload.smallType, dictionary: dictionary)
     try bench.scan(name: "small")
     try bench.openTime(name: "small")
+    try bench.transcriptRead(name: "small", events: small.count)
     try await bench.batchedAppend(name: "pcm", records: chunks, type: Workload.chunkType, dictionary: dictionary)
     try bench.scan(name: "pcm")
     try await bench.groupCommit(appenders: 64, eventsEach: 400, records: small, dictionary: dictionary)
@@ -63,7 +65,7 @@ case "rebuild":
     guard arguments.count == 4 else { fail("usage: rebuild STORE KEY") }
     var result = try SessionsMeasurement.rebuildAndList(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
     result["scenario"] = "rebuild"
-    Measurements.emit(result)
+    Report.emit(result)
 
 case "verify-tree":
     guard arguments.count == 4 else { fail("usage: verify-tree STORE KEY") }
