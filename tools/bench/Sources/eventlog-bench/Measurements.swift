@@ -66,18 +66,13 @@ struct Measurements {
     /// Reads the whole log (leaf check, decrypt, decompress) twice: cold-ish, then warm.
     func scan(name: String) throws {
         let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath))
-        for pass in ["first", "warm"] {
-            let clock = ContinuousClock()
-            let started = clock.now
-            var count = 0
-            var bytes = 0
+        try Scenarios.scan(name: name) {
+            var seen = (events: 0, bytes: 0)
             try log.forEachEvent { event in
-                count += 1
-                bytes += event.data.count
+                seen.events += 1
+                seen.bytes += event.data.count
             }
-            let elapsed = Report.seconds(clock.now - started)
-            Report.emit(["scenario": "scan-\(name)", "pass": pass, "events": count, "payload_bytes": bytes,
-                       "seconds": elapsed, "per_second": Double(count) / elapsed])
+            return seen
         }
     }
 
@@ -102,52 +97,24 @@ struct Measurements {
         try? FileManager.default.removeItem(atPath: path)
         let log = try EventLog.create(at: path, key: .keyFile(keyPath))
         try log.installDictionary(dictionary)
-        let clock = ContinuousClock()
-        let started = clock.now
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for appender in 0..<appenders {
-                group.addTask {
-                    let stream = StreamID()
-                    var latencies: [Double] = []
-                    latencies.reserveCapacity(eventsEach)
-                    for index in 0..<eventsEach {
-                        let record = records[(appender * eventsEach + index) % records.count]
-                        let before = clock.now
-                        try await log.append([ProposedEvent(type: Workload.smallType, data: record)], to: stream)
-                        latencies.append(Report.seconds(clock.now - before))
-                    }
-                    return latencies
-                }
-            }
-            return try await group.reduce(into: [Double]()) { $0 += $1 }
+        let streams = (0..<appenders).map { _ in StreamID() }
+        try await Scenarios.durableAppends(appenders: appenders, eventsEach: eventsEach, records: records) { appender, _, record in
+            try await log.append([ProposedEvent(type: Workload.smallType, data: record)], to: streams[appender])
         }
-        let elapsed = Report.seconds(clock.now - started)
-        Report.emit(["scenario": "group-commit", "appenders": appenders, "events": latencies.count, "seconds": elapsed,
-                     "per_second": Double(latencies.count) / elapsed].merging(Report.latencyFields(latencies)) { $1 })
     }
 
     /// The stream of batch `batch` (Workload.streamBytes), as the C reference and the peers name it.
-    static func stream(batch: Int) -> StreamID {
-        let bytes = Workload.streamBytes(firstPosition: batch * 1000)
-        return StreamID(UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
+    static func stream(batch: Int) -> StreamID { stream(Workload.streamBytes(firstPosition: batch * 1000)) }
+
+    static func stream(_ bytes: [UInt8]) -> StreamID {
+        StreamID(UUID(uuid: bytes.withUnsafeBytes { $0.loadUnaligned(as: uuid_t.self) }))
     }
 
-    /// A session's transcript read, the query users run most: every event of one stream (1,000),
-    /// opened, for the sampled streams; sessions per second and the latency of one.
+    /// A session's transcript read (Scenarios.transcriptRead) through `readStream`.
     func transcriptRead(name: String, events: Int) throws {
         let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath))
-        let sample = Workload.transcriptSample(batches: events / 1000, count: 200)
-        var latencies: [Double] = []
-        var read = 0
-        let elapsed = try Report.time {
-            for batch in sample {
-                let seconds = try Report.time {
-                    read += try log.readStream(Self.stream(batch: batch)) { $0.data.count }.count
-                }
-                latencies.append(seconds)
-            }
+        try Scenarios.transcriptRead(name: name, events: events) { stream in
+            try log.readStream(Self.stream(stream)) { $0.data.count }.count
         }
-        Report.emit(["scenario": "transcript-\(name)", "sessions": sample.count, "events": read, "seconds": elapsed,
-                     "per_second": Double(sample.count) / elapsed].merging(Report.latencyFields(latencies)) { $1 })
     }
 }

@@ -48,7 +48,8 @@ struct GRDBPeer {
 
     func batchedAppend(name: String, records: [[UInt8]], type: String) throws {
         let pool = try pool(name, synchronous: "NORMAL", fresh: true)
-        let elapsed = try Report.time {
+        try Scenarios.append(name: name, records: records,
+                             bytesOnDisk: { Report.bytesOnDisk(directory: work, prefix: "grdb-\(name).sqlite") }) {
             for first in stride(from: 0, to: records.count, by: 1000) {
                 try pool.write { db in
                     try append(records[first..<min(records.count, first + 1000)], type: type,
@@ -56,104 +57,73 @@ struct GRDBPeer {
                 }
             }
             try pool.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA wal_checkpoint(TRUNCATE)") }
+            try pool.close()
         }
-        try pool.close()
-        Report.emit(["scenario": "append-\(name)", "events": records.count, "seconds": elapsed,
-                     "per_second": Double(records.count) / elapsed, "raw_bytes": records.reduce(0) { $0 + $1.count },
-                     "bytes_on_disk": Report.bytesOnDisk(directory: work, prefix: "grdb-\(name).sqlite")])
     }
 
-    /// Reads every record in position order, each opened (leaf check, decrypt, decompress): first, then warm.
+    /// Reads every record in position order, each opened (leaf check, decrypt, decompress).
     func scan(name: String) throws {
         let pool = try pool(name, synchronous: "NORMAL", fresh: false)
-        for pass in ["first", "warm"] {
-            var count = 0
-            var bytes = 0
-            let elapsed = try Report.time {
-                try pool.read { db in
-                    let bases = try Row.fetchAll(db, sql: "SELECT first_position, base FROM nonce_bases ORDER BY first_position")
-                        .map { (first: $0[0] as Int64, base: $0[1] as Data) }
-                    var next = 0
-                    var base = Data()
-                    let rows = try Row.fetchCursor(db, sql: "SELECT position, record FROM events ORDER BY position")
-                    while let row = try rows.next() {
-                        let position: Int64 = row[0]
-                        while next < bases.count, bases[next].first <= position {
-                            base = bases[next].base
-                            next += 1
-                        }
-                        guard !base.isEmpty else { throw PeerError.noNonceBase(position) }
-                        bytes += try row.withUnsafeData(atIndex: 1) { record in
-                            try sealer.open(position: position, base: base, record: record ?? Data())
-                        }
-                        count += 1
+        try Scenarios.scan(name: name) {
+            try pool.read { db in
+                let bases = try Row.fetchAll(db, sql: "SELECT first_position, base FROM nonce_bases ORDER BY first_position")
+                    .map { (first: $0[0] as Int64, base: $0[1] as Data) }
+                var next = 0
+                var base = Data()
+                var seen = (events: 0, bytes: 0)
+                let rows = try Row.fetchCursor(db, sql: "SELECT position, record FROM events ORDER BY position")
+                while let row = try rows.next() {
+                    let position: Int64 = row[0]
+                    while next < bases.count, bases[next].first <= position {
+                        base = bases[next].base
+                        next += 1
                     }
+                    guard !base.isEmpty else { throw PeerError.noNonceBase(position) }
+                    seen.bytes += try row.withUnsafeData(atIndex: 1) { record in
+                        try sealer.open(position: position, base: base, record: record ?? Data())
+                    }
+                    seen.events += 1
                 }
+                return seen
             }
-            Report.emit(["scenario": "scan-\(name)", "pass": pass, "events": count, "payload_bytes": bytes,
-                         "seconds": elapsed, "per_second": Double(count) / elapsed])
         }
         try pool.close()
     }
 
-    /// Every event of one session (stream), opened, for the sampled sessions.
+    /// Every event of one session (stream), opened, with its nonce base looked up in the same query.
     func transcriptRead(name: String, events: Int) throws {
         let pool = try pool(name, synchronous: "NORMAL", fresh: false)
-        let sample = Workload.transcriptSample(batches: events / 1000, count: 200)
-        var latencies: [Double] = []
-        var read = 0
-        let elapsed = try Report.time {
-            for batch in sample {
-                latencies.append(try Report.time {
-                    try pool.read { db in
-                        let rows = try Row.fetchCursor(db, sql: """
-                            SELECT e.position, e.record,
-                                   (SELECT base FROM nonce_bases WHERE first_position <= e.position
-                                    ORDER BY first_position DESC LIMIT 1)
-                            FROM events e WHERE e.stream = ? ORDER BY e.version
-                            """, arguments: [Data(Workload.streamBytes(firstPosition: batch * 1000))])
-                        while let row = try rows.next() {
-                            let position: Int64 = row[0]
-                            guard let base = row[2] as Data? else { throw PeerError.noNonceBase(position) }
-                            _ = try row.withUnsafeData(atIndex: 1) { try sealer.open(position: position, base: base, record: $0 ?? Data()) }
-                            read += 1
-                        }
-                    }
-                })
+        try Scenarios.transcriptRead(name: name, events: events) { stream in
+            try pool.read { db in
+                let rows = try Row.fetchCursor(db, sql: """
+                    SELECT e.position, e.record,
+                           (SELECT base FROM nonce_bases WHERE first_position <= e.position
+                            ORDER BY first_position DESC LIMIT 1)
+                    FROM events e WHERE e.stream = ? ORDER BY e.version
+                    """, arguments: [Data(stream)])
+                var read = 0
+                while let row = try rows.next() {
+                    let position: Int64 = row[0]
+                    guard let base = row[2] as Data? else { throw PeerError.noNonceBase(position) }
+                    _ = try row.withUnsafeData(atIndex: 1) { try sealer.open(position: position, base: base, record: $0 ?? Data()) }
+                    read += 1
+                }
+                return read
             }
         }
         try pool.close()
-        Report.emit(["scenario": "transcript-\(name)", "sessions": sample.count, "events": read, "seconds": elapsed,
-                     "per_second": Double(sample.count) / elapsed].merging(Report.latencyFields(latencies)) { $1 })
     }
 
     /// `appenders` tasks, each appending one event at a time to its own stream with GRDB's async write
     /// and `synchronous=FULL`: each write is a transaction of its own, synced before it returns.
     func durableAppends(appenders: Int, eventsEach: Int, records: [[UInt8]]) async throws {
         let pool = try pool("durable-\(appenders)", synchronous: "FULL", fresh: true)
-        let clock = ContinuousClock()
-        let started = clock.now
-        let latencies = try await withThrowingTaskGroup(of: [Double].self) { group in
-            for appender in 0..<appenders {
-                group.addTask {
-                    let stream = Workload.streamBytes(firstPosition: (1 << 40) + appender)
-                    var latencies: [Double] = []
-                    for index in 0..<eventsEach {
-                        let record = records[(appender * eventsEach + index) % records.count]
-                        let before = clock.now
-                        try await pool.write { db in
-                            try append([record], type: Workload.smallType, stream: stream, firstVersion: index, in: db)
-                        }
-                        latencies.append(Report.seconds(clock.now - before))
-                    }
-                    return latencies
-                }
+        try await Scenarios.durableAppends(appenders: appenders, eventsEach: eventsEach, records: records) { appender, index, record in
+            try await pool.write { db in
+                try append([record], type: Workload.smallType, stream: Workload.streamBytes(firstPosition: (1 << 40) + appender),
+                           firstVersion: index, in: db)
             }
-            return try await group.reduce(into: [Double]()) { $0 += $1 }
         }
-        let elapsed = Report.seconds(clock.now - started)
         try pool.close()
-        Report.emit(["scenario": "group-commit", "appenders": appenders, "events": latencies.count, "seconds": elapsed,
-                     "per_second": Double(latencies.count) / elapsed].merging(Report.latencyFields(latencies)) { $1 })
     }
 }

@@ -40,7 +40,8 @@ struct SQLCipherPeer {
     }
 
     func batchedAppend(name: String, records: [[UInt8]], type: String) throws {
-        let elapsed = try Report.time {
+        try Scenarios.append(name: name, records: records,
+                             bytesOnDisk: { Report.bytesOnDisk(directory: work, prefix: "sqlcipher-\(name).db") }) {
             let writer = try Writer(try connect(name, synchronous: "NORMAL", fresh: true))
             for first in stride(from: 0, to: records.count, by: 1000) {
                 try writer.append(records[first..<min(records.count, first + 1000)], type: type,
@@ -48,49 +49,35 @@ struct SQLCipherPeer {
             }
             try writer.connection.execute("PRAGMA wal_checkpoint(TRUNCATE)")
         }
-        Report.emit(["scenario": "append-\(name)", "events": records.count, "seconds": elapsed,
-                     "per_second": Double(records.count) / elapsed, "raw_bytes": records.reduce(0) { $0 + $1.count },
-                     "bytes_on_disk": Report.bytesOnDisk(directory: work, prefix: "sqlcipher-\(name).db")])
     }
 
-    /// Reads every event in position order (SQLCipher decrypts and checks each page): first, then warm.
+    /// Reads every event in position order (SQLCipher decrypts and checks each page).
     func scan(name: String) throws {
         let connection = try connect(name, synchronous: "NORMAL", fresh: false)
-        for pass in ["first", "warm"] {
-            var count = 0
-            var bytes = 0
-            let elapsed = try Report.time {
-                let rows = try connection.prepare("SELECT position, type, data FROM events ORDER BY position")
-                while try rows.step() {
-                    bytes += rows.byteCount(1) + rows.byteCount(2)
-                    count += 1
-                }
+        try Scenarios.scan(name: name) {
+            let rows = try connection.prepare("SELECT position, type, data FROM events ORDER BY position")
+            var seen = (events: 0, bytes: 0)
+            while try rows.step() {
+                seen.bytes += rows.byteCount(1) + rows.byteCount(2)
+                seen.events += 1
             }
-            Report.emit(["scenario": "scan-\(name)", "pass": pass, "events": count, "payload_bytes": bytes,
-                         "seconds": elapsed, "per_second": Double(count) / elapsed])
+            return seen
         }
     }
 
     func transcriptRead(name: String, events: Int) throws {
         let connection = try connect(name, synchronous: "NORMAL", fresh: false)
         let rows = try connection.prepare("SELECT position, type, data FROM events WHERE stream = ? ORDER BY version")
-        let sample = Workload.transcriptSample(batches: events / 1000, count: 200)
-        var latencies: [Double] = []
-        var read = 0
-        let elapsed = try Report.time {
-            for batch in sample {
-                latencies.append(try Report.time {
-                    rows.bind(1, Workload.streamBytes(firstPosition: batch * 1000))
-                    while try rows.step() {
-                        _ = rows.byteCount(1) + rows.byteCount(2)
-                        read += 1
-                    }
-                    rows.reset()
-                })
+        try Scenarios.transcriptRead(name: name, events: events) { stream in
+            defer { rows.reset() }
+            rows.bind(1, stream)
+            var read = 0
+            while try rows.step() {
+                _ = rows.byteCount(1) + rows.byteCount(2)
+                read += 1
             }
+            return read
         }
-        Report.emit(["scenario": "transcript-\(name)", "sessions": sample.count, "events": read, "seconds": elapsed,
-                     "per_second": Double(sample.count) / elapsed].merging(Report.latencyFields(latencies)) { $1 })
     }
 
     /// `appenders` threads, each appending one event at a time to its own stream, in a transaction of
@@ -122,9 +109,7 @@ struct SQLCipherPeer {
         }
         done.wait()
         let elapsed = Report.seconds(clock.now - started)
-        let latencies = try results.latencies()
-        Report.emit(["scenario": "group-commit", "appenders": appenders, "events": latencies.count, "seconds": elapsed,
-                     "per_second": Double(latencies.count) / elapsed].merging(Report.latencyFields(latencies)) { $1 })
+        Scenarios.reportDurable(appenders: appenders, latencies: try results.latencies(), seconds: elapsed)
     }
 
     /// The appender threads' latencies, or the first error one of them hit.
