@@ -93,3 +93,24 @@ public struct PeerWorkload: Sendable {
         dictionary = [UInt8](try Data(contentsOf: data.appendingPathComponent("dict.bin")))
     }
 }
+
+/// A store other than EventLog that runs the workload: each method runs one scenario through `Scenarios`.
+public protocol PeerStore {
+    func batchedAppend(name: String, records: [[UInt8]], type: String) throws
+    func scan(name: String) throws
+    func transcriptRead(name: String, events: Int) throws
+    func durableAppends(appenders: Int, eventsEach: Int, records: [[UInt8]]) async throws
+}
+
+extension PeerWorkload {
+    /// Every scenario, in eventlog-bench's order. The durable appenders append 50 events each (EventLog's
+    /// 400): without group commit a peer's 25,600 syncs would take most of a minute.
+    public func run(_ peer: some PeerStore) async throws {
+        try peer.batchedAppend(name: "small", records: small, type: Workload.smallType)
+        try peer.scan(name: "small")
+        try peer.transcriptRead(name: "small", events: small.count)
+        try peer.batchedAppend(name: "pcm", records: chunks, type: Workload.chunkType)
+        try peer.scan(name: "pcm")
+        try await peer.durableAppends(appenders: 64, eventsEach: 50, records: small)
+    }
+}

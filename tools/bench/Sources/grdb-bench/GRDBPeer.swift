@@ -5,7 +5,7 @@ import GRDB
 /// The workload through GRDB over SQLite, as a Swift developer would store sealed events: one row per
 /// event (position, stream, version, the sealed record, byte for byte EventLog's envelope), one nonce
 /// base per transaction, WAL mode (DatabasePool), 1,000 events per transaction.
-struct GRDBPeer {
+struct GRDBPeer: PeerStore {
     let work: URL
     let sealer: Sealer
 

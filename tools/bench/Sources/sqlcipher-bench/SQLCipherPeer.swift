@@ -5,7 +5,7 @@ import Foundation
 /// (HMAC-SHA1) on its way to disk, keyed with a raw 256-bit key; the events stored as plain rows
 /// (position, stream, version, type, data), no per-record crypto, no compression. WAL mode, 4 KiB
 /// pages, 1,000 events per transaction.
-struct SQLCipherPeer {
+struct SQLCipherPeer: PeerStore {
     let work: URL
     let keyHex: String
 
