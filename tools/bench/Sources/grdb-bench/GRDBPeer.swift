@@ -1,3 +1,4 @@
+import BenchSealing
 import BenchSupport
 import Foundation
 import GRDB

@@ -2,6 +2,7 @@
 //
 // The workload of eventlog-bench (tools/bench/run prepares it) through GRDB.swift over Debian's SQLite,
 // each record sealed as EventLog seals it. One JSON object per line, as eventlog-bench prints.
+import BenchSealing
 import BenchSupport
 import Foundation
 import GRDB

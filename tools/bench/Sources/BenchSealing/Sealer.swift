@@ -1,13 +1,14 @@
 import CSealing
 import Foundation
 
-/// EventLog's sealing (Sources/CSealing) for the application side of the GRDB peer. One sealer holds
-/// buffers: it is used inside the pool's writes, which GRDB runs one at a time, or by one reader.
-final class Sealer: @unchecked Sendable {
+/// EventLog's sealing (Sources/CSealing) for Swift benchmarks: the GRDB peer's application side, the
+/// PostgreSQL client measurement's records. One sealer holds buffers: use it from one thread at a time
+/// (inside a pool's writes, which GRDB runs one at a time, or by one reader).
+public final class Sealer: @unchecked Sendable {
     private let sealer: OpaquePointer
     private var record = [UInt8](repeating: 0, count: 1 << 21)
 
-    init(dictionary: [UInt8]) {
+    public init(dictionary: [UInt8]) {
         var key = [UInt8](repeating: 0, count: 32)
         var storeID = [UInt8](repeating: 0, count: 16)
         sealer_random_bytes(&key, key.count)
@@ -18,13 +19,13 @@ final class Sealer: @unchecked Sendable {
 
     deinit { sealer_free(sealer) }
 
-    static func randomBase() -> Data {
+    public static func randomBase() -> Data {
         var base = [UInt8](repeating: 0, count: 24)
         sealer_random_bytes(&base, base.count)
         return Data(base)
     }
 
-    func seal(position: Int64, base: Data, stream: [UInt8], version: Int, type: String, data: [UInt8]) -> Data {
+    public func seal(position: Int64, base: Data, stream: [UInt8], version: Int, type: String, data: [UInt8]) -> Data {
         let capacity = record.count
         let length = base.withUnsafeBytes { base in
             record.withUnsafeMutableBufferPointer { record in
@@ -37,7 +38,7 @@ final class Sealer: @unchecked Sendable {
     }
 
     /// Opens the record at `position` and returns its body's length.
-    func open(position: Int64, base: Data, record: Data) throws -> Int {
+    public func open(position: Int64, base: Data, record: Data) throws -> Int {
         let length = base.withUnsafeBytes { base in
             record.withUnsafeBytes { record in
                 var body: UnsafePointer<UInt8>?
@@ -49,11 +50,11 @@ final class Sealer: @unchecked Sendable {
     }
 }
 
-enum PeerError: Error, CustomStringConvertible {
+public enum PeerError: Error, CustomStringConvertible {
     case damaged(Int64)
     case noNonceBase(Int64)
 
-    var description: String {
+    public var description: String {
         switch self {
         case .damaged(let position): "the record at position \(position) does not open"
         case .noNonceBase(let position): "no nonce base covers position \(position)"
