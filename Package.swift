@@ -32,9 +32,10 @@ let package = Package(
         .systemLibrary(name: "CSodium", pkgConfig: "libsodium", providers: [.apt(["libsodium-dev"]), .brew(["libsodium"])]),
         .systemLibrary(name: "CZstd", pkgConfig: "libzstd", providers: [.apt(["libzstd-dev"]), .brew(["zstd"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]),
+        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
-        .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd", "CCrypto"]),
+        .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd", "CCrypto", "CLibPQ"]),
         // Streaming writers of rows as JSON, NDJSON, CSV and aligned tables; RFC 3339 times.
         .target(name: "Output"),
         // Reading, writing and losslessly coding 16-bit PCM (libsndfile).

@@ -1,0 +1,100 @@
+import Foundation
+internal import CLibPQ
+
+/// A failure of the PostgreSQL backend: what was being done, and the server's or libpq's message.
+struct PostgresError: Error, CustomStringConvertible {
+    let description: String
+}
+
+/// One libpq connection. Blocking, like LMDB's calls: the engine's writer and readers are threads.
+/// Results come back binary; bytes read from a ``PGResult`` stay valid while it lives.
+final class PGConnection {
+    private let connection: OpaquePointer
+
+    /// Connects to `url` (a libpq connection URL or key=value string).
+    init(url: String) throws {
+        guard let connection = PQconnectdb(url) else { throw PostgresError(description: "libpq could not allocate a connection") }
+        guard PQstatus(connection) == CONNECTION_OK else {
+            defer { PQfinish(connection) }
+            throw PostgresError(description: "cannot connect to the PostgreSQL server: \(Self.message(PQerrorMessage(connection)))")
+        }
+        self.connection = connection
+        try execute("SET client_min_messages = warning")
+    }
+
+    deinit { PQfinish(connection) }
+
+    /// Runs statements without parameters or results (several may be separated by semicolons).
+    func execute(_ sql: String) throws {
+        _ = try check(PQexec(connection, sql), sql)
+    }
+
+    /// Runs one statement with binary `parameters` (nil is NULL); the result is binary too.
+    @discardableResult
+    func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {
+        let lengths = parameters.map { Int32($0?.count ?? 0) }
+        let formats = [Int32](repeating: 1, count: parameters.count)
+        let result = Self.withPointers(parameters) { values in
+            PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 1)
+        }
+        return try check(result, sql)
+    }
+
+    private func check(_ result: OpaquePointer?, _ sql: String) throws -> PGResult {
+        let status = PQresultStatus(result)
+        guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK, let result else {
+            let message = result.map { Self.message(PQresultErrorMessage($0)) } ?? Self.message(PQerrorMessage(connection))
+            PQclear(result)
+            throw PostgresError(description: "\(sql.split(separator: "\n").first ?? ""): \(message)")
+        }
+        return PGResult(result)
+    }
+
+    private static func message(_ text: UnsafePointer<CChar>?) -> String {
+        text.map { String(cString: $0).trimmingCharacters(in: .whitespacesAndNewlines) } ?? "no message"
+    }
+
+    private static func withPointers<T>(_ buffers: [[UInt8]?], _ body: ([UnsafePointer<CChar>?]) -> T) -> T {
+        var pointers: [UnsafePointer<CChar>?] = []
+        pointers.reserveCapacity(buffers.count)
+        func nest(_ index: Int) -> T {
+            guard index < buffers.count else { return body(pointers) }
+            guard let buffer = buffers[index] else {
+                pointers.append(nil)
+                return nest(index + 1)
+            }
+            return buffer.withUnsafeBufferPointer { bytes in
+                // A zero-length value must still be a non-NULL pointer.
+                bytes.withMemoryRebound(to: CChar.self) { characters in
+                    pointers.append(characters.baseAddress ?? UnsafePointer(bitPattern: 1))
+                    return nest(index + 1)
+                }
+            }
+        }
+        return nest(0)
+    }
+}
+
+/// A query's rows, binary. Freed when the last reference goes.
+final class PGResult {
+    fileprivate let result: OpaquePointer
+
+    fileprivate init(_ result: OpaquePointer) { self.result = result }
+
+    deinit { PQclear(result) }
+
+    var rowCount: Int { Int(PQntuples(result)) }
+
+    /// The bytes of a column, or nil for NULL; valid while this result lives.
+    func bytes(row: Int, column: Int) -> UnsafeRawBufferPointer? {
+        guard PQgetisnull(result, Int32(row), Int32(column)) == 0 else { return nil }
+        return UnsafeRawBufferPointer(start: PQgetvalue(result, Int32(row), Int32(column)),
+                                      count: Int(PQgetlength(result, Int32(row), Int32(column))))
+    }
+
+    /// A bigint column (binary: eight bytes, big-endian).
+    func int64(row: Int, column: Int) -> Int64? {
+        guard let bytes = bytes(row: row, column: column), bytes.count == 8 else { return nil }
+        return Int64(bigEndian: bytes.loadUnaligned(as: Int64.self))
+    }
+}

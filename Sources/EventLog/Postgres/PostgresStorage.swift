@@ -1,0 +1,193 @@
+import Foundation
+
+/// A store's tables in PostgreSQL (docs/FORMAT.md "PostgreSQL"): one per LMDB database, the same keys and
+/// values. `events` is `(position bigint primary key, record bytea)`: a position key is eight big-endian
+/// bytes, which is exactly bigint's binary form, and positions stay below 2⁶³, so its order is the
+/// order of the key bytes. Every other table is `(key bytea primary key, value bytea)`; bytea compares
+/// as unsigned bytes, as LMDB does.
+final class PostgresStorage {
+    struct Table {
+        let name: String
+        let key: String
+        let value: String
+    }
+
+    static let databases = [StoreLayout.meta, StoreLayout.events, StoreLayout.streams, StoreLayout.streamRuns, StoreLayout.keys,
+                            StoreLayout.dictionaries, StoreLayout.nonceBases, StoreLayout.views, StoreLayout.viewCheckpoints,
+                            StoreLayout.merkle, StoreLayout.discardableKeys]
+
+    /// The key of the transaction-scoped advisory lock every write transaction takes first: one writer
+    /// at a time across processes and machines, as LMDB's writer lock within one machine.
+    static let writerLock: Int64 = 0x5E55_10D5_7013
+
+    let connection: PGConnection
+
+    init(url: String) throws {
+        connection = try PGConnection(url: url)
+    }
+
+    static func table(_ database: String) throws -> Table {
+        guard databases.contains(database) else { throw PostgresError(description: "no table for the database \(database)") }
+        if database == StoreLayout.events { return Table(name: "events", key: "position", value: "record") }
+        return Table(name: database.replacingOccurrences(of: "-", with: "_"), key: "key", value: "value")
+    }
+
+    /// Creates the tables that are missing.
+    func createSchema() throws {
+        var statements = ["BEGIN", "SELECT pg_advisory_xact_lock(\(Self.writerLock))"]
+        for database in Self.databases {
+            let table = try Self.table(database)
+            let keyType = database == StoreLayout.events ? "bigint" : "bytea"
+            statements.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(table.key) \(keyType) PRIMARY KEY, \(table.value) bytea NOT NULL)")
+            // Records are sealed: compressing them again would only cost time.
+            statements.append("ALTER TABLE \(table.name) ALTER COLUMN \(table.value) SET STORAGE EXTERNAL")
+        }
+        statements.append("COMMIT")
+        try connection.execute(statements.joined(separator: ";\n"))
+    }
+
+    /// A read transaction: one snapshot of every table, as an LMDB read transaction.
+    func read<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
+        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+    }
+
+    /// A write transaction, after every other writer's: committed when `body` returns, rolled back
+    /// when it throws.
+    func write<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
+        try transaction("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writerLock))", body)
+    }
+
+    private func transaction<R>(_ begin: String, _ body: (PostgresTransaction) throws -> R) throws -> R {
+        try connection.execute(begin)
+        let transaction = PostgresTransaction(connection: connection)
+        do {
+            let result = try body(transaction)
+            try connection.execute("COMMIT")
+            return result
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+    }
+}
+
+/// A transaction of ``PostgresStorage``: writes go to the server at once, so reads and cursors in the
+/// same transaction see them. Results are kept until the transaction ends, so the bytes it lends stay
+/// valid as long as an LMDB transaction's.
+final class PostgresTransaction: StorageTransaction {
+    let connection: PGConnection
+    private var results: [PGResult] = []
+    /// Bumped by every write: a cursor's prefetched rows from before it are stale.
+    private(set) var generation = 0
+
+    init(connection: PGConnection) {
+        self.connection = connection
+    }
+
+    func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {
+        let result = try connection.query(sql, parameters)
+        results.append(result)
+        return result
+    }
+
+    func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
+        let t = try PostgresStorage.table(table)
+        let result = try query("SELECT \(t.value) FROM \(t.name) WHERE \(t.key) = $1", [try keyBytes(table, key)])
+        return result.rowCount == 0 ? nil : result.bytes(row: 0, column: 0)
+    }
+
+    func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
+        let t = try PostgresStorage.table(table)
+        generation += 1
+        try connection.query("""
+            INSERT INTO \(t.name) (\(t.key), \(t.value)) VALUES ($1, $2)
+            ON CONFLICT (\(t.key)) DO UPDATE SET \(t.value) = EXCLUDED.\(t.value)
+            """, [try keyBytes(table, key), value.withUnsafeBytes { Array($0) }])
+    }
+
+    @discardableResult
+    func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
+        let t = try PostgresStorage.table(table)
+        generation += 1
+        return try connection.query("DELETE FROM \(t.name) WHERE \(t.key) = $1 RETURNING 1", [try keyBytes(table, key)]).rowCount > 0
+    }
+
+    func count(_ table: String) throws -> Int {
+        let t = try PostgresStorage.table(table)
+        return Int(try connection.query("SELECT count(*) FROM \(t.name)").int64(row: 0, column: 0) ?? 0)
+    }
+
+    func withCursor<R>(_ table: String, _ body: (PostgresCursor) throws -> R) throws -> R {
+        try body(PostgresCursor(transaction: self, table: try PostgresStorage.table(table), database: table))
+    }
+
+    /// The key as bound: `events` takes exactly eight bytes (a bigint).
+    func keyBytes(_ table: String, _ key: some ContiguousBytes) throws -> [UInt8] {
+        let bytes = key.withUnsafeBytes { Array($0) }
+        if table == StoreLayout.events, bytes.count != 8 || bytes[0] & 0x80 != 0 {
+            throw PostgresError(description: "an events key must be a position: eight big-endian bytes below 2⁶³")
+        }
+        return bytes
+    }
+}
+
+/// A cursor of ``PostgresTransaction``: moves fetch rows ahead in the direction of travel, 16 at first and
+/// up to 1,024 as a walk goes on, and fetch again after a write in the transaction.
+final class PostgresCursor: StorageCursor {
+    private let transaction: PostgresTransaction
+    private let table: PostgresStorage.Table
+    private let database: String
+    private var rows: [Entry] = []
+    private var index = 0
+    private var ascending = true
+    private var generation = 0
+    private var batch = 16
+
+    init(transaction: PostgresTransaction, table: PostgresStorage.Table, database: String) {
+        self.transaction = transaction
+        self.table = table
+        self.database = database
+    }
+
+    private var current: Entry? { rows.indices.contains(index) ? rows[index] : nil }
+
+    func first() throws -> Entry? { try fetch(ascending: true, after: nil, inclusive: false) }
+    func last() throws -> Entry? { try fetch(ascending: false, after: nil, inclusive: false) }
+
+    func seek(atOrAfter key: some ContiguousBytes) throws -> Entry? {
+        try fetch(ascending: true, after: try transaction.keyBytes(database, key), inclusive: true)
+    }
+
+    func next() throws -> Entry? { try step(ascending: true) }
+    func previous() throws -> Entry? { try step(ascending: false) }
+
+    private func step(ascending forward: Bool) throws -> Entry? {
+        guard let current else { return forward ? try first() : try last() }
+        if forward == ascending, generation == transaction.generation, index + 1 < rows.count {
+            index += 1
+            batch = min(batch * 2, 1024)
+            return rows[index]
+        }
+        return try fetch(ascending: forward, after: Array(current.key), inclusive: false, growing: forward == ascending)
+    }
+
+    private func fetch(ascending forward: Bool, after key: [UInt8]?, inclusive: Bool, growing: Bool = false) throws -> Entry? {
+        if !growing { batch = 16 }
+        let order = forward ? "ASC" : "DESC"
+        let comparison = forward ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<")
+        let condition = key == nil ? "" : "WHERE \(table.key) \(comparison) $1"
+        let result = try transaction.query("SELECT \(table.key), \(table.value) FROM \(table.name) \(condition) ORDER BY \(table.key) \(order) LIMIT \(batch)",
+                                           key.map { [$0] } ?? [])
+        let fetched: [Entry] = (0..<result.rowCount).compactMap { row in
+            guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { return nil }
+            return (key, value)
+        }
+        // Stepping past either end leaves the cursor where it was, as LMDB's does.
+        if fetched.isEmpty, growing || key != nil && !inclusive { return nil }
+        rows = fetched
+        index = 0
+        ascending = forward
+        generation = transaction.generation
+        return current
+    }
+}

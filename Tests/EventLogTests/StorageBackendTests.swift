@@ -1,0 +1,254 @@
+@testable import EventLog
+import Foundation
+import TestSupport
+import Testing
+
+/// The storage seam (StorageTransaction) behaves the same on LMDB and on PostgreSQL: what the engine
+/// relies on of its tables.
+@Suite(PostgresServer.suite) struct StorageBackendTests {
+    enum Backend: String, CaseIterable, CustomTestStringConvertible {
+        case lmdb, postgresql
+        var testDescription: String { rawValue }
+    }
+
+    /// Runs `test` with `write` and `read`, which lend a fresh store's transactions on `backend`.
+    func withBackend(_ backend: Backend, _ test: (_ write: (@escaping (AnyStorage) throws -> Void) throws -> Void,
+                                                   _ read: (@escaping (AnyStorage) throws -> Void) throws -> Void) throws -> Void) throws {
+        switch backend {
+        case .lmdb:
+            let directory = Scratch.url("storage-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            let environment = try LMDBEnvironment(path: directory.path, databaseNames: PostgresStorage.databases,
+                                                  initialMapSize: 16 << 20, durable: false, create: true)
+            try test({ body in try environment.write { try body(AnyStorage($0)) } },
+                     { body in try environment.read { try body(AnyStorage($0)) } })
+        case .postgresql:
+            let server = try #require(PostgresServer.current)
+            let storage = try PostgresStorage(url: try server.freshDatabase())
+            try storage.createSchema()
+            try test({ body in try storage.write { try body(AnyStorage($0)) } },
+                     { body in try storage.read { try body(AnyStorage($0)) } })
+        }
+    }
+
+    static let table = StoreLayout.streams
+
+    @Test(arguments: Backend.allCases)
+    func whatIsPutIsReadBackReplacedAndDeleted(_ backend: Backend) throws {
+        try withBackend(backend) { write, read in
+            try write { (txn: AnyStorage) throws in
+                try txn.put(Self.table, [1, 2], [10, 20, 30])
+                try txn.put(Self.table, [3], [UInt8]())
+                #expect(try txn.get(Self.table, [1, 2]) == [10, 20, 30])
+                try txn.put(Self.table, [1, 2], [99])
+                #expect(try txn.get(Self.table, [1, 2]) == [99])
+            }
+            try read { (txn: AnyStorage) throws in
+                #expect(try txn.get(Self.table, [1, 2]) == [99])
+                #expect(try txn.get(Self.table, [3]) == [])
+                #expect(try txn.get(Self.table, [4]) == nil)
+                #expect(try txn.count(Self.table) == 2)
+            }
+            try write { (txn: AnyStorage) throws in
+                #expect(try txn.delete(Self.table, [1, 2]))
+                #expect(try !txn.delete(Self.table, [1, 2]))
+                #expect(try txn.get(Self.table, [1, 2]) == nil)
+            }
+            try read { (txn: AnyStorage) throws in #expect(try txn.count(Self.table) == 1) }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aThrowingWriteLeavesNothingBehind(_ backend: Backend) throws {
+        struct Refused: Error {}
+        try withBackend(backend) { write, read in
+            try write { (txn: AnyStorage) throws in try txn.put(Self.table, [1], [1]) }
+            #expect(throws: Refused.self) {
+                try write { (txn: AnyStorage) throws in
+                    try txn.put(Self.table, [2], [2])
+                    try txn.put(Self.table, [1], [7])
+                    throw Refused()
+                }
+            }
+            try read { (txn: AnyStorage) throws in
+                #expect(try txn.get(Self.table, [1]) == [1])
+                #expect(try txn.get(Self.table, [2]) == nil)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func cursorsWalkBothWaysInUnsignedByteOrderAndSeek(_ backend: Backend) throws {
+        // Bytes above 0x7F sort after those below (unsigned), and a prefix sorts before its extensions.
+        let keys: [[UInt8]] = [[0x00], [0x01], [0x01, 0x00], [0x7F], [0x80], [0xFF], [0xFF, 0xFF]]
+        try withBackend(backend) { write, read in
+            try write { (txn: AnyStorage) throws in
+                for (index, key) in keys.shuffled().enumerated() { try txn.put(Self.table, key, [UInt8(index)]) }
+                // Enough rows for the PostgreSQL cursor to fetch several times.
+                for index in 0..<300 { try txn.put(Self.table, [0x40, UInt8(index >> 8), UInt8(index & 0xFF)], [1]) }
+            }
+            let expected = (keys + (0..<300).map { [0x40, UInt8($0 >> 8), UInt8($0 & 0xFF)] }).sorted { $0.lexicographicallyPrecedes($1) }
+            try read { (txn: AnyStorage) throws in
+                let (forward, backward, sought, pastEnd) = try txn.withCursor(Self.table) { cursor in
+                    var forward: [[UInt8]] = []
+                    var entry = try cursor.first()
+                    while let current = entry {
+                        forward.append(Array(current.key))
+                        entry = try cursor.next()
+                    }
+                    var backward: [[UInt8]] = []
+                    entry = try cursor.last()
+                    while let current = entry {
+                        backward.append(Array(current.key))
+                        entry = try cursor.previous()
+                    }
+                    let sought = try cursor.seek(atOrAfter: [0x7F, 0x00]).map { Array($0.key) }
+                    let afterSeek = try cursor.next().map { Array($0.key) }
+                    let pastEnd = try cursor.seek(atOrAfter: [0xFF, 0xFF, 0x00]).map { Array($0.key) }
+                    return (forward, backward, [sought, afterSeek], pastEnd)
+                }
+                #expect(forward == expected)
+                #expect(backward == expected.reversed())
+                #expect(sought == [[0x80], [0xFF]])
+                #expect(pastEnd == nil)
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func aCursorSeesWritesMadeEarlierInItsTransaction(_ backend: Backend) throws {
+        try withBackend(backend) { write, _ in
+            try write { (txn: AnyStorage) throws in
+                for index in 0..<40 { try txn.put(Self.table, [UInt8(index * 2)], [1]) }
+                try txn.withCursor(Self.table) { cursor in
+                    #expect(try cursor.first().map { Array($0.key) } == [0])
+                    try txn.put(Self.table, [1], [2])
+                    #expect(try cursor.next().map { Array($0.key) } == [1])
+                    try txn.delete(Self.table, [2])
+                    #expect(try cursor.next().map { Array($0.key) } == [4])
+                }
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
+    func eventPositionsAreEightByteKeysInPositionOrder(_ backend: Backend) throws {
+        let positions: [UInt64] = [0, 1, 255, 256, 1 << 32, (1 << 62) + 5]
+        try withBackend(backend) { write, read in
+            try write { (txn: AnyStorage) throws in
+                for position in positions { try txn.put(StoreLayout.events, StoreLayout.positionKey(position), [UInt8(position & 0xFF)]) }
+            }
+            try read { (txn: AnyStorage) throws in
+                let walked = try txn.withCursor(StoreLayout.events) { cursor in
+                    var keys: [UInt64] = []
+                    var entry = try cursor.first()
+                    while let current = entry {
+                        keys.append(current.key.loadBigEndian(at: 0))
+                        entry = try cursor.next()
+                    }
+                    return keys
+                }
+                #expect(walked == positions)
+                #expect(try txn.get(StoreLayout.events, StoreLayout.positionKey(256)) == [0])
+            }
+        }
+    }
+
+    @Test func aReadTransactionKeepsItsSnapshotWhileAWriterCommits() throws {
+        let server = try #require(PostgresServer.current)
+        let url = try server.freshDatabase()
+        let reader = try PostgresStorage(url: url)
+        let writer = try PostgresStorage(url: url)
+        try reader.createSchema()
+        try writer.write { try $0.put(Self.table, [1], [1]) }
+        try reader.read { (txn: PostgresTransaction) throws in
+            #expect(try txn.get(Self.table, [1]).map(Array.init) == [1])
+            try writer.write { try $0.put(Self.table, [1], [2]) }
+            #expect(try txn.get(Self.table, [1]).map(Array.init) == [1])
+        }
+        let after = try reader.read { txn in try txn.get(Self.table, [1]).map(Array.init) }
+        #expect(after == [2])
+    }
+
+    @Test func aSecondWriterWaitsForTheFirstToCommitAndThenSeesItsWrites() throws {
+        let server = try #require(PostgresServer.current)
+        let url = try server.freshDatabase()
+        let first = try PostgresStorage(url: url)
+        try first.createSchema()
+        let secondReady = DispatchSemaphore(value: 0)
+        let secondDone = DispatchSemaphore(value: 0)
+        let seen = LockedValue<[UInt8]?>(nil)
+        let finishedEarly = LockedValue(false)
+        try first.write { txn in
+            try txn.put(Self.table, [1], [1])
+            Thread {
+                let second = try? PostgresStorage(url: url)
+                secondReady.signal()
+                seen.set(try? second?.write { try $0.get(Self.table, [1]).map(Array.init) } ?? [])
+                secondDone.signal()
+            }.start()
+            secondReady.wait()
+            // The second writer is blocked on the lock as long as this transaction is open.
+            finishedEarly.set(secondDone.wait(timeout: .now() + .milliseconds(300)) == .success)
+            #expect(!finishedEarly.get())
+        }
+        if !finishedEarly.get() { secondDone.wait() }
+        #expect(seen.get() == [1])
+    }
+}
+
+
+/// A StorageTransaction behind one concrete type, so a test body is written once for both backends.
+struct AnyStorage {
+    let getValue: (String, [UInt8]) throws -> [UInt8]?
+    let putValue: (String, [UInt8], [UInt8]) throws -> Void
+    let deleteKey: (String, [UInt8]) throws -> Bool
+    let countTable: (String) throws -> Int
+    let cursorOver: (String, (AnyCursor) throws -> Any) throws -> Any
+
+    init(_ transaction: some StorageTransaction) {
+        getValue = { table, key in try transaction.get(table, key).map { Array($0) } }
+        putValue = { table, key, value in try transaction.put(table, key, value, append: false) }
+        deleteKey = { table, key in try transaction.delete(table, key) }
+        countTable = { table in try transaction.count(table) }
+        cursorOver = { table, body in try transaction.withCursor(table) { try body(AnyCursor($0)) } }
+    }
+
+    func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try getValue(table, key) }
+    func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws { try putValue(table, key, value) }
+    @discardableResult func delete(_ table: String, _ key: [UInt8]) throws -> Bool { try deleteKey(table, key) }
+    func count(_ table: String) throws -> Int { try countTable(table) }
+    func withCursor<R>(_ table: String, _ body: (AnyCursor) throws -> R) throws -> R {
+        try cursorOver(table) { try body($0) } as! R
+    }
+}
+
+struct AnyCursor {
+    let first: () throws -> StorageCursorEntry?
+    let last: () throws -> StorageCursorEntry?
+    let next: () throws -> StorageCursorEntry?
+    let previous: () throws -> StorageCursorEntry?
+    let seekTo: ([UInt8]) throws -> StorageCursorEntry?
+
+    init(_ cursor: some StorageCursor) {
+        first = { try cursor.first() }
+        last = { try cursor.last() }
+        next = { try cursor.next() }
+        previous = { try cursor.previous() }
+        seekTo = { try cursor.seek(atOrAfter: $0) }
+    }
+
+    func seek(atOrAfter key: [UInt8]) throws -> StorageCursorEntry? { try seekTo(key) }
+}
+
+typealias StorageCursorEntry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
+
+/// A value shared with another thread.
+final class LockedValue<T>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: T
+    init(_ value: T) { self.value = value }
+    func set(_ value: T) { lock.withLock { self.value = value } }
+    func get() -> T { lock.withLock { value } }
+}

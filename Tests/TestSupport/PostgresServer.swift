@@ -1,0 +1,61 @@
+import Foundation
+import Testing
+
+/// A private PostgreSQL server in a temporary directory on a free loopback port, started and stopped by
+/// tools/postgres/server (which installs Debian's postgresql where it is missing, and runs the server as
+/// `postgres` when the tests run as root).
+public final class PostgresServer: Sendable {
+    /// The server a suite marked ``PostgresServer/suite`` runs with.
+    @TaskLocal public static var current: PostgresServer?
+
+    public let url: String
+    private let directory: URL
+
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("tools/postgres/server")
+
+    public static func start() throws -> PostgresServer {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sessionstore-pg-\(UUID().uuidString)")
+        let outcome = try ChildProcess.run(script, ["start", directory.path], limit: .seconds(300))
+        guard outcome.status == 0, !outcome.signalled, let url = outcome.stdoutText.split(separator: "\n").last else {
+            _ = try? ChildProcess.run(script, ["stop", directory.path])
+            throw ServerFailure(description: "tools/postgres/server start failed (status \(outcome.status)): \(outcome.stderr)")
+        }
+        return PostgresServer(url: String(url), directory: directory)
+    }
+
+    private init(url: String, directory: URL) {
+        self.url = url
+        self.directory = directory
+    }
+
+    public func stop() {
+        _ = try? ChildProcess.run(Self.script, ["stop", directory.path], limit: .seconds(120))
+        try? FileManager.default.removeItem(at: directory)
+    }
+
+    /// A new, empty database on this server, for one test.
+    public func freshDatabase() throws -> String {
+        let name = "t\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
+        let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "psql"
+        let outcome = try ChildProcess.run(URL(fileURLWithPath: psql), [url, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
+        guard outcome.status == 0 else { throw ServerFailure(description: "CREATE DATABASE failed: \(outcome.stderr)") }
+        return String(url[..<url.lastIndex(of: "/")!]) + "/\(name)"
+    }
+
+    public struct ServerFailure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// A suite trait: one server for the whole suite, stopped after it even when a test fails.
+    public static var suite: Scope { Scope() }
+
+    public struct Scope: SuiteTrait, TestScoping {
+        public func provideScope(for test: Test, testCase: Test.Case?,
+                                 performing function: @Sendable () async throws -> Void) async throws {
+            let server = try PostgresServer.start()
+            defer { server.stop() }
+            try await PostgresServer.$current.withValue(server) { try await function() }
+        }
+    }
+}
