@@ -198,7 +198,6 @@ import Testing
     }
 }
 
-
 /// A StorageTransaction behind one concrete type, so a test body is written once for both backends.
 struct AnyStorage {
     let getValue: (String, [UInt8]) throws -> [UInt8]?

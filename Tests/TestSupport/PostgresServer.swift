@@ -37,8 +37,8 @@ public final class PostgresServer: Sendable {
     /// A new, empty database on this server, for one test.
     public func freshDatabase() throws -> String {
         let name = "t\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-        let psql = ["/usr/bin/psql", "/usr/local/bin/psql"].first { FileManager.default.isExecutableFile(atPath: $0) } ?? "psql"
-        let outcome = try ChildProcess.run(URL(fileURLWithPath: psql), [url, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
+        let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                           ["psql", url, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
         guard outcome.status == 0 else { throw ServerFailure(description: "CREATE DATABASE failed: \(outcome.stderr)") }
         return String(url[..<url.lastIndex(of: "/")!]) + "/\(name)"
     }

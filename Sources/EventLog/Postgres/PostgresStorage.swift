@@ -6,10 +6,26 @@ import Foundation
 /// order of the key bytes. Every other table is `(key bytea primary key, value bytea)`; bytea compares
 /// as unsigned bytes, as LMDB does.
 final class PostgresStorage {
+    /// A database's table and the statements the transactions run on it, made once.
     struct Table {
         let name: String
         let key: String
         let value: String
+        let keyType: String
+        let select: String
+        let upsert: String
+        let delete: String
+
+        init(database: String) {
+            let events = database == StoreLayout.events
+            name = events ? "events" : database.replacingOccurrences(of: "-", with: "_")
+            key = events ? "position" : "key"
+            value = events ? "record" : "value"
+            keyType = events ? "bigint" : "bytea"
+            select = "SELECT \(value) FROM \(name) WHERE \(key) = $1"
+            upsert = "INSERT INTO \(name) (\(key), \(value)) VALUES ($1, $2) ON CONFLICT (\(key)) DO UPDATE SET \(value) = EXCLUDED.\(value)"
+            delete = "DELETE FROM \(name) WHERE \(key) = $1 RETURNING 1"
+        }
     }
 
     static let databases = [StoreLayout.meta, StoreLayout.events, StoreLayout.streams, StoreLayout.streamRuns, StoreLayout.keys,
@@ -26,10 +42,11 @@ final class PostgresStorage {
         connection = try PGConnection(url: url)
     }
 
+    private static let tables = Dictionary(uniqueKeysWithValues: databases.map { ($0, Table(database: $0)) })
+
     static func table(_ database: String) throws -> Table {
-        guard databases.contains(database) else { throw PostgresError(description: "no table for the database \(database)") }
-        if database == StoreLayout.events { return Table(name: "events", key: "position", value: "record") }
-        return Table(name: database.replacingOccurrences(of: "-", with: "_"), key: "key", value: "value")
+        guard let table = tables[database] else { throw PostgresError(description: "no table for the database \(database)") }
+        return table
     }
 
     /// Creates the tables that are missing.
@@ -37,8 +54,7 @@ final class PostgresStorage {
         var statements = ["BEGIN", "SELECT pg_advisory_xact_lock(\(Self.writerLock))"]
         for database in Self.databases {
             let table = try Self.table(database)
-            let keyType = database == StoreLayout.events ? "bigint" : "bytea"
-            statements.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(table.key) \(keyType) PRIMARY KEY, \(table.value) bytea NOT NULL)")
+            statements.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(table.key) \(table.keyType) PRIMARY KEY, \(table.value) bytea NOT NULL)")
             // Records are sealed: compressing them again would only cost time.
             statements.append("ALTER TABLE \(table.name) ALTER COLUMN \(table.value) SET STORAGE EXTERNAL")
         }
@@ -91,30 +107,25 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
-        let t = try PostgresStorage.table(table)
-        let result = try query("SELECT \(t.value) FROM \(t.name) WHERE \(t.key) = $1", [try keyBytes(table, key)])
+        let result = try query(try PostgresStorage.table(table).select, [try keyBytes(table, key)])
         return result.rowCount == 0 ? nil : result.bytes(row: 0, column: 0)
     }
 
     func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
-        let t = try PostgresStorage.table(table)
+        let upsert = try PostgresStorage.table(table).upsert
         generation += 1
-        try connection.query("""
-            INSERT INTO \(t.name) (\(t.key), \(t.value)) VALUES ($1, $2)
-            ON CONFLICT (\(t.key)) DO UPDATE SET \(t.value) = EXCLUDED.\(t.value)
-            """, [try keyBytes(table, key), value.withUnsafeBytes { Array($0) }])
+        try connection.query(upsert, [try keyBytes(table, key), value.withUnsafeBytes { Array($0) }])
     }
 
     @discardableResult
     func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
-        let t = try PostgresStorage.table(table)
+        let delete = try PostgresStorage.table(table).delete
         generation += 1
-        return try connection.query("DELETE FROM \(t.name) WHERE \(t.key) = $1 RETURNING 1", [try keyBytes(table, key)]).rowCount > 0
+        return try connection.query(delete, [try keyBytes(table, key)]).rowCount > 0
     }
 
     func count(_ table: String) throws -> Int {
-        let t = try PostgresStorage.table(table)
-        return Int(try connection.query("SELECT count(*) FROM \(t.name)").int64(row: 0, column: 0) ?? 0)
+        Int(try connection.query("SELECT count(*) FROM \(try PostgresStorage.table(table).name)").int64(row: 0, column: 0) ?? 0)
     }
 
     func withCursor<R>(_ table: String, _ body: (PostgresCursor) throws -> R) throws -> R {
