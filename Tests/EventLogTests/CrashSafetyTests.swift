@@ -8,7 +8,7 @@ import Testing
 /// the page cache to the kernel: what only a power loss loses is PowerLossTests' part.)
 ///
 /// `EVENTLOG_CRASH_ROUNDS` sets the number of kills (20 by default; raise it for a slower, deeper run).
-@Suite(.timeLimit(.minutes(runningSanitized ? 60 : 10))) struct CrashSafetyTests {
+@Suite(.timeLimit(.minutes(runningSanitized ? 60 : 25))) struct CrashSafetyTests {
     static var rounds: Int { ProcessInfo.processInfo.environment["EVENTLOG_CRASH_ROUNDS"].flatMap(Int.init) ?? 20 }
 
     @Test func everyAcknowledgedAppendSurvivesSIGKILLAndTheStoreVerifies() async throws {

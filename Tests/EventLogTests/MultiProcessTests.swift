@@ -5,7 +5,7 @@ import Testing
 
 /// LMDB serialises writers across processes; the log must keep its positions, versions and index
 /// right when another process appends too, and subscriptions must see that process's events.
-@Suite(.timeLimit(.minutes(runningSanitized ? 30 : 5))) struct MultiProcessTests {
+@Suite(.timeLimit(.minutes(runningSanitized ? 30 : 15))) struct MultiProcessTests {
     @Test func appendsFromAnotherProcessInterleaveSafelyAndReachSubscribers() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

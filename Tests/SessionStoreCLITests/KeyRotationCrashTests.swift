@@ -5,7 +5,7 @@ import TestSupport
 
 /// `keys rotate` killed at random moments: the store must open with exactly one of the two keys,
 /// and read every event with it.
-@Suite(.timeLimit(.minutes(runningSanitized ? 30 : 5))) struct KeyRotationCrashTests {
+@Suite(.timeLimit(.minutes(runningSanitized ? 30 : 15))) struct KeyRotationCrashTests {
     @Test func aRotationKilledAtAnyMomentLeavesTheStoreReadableWithExactlyOneKey() async throws {
         try await withCLI { cli in
             let original = cli.directory.appendingPathComponent("original").path
