@@ -15,6 +15,7 @@ enum ExitStatus: Int32 {
     case complianceViolations = 3
     case usage = 64
     case invalidData = 65
+    case unavailable = 69
     case busy = 75
     case key = 77
 }
@@ -67,6 +68,7 @@ extension CommandFailure {
         case .wrongKey, .keyFileUnusable, .permissionDenied: .key
         case .integrity: .integrity
         case .storeBusy: .busy
+        case .unavailable: .unavailable
         case .wrongExpectedVersion, .invalidArgument, .alreadyExists, .storeUnusable, .storeMissing, .unsupportedFormat,
              .migrationRequired, .keyDestroyed:
             .invalidData

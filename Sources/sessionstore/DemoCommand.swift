@@ -34,10 +34,13 @@ struct DemoCommand: AsyncParsableCommand {
                 .filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }
                 .filter { FileManager.default.fileExists(atPath: "\(folder)/\($0).flac") }.sorted()
             guard !names.isEmpty else { throw CommandFailure(.invalidData, "\(folder) holds no fixture (NAME.flac with NAME.json)") }
-            if !FileManager.default.fileExists(atPath: storeOptions.store) {
+            let log: EventLog
+            do {
+                log = try storeOptions.openLog()
+            } catch let error as EventLogError where error.code == .storeMissing {
                 try await InitCommand.parse(storeArguments).run()
+                log = try storeOptions.openLog()
             }
-            let log = try storeOptions.openLog()
             var sessions: [String: UUID] = [:]
             var appended = 0
             for name in names {

@@ -83,7 +83,7 @@ struct CompactCommand: AsyncParsableCommand {
     )
 
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "The store directory. Default: $SESSIONSTORE_STORE, else ./sessions.store.", valueName: "path"))
+        "The store: a directory, or a postgresql:// URL. Default: $SESSIONSTORE_STORE, else ./sessions.store.", valueName: "path-or-url"))
     var storePath: String?
 
     @OptionGroup var wait: WaitOption

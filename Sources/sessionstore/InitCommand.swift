@@ -9,7 +9,7 @@ struct InitCommand: AsyncParsableCommand {
         commandName: "init",
         abstract: "Create a new store and its master key file.",
         discussion: """
-            Creates the store directory and, unless --passphrase-env is given, a new key file of 32 random \
+            Creates the store directory (or, for a postgresql:// store, the store's tables in that database) and, unless --passphrase-env is given, a new key file of 32 random \
             bytes with mode 0600. The store gets a compression dictionary for session events, trained on \
             generated events (no one's data). Keep the key file safe and apart from the store: without it the store \
             cannot be read. Refuses to overwrite an existing store or key file.

@@ -7,8 +7,9 @@ struct SessionStoreCommand: AsyncParsableCommand {
         commandName: "sessionstore",
         abstract: "An encrypted, append-only event store for speech-dictation sessions.",
         discussion: """
-            The store is a directory (default ./sessions.store, or $SESSIONSTORE_STORE). Its master key \
-            lives outside it: in a key file (default ./sessions.key, or $SESSIONSTORE_KEY_FILE) or derived \
+            The store is a directory (default ./sessions.store, or $SESSIONSTORE_STORE), or a PostgreSQL \
+            database given as --store postgresql://user@host:port/db, where several machines can share it \
+            (docs/SCALING.md). Its master key lives outside it: in a key file (default ./sessions.key, or $SESSIONSTORE_KEY_FILE) or derived \
             from a passphrase read from an environment variable (--passphrase-env).
 
             Try `sessionstore demo` first: it creates the store and records the bundled fixture sessions. \
@@ -18,8 +19,9 @@ struct SessionStoreCommand: AsyncParsableCommand {
             `retention`, `erase`, `anchor`, `prove` and `verify --anchor`, `keys rotate` (docs/COMPLIANCE.md).
 
             Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, \
-            64 usage error, 65 invalid input data (or data that was erased), 75 the store is busy (compaction \
-            needs it alone), 77 wrong key or unusable key file.
+            64 usage error, 65 invalid input data (or data that was erased), 69 the store's PostgreSQL server \
+            cannot be reached, 75 the store is busy (compaction needs it alone), 77 wrong key, unusable key \
+            file, or credentials or file permissions refused.
             """,
         subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, ReportCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
                       ConsentCommand.self, AuditCommand.self, RetentionCommand.self, EraseCommand.self, CompactCommand.self,

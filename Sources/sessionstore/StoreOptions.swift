@@ -5,7 +5,8 @@ import Foundation
 /// Where the store and its key are: shared by every command that opens the store.
 struct StoreOptions: ParsableArguments {
     @Option(name: .customLong("store"), help: ArgumentHelp(
-        "The store directory. Default: $SESSIONSTORE_STORE, else ./sessions.store.", valueName: "path"))
+        "The store: a directory (LMDB), or a PostgreSQL database as postgresql://user@host:port/db (docs/SCALING.md). Default: $SESSIONSTORE_STORE, else ./sessions.store.",
+        valueName: "path-or-url"))
     var storePath: String?
 
     @Option(name: .customLong("key-file"), help: ArgumentHelp(

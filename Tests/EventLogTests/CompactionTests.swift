@@ -3,7 +3,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite struct CompactionTests {
+@Suite(.enabled(if: TestBackend.isLMDB, "compacts LMDB's data file; PostgresStoreTests compacts the database")) struct CompactionTests {
     @Test func compactionRefusesWhileTheStoreIsOpenAndAfterwardsKeepsEveryEventAndDropsFreePages() async throws {
         try await withTemporaryStore { store in
             var positions: [UInt64] = []

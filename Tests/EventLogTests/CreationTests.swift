@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite struct CreationTests {
+@Suite(.enabled(if: TestBackend.isLMDB, "creates store directories")) struct CreationTests {
     @Test func aFailedCreationLeavesNoStoreAndNoStagingDirectory() async throws {
         try await withTemporaryStore { store in
             let error = #expect(throws: EventLogError.self) {

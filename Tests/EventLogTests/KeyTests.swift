@@ -63,7 +63,7 @@ import Testing
         }
     }
 
-    @Test func aKeyFileInsideTheStoreDirectoryIsRefused() async throws {
+    @Test(.enabled(if: TestBackend.isLMDB, "a key file inside a store directory: a database has no directory")) func aKeyFileInsideTheStoreDirectoryIsRefused() async throws {
         try await withTemporaryStore { store in
             try FileManager.default.createDirectory(atPath: store.storePath, withIntermediateDirectories: true)
             let inside = store.storePath + "/inside.key"

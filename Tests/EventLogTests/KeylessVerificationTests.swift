@@ -5,7 +5,7 @@ import TestSupport
 
 /// `verifyWithoutKey`: what an auditor holding no key can check, and what only the key can.
 @Suite struct KeylessVerificationTests {
-    static func record(_ position: UInt64, in txn: LMDBTransaction) throws -> [UInt8] {
+    static func record(_ position: UInt64, in txn: StoreTransaction) throws -> [UInt8] {
         Array(try txn.get(StoreLayout.events, StoreLayout.positionKey(position))!)
     }
 

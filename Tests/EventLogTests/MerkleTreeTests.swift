@@ -164,11 +164,9 @@ enum RFC9162 {
         }
     }
 
-    /// Rewrites the store after closing it, as someone holding the files (and the keys) could.
-    static func tamper(_ temporary: TemporaryStore, _ body: (LMDBTransaction) throws -> Void) throws {
-        let environment = try LMDBEnvironment(path: temporary.storePath, databaseNames: StoreLayout.all, initialMapSize: 1 << 24,
-                                              durable: true, create: false)
-        try environment.write(body)
+    /// Rewrites the store after closing it, as someone holding the files or the database (and the keys) could.
+    static func tamper(_ temporary: TemporaryStore, _ body: (StoreTransaction) throws -> Void) throws {
+        try EventLog.openEnvironment(at: temporary.storePath, options: EventLogOptions()).write(body)
     }
 
     @Test(arguments: ["changed", "removed", "reordered", "truncated", "node"])

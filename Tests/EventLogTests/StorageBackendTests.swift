@@ -12,8 +12,8 @@ import Testing
     }
 
     /// Runs `test` with `write` and `read`, which lend a fresh store's transactions on `backend`.
-    func withBackend(_ backend: Backend, _ test: (_ write: (@escaping (AnyStorage) throws -> Void) throws -> Void,
-                                                   _ read: (@escaping (AnyStorage) throws -> Void) throws -> Void) throws -> Void) throws {
+    func withBackend(_ backend: Backend, _ test: (_ write: (@escaping (StoreTransaction) throws -> Void) throws -> Void,
+                                                   _ read: (@escaping (StoreTransaction) throws -> Void) throws -> Void) throws -> Void) throws {
         switch backend {
         case .lmdb:
             let directory = Scratch.url("storage-\(UUID().uuidString)")
@@ -21,14 +21,12 @@ import Testing
             defer { try? FileManager.default.removeItem(at: directory) }
             let environment = try LMDBEnvironment(path: directory.path, databaseNames: PostgresStorage.databases,
                                                   initialMapSize: 16 << 20, durable: false, create: true)
-            try test({ body in try environment.write { try body(AnyStorage($0)) } },
-                     { body in try environment.read { try body(AnyStorage($0)) } })
+            let store = StoreEnvironment.lmdb(environment)
+            try test({ body in try store.write(body) }, { body in try store.read(body) })
         case .postgresql:
             let server = try #require(PostgresServer.current)
-            let storage = try PostgresStorage(url: try server.freshDatabase())
-            try storage.createSchema()
-            try test({ body in try storage.write { try body(AnyStorage($0)) } },
-                     { body in try storage.read { try body(AnyStorage($0)) } })
+            let store = StoreEnvironment.postgres(try PostgresStorage(url: try server.freshDatabase(), createTables: true))
+            try test({ body in try store.write(body) }, { body in try store.read(body) })
         }
     }
 
@@ -37,25 +35,25 @@ import Testing
     @Test(arguments: Backend.allCases)
     func whatIsPutIsReadBackReplacedAndDeleted(_ backend: Backend) throws {
         try withBackend(backend) { write, read in
-            try write { (txn: AnyStorage) throws in
+            try write { (txn: StoreTransaction) throws in
                 try txn.put(Self.table, [1, 2], [10, 20, 30])
                 try txn.put(Self.table, [3], [UInt8]())
-                #expect(try txn.get(Self.table, [1, 2]) == [10, 20, 30])
+                #expect(try txn.value(Self.table, [1, 2]) == [10, 20, 30])
                 try txn.put(Self.table, [1, 2], [99])
-                #expect(try txn.get(Self.table, [1, 2]) == [99])
+                #expect(try txn.value(Self.table, [1, 2]) == [99])
             }
-            try read { (txn: AnyStorage) throws in
-                #expect(try txn.get(Self.table, [1, 2]) == [99])
-                #expect(try txn.get(Self.table, [3]) == [])
-                #expect(try txn.get(Self.table, [4]) == nil)
+            try read { (txn: StoreTransaction) throws in
+                #expect(try txn.value(Self.table, [1, 2]) == [99])
+                #expect(try txn.value(Self.table, [3]) == [])
+                #expect(try txn.value(Self.table, [4]) == nil)
                 #expect(try txn.count(Self.table) == 2)
             }
-            try write { (txn: AnyStorage) throws in
+            try write { (txn: StoreTransaction) throws in
                 #expect(try txn.delete(Self.table, [1, 2]))
                 #expect(try !txn.delete(Self.table, [1, 2]))
-                #expect(try txn.get(Self.table, [1, 2]) == nil)
+                #expect(try txn.value(Self.table, [1, 2]) == nil)
             }
-            try read { (txn: AnyStorage) throws in #expect(try txn.count(Self.table) == 1) }
+            try read { (txn: StoreTransaction) throws in #expect(try txn.count(Self.table) == 1) }
         }
     }
 
@@ -63,17 +61,17 @@ import Testing
     func aThrowingWriteLeavesNothingBehind(_ backend: Backend) throws {
         struct Refused: Error {}
         try withBackend(backend) { write, read in
-            try write { (txn: AnyStorage) throws in try txn.put(Self.table, [1], [1]) }
+            try write { (txn: StoreTransaction) throws in try txn.put(Self.table, [1], [1]) }
             #expect(throws: Refused.self) {
-                try write { (txn: AnyStorage) throws in
+                try write { (txn: StoreTransaction) throws in
                     try txn.put(Self.table, [2], [2])
                     try txn.put(Self.table, [1], [7])
                     throw Refused()
                 }
             }
-            try read { (txn: AnyStorage) throws in
-                #expect(try txn.get(Self.table, [1]) == [1])
-                #expect(try txn.get(Self.table, [2]) == nil)
+            try read { (txn: StoreTransaction) throws in
+                #expect(try txn.value(Self.table, [1]) == [1])
+                #expect(try txn.value(Self.table, [2]) == nil)
             }
         }
     }
@@ -83,13 +81,13 @@ import Testing
         // Bytes above 0x7F sort after those below (unsigned), and a prefix sorts before its extensions.
         let keys: [[UInt8]] = [[0x00], [0x01], [0x01, 0x00], [0x7F], [0x80], [0xFF], [0xFF, 0xFF]]
         try withBackend(backend) { write, read in
-            try write { (txn: AnyStorage) throws in
+            try write { (txn: StoreTransaction) throws in
                 for (index, key) in keys.shuffled().enumerated() { try txn.put(Self.table, key, [UInt8(index)]) }
                 // Enough rows for the PostgreSQL cursor to fetch several times.
                 for index in 0..<300 { try txn.put(Self.table, [0x40, UInt8(index >> 8), UInt8(index & 0xFF)], [1]) }
             }
             let expected = (keys + (0..<300).map { [0x40, UInt8($0 >> 8), UInt8($0 & 0xFF)] }).sorted { $0.lexicographicallyPrecedes($1) }
-            try read { (txn: AnyStorage) throws in
+            try read { (txn: StoreTransaction) throws in
                 let (forward, backward, sought, pastEnd) = try txn.withCursor(Self.table) { cursor in
                     var forward: [[UInt8]] = []
                     var entry = try cursor.first()
@@ -119,7 +117,7 @@ import Testing
     @Test(arguments: Backend.allCases)
     func aCursorSeesWritesMadeEarlierInItsTransaction(_ backend: Backend) throws {
         try withBackend(backend) { write, _ in
-            try write { (txn: AnyStorage) throws in
+            try write { (txn: StoreTransaction) throws in
                 for index in 0..<40 { try txn.put(Self.table, [UInt8(index * 2)], [1]) }
                 try txn.withCursor(Self.table) { cursor in
                     #expect(try cursor.first().map { Array($0.key) } == [0])
@@ -136,10 +134,10 @@ import Testing
     func eventPositionsAreEightByteKeysInPositionOrder(_ backend: Backend) throws {
         let positions: [UInt64] = [0, 1, 255, 256, 1 << 32, (1 << 62) + 5]
         try withBackend(backend) { write, read in
-            try write { (txn: AnyStorage) throws in
+            try write { (txn: StoreTransaction) throws in
                 for position in positions { try txn.put(StoreLayout.events, StoreLayout.positionKey(position), [UInt8(position & 0xFF)]) }
             }
-            try read { (txn: AnyStorage) throws in
+            try read { (txn: StoreTransaction) throws in
                 let walked = try txn.withCursor(StoreLayout.events) { cursor in
                     var keys: [UInt64] = []
                     var entry = try cursor.first()
@@ -150,7 +148,7 @@ import Testing
                     return keys
                 }
                 #expect(walked == positions)
-                #expect(try txn.get(StoreLayout.events, StoreLayout.positionKey(256)) == [0])
+                #expect(try txn.value(StoreLayout.events, StoreLayout.positionKey(256)) == [0])
             }
         }
     }
@@ -158,9 +156,8 @@ import Testing
     @Test func aReadTransactionKeepsItsSnapshotWhileAWriterCommits() throws {
         let server = try #require(PostgresServer.current)
         let url = try server.freshDatabase()
-        let reader = try PostgresStorage(url: url)
-        let writer = try PostgresStorage(url: url)
-        try reader.createSchema()
+        let reader = try PostgresStorage(url: url, createTables: true)
+        let writer = try PostgresStorage(url: url, createTables: false)
         try writer.write { try $0.put(Self.table, [1], [1]) }
         try reader.read { (txn: PostgresTransaction) throws in
             #expect(try txn.get(Self.table, [1]).map(Array.init) == [1])
@@ -174,8 +171,7 @@ import Testing
     @Test func aSecondWriterWaitsForTheFirstToCommitAndThenSeesItsWrites() throws {
         let server = try #require(PostgresServer.current)
         let url = try server.freshDatabase()
-        let first = try PostgresStorage(url: url)
-        try first.createSchema()
+        let first = try PostgresStorage(url: url, createTables: true)
         let secondReady = DispatchSemaphore(value: 0)
         let secondDone = DispatchSemaphore(value: 0)
         let seen = LockedValue<[UInt8]?>(nil)
@@ -183,7 +179,7 @@ import Testing
         try first.write { txn in
             try txn.put(Self.table, [1], [1])
             Thread {
-                let second = try? PostgresStorage(url: url)
+                let second = try? PostgresStorage(url: url, createTables: false)
                 secondReady.signal()
                 seen.set(try? second?.write { try $0.get(Self.table, [1]).map(Array.init) } ?? [])
                 secondDone.signal()
@@ -199,49 +195,10 @@ import Testing
 }
 
 /// A StorageTransaction behind one concrete type, so a test body is written once for both backends.
-struct AnyStorage {
-    let getValue: (String, [UInt8]) throws -> [UInt8]?
-    let putValue: (String, [UInt8], [UInt8]) throws -> Void
-    let deleteKey: (String, [UInt8]) throws -> Bool
-    let countTable: (String) throws -> Int
-    let cursorOver: (String, (AnyCursor) throws -> Any) throws -> Any
-
-    init(_ transaction: some StorageTransaction) {
-        getValue = { table, key in try transaction.get(table, key).map { Array($0) } }
-        putValue = { table, key, value in try transaction.put(table, key, value, append: false) }
-        deleteKey = { table, key in try transaction.delete(table, key) }
-        countTable = { table in try transaction.count(table) }
-        cursorOver = { table, body in try transaction.withCursor(table) { try body(AnyCursor($0)) } }
-    }
-
-    func get(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try getValue(table, key) }
-    func put(_ table: String, _ key: [UInt8], _ value: [UInt8]) throws { try putValue(table, key, value) }
-    @discardableResult func delete(_ table: String, _ key: [UInt8]) throws -> Bool { try deleteKey(table, key) }
-    func count(_ table: String) throws -> Int { try countTable(table) }
-    func withCursor<R>(_ table: String, _ body: (AnyCursor) throws -> R) throws -> R {
-        try cursorOver(table) { try body($0) } as! R
-    }
+extension StoreTransaction {
+    /// The value at `key`, copied.
+    func value(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try get(table, key).map(Array.init) }
 }
-
-struct AnyCursor {
-    let first: () throws -> StorageCursorEntry?
-    let last: () throws -> StorageCursorEntry?
-    let next: () throws -> StorageCursorEntry?
-    let previous: () throws -> StorageCursorEntry?
-    let seekTo: ([UInt8]) throws -> StorageCursorEntry?
-
-    init(_ cursor: some StorageCursor) {
-        first = { try cursor.first() }
-        last = { try cursor.last() }
-        next = { try cursor.next() }
-        previous = { try cursor.previous() }
-        seekTo = { try cursor.seek(atOrAfter: $0) }
-    }
-
-    func seek(atOrAfter key: [UInt8]) throws -> StorageCursorEntry? { try seekTo(key) }
-}
-
-typealias StorageCursorEntry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
 
 /// A value shared with another thread.
 final class LockedValue<T>: @unchecked Sendable {

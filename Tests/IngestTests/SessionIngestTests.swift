@@ -155,8 +155,7 @@ import TestSupport
                 _ = try await SessionIngest(log: log).ingest(Data(Self.validFile(subject: marker).utf8))
                 try log.close()
             }
-            for file in try FileManager.default.contentsOfDirectory(atPath: store.storePath) {
-                let contents = try Data(contentsOf: URL(fileURLWithPath: store.storePath + "/" + file))
+            for (file, contents) in try store.storedContents() {
                 #expect(contents.range(of: Data(marker.utf8)) == nil, "the raw subject id is in \(file)")
             }
         }

@@ -36,11 +36,26 @@ public final class PostgresServer: Sendable {
 
     /// A new, empty database on this server, for one test.
     public func freshDatabase() throws -> String {
+        try Self.freshDatabase(on: url)
+    }
+
+    /// A new, empty database on the server at `serverURL`.
+    public static func freshDatabase(on serverURL: String) throws -> String {
         let name = "t\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                           ["psql", url, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
+                                           ["psql", serverURL, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
         guard outcome.status == 0 else { throw ServerFailure(description: "CREATE DATABASE failed: \(outcome.stderr)") }
-        return String(url[..<url.lastIndex(of: "/")!]) + "/\(name)"
+        return String(serverURL[..<serverURL.lastIndex(of: "/")!]) + "/\(name)"
+    }
+
+    /// A loopback port nothing listens on (bound, then released): an unreachable server.
+    public static func closedLoopbackPort() throws -> Int {
+        let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c",
+            "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
+        guard let port = Int(outcome.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+            throw ServerFailure(description: "no free loopback port: \(outcome.stderr)")
+        }
+        return port
     }
 
     public struct ServerFailure: Error, CustomStringConvertible {

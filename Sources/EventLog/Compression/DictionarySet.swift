@@ -34,12 +34,12 @@ final class DictionarySet: @unchecked Sendable {
 
     /// Makes sure dictionary `id` is loaded, reloading the set once if it is not (another process
     /// may have installed it since this one opened the store).
-    func ensureLoaded(_ id: UInt16, in txn: LMDBTransaction) throws {
+    func ensureLoaded(_ id: UInt16, in txn: StoreTransaction) throws {
         if id != 0, dictionary(id) == nil { try load(in: txn) }
     }
 
     /// Loads every stored dictionary and the current choice.
-    func load(in txn: LMDBTransaction) throws {
+    func load(in txn: StoreTransaction) throws {
         var loaded: [UInt16: CompressionDictionary] = [:]
         try txn.withCursor(StoreLayout.dictionaries) { cursor in
             var entry = try cursor.first()
@@ -60,7 +60,7 @@ final class DictionarySet: @unchecked Sendable {
     }
 
     /// Stores a new dictionary and makes it the one new records use; returns its id.
-    func install(_ bytes: [UInt8], in txn: LMDBTransaction) throws -> UInt16 {
+    func install(_ bytes: [UInt8], in txn: StoreTransaction) throws -> UInt16 {
         let highest = try txn.withCursor(StoreLayout.dictionaries) { cursor in
             try cursor.last().map { entry -> UInt16 in
                 guard entry.key.count == 2 else { throw EventLogError(.storeUnusable, "a dictionary key is malformed") }

@@ -44,7 +44,7 @@ final class KeyHierarchy: Sendable {
 
     /// The hierarchy of `master` in a store: with the stable keys from `meta/stable-keys` when a
     /// rotation left them there. Check the key (`StoreOpening.checkKey`) first.
-    static func load(master: SecureBytes, storeID: [UInt8], in txn: LMDBTransaction) throws -> KeyHierarchy {
+    static func load(master: SecureBytes, storeID: [UInt8], in txn: StoreTransaction) throws -> KeyHierarchy {
         let derived = KeyHierarchy(master: master)
         guard let box = try txn.get(StoreLayout.meta, StoreLayout.stableKeysKey) else { return derived }
         guard let keys = AEAD.openBox(box, additionalData: stableKeysAdditionalData(storeID), key: derived.keyWrapping),

@@ -46,7 +46,7 @@ final class KeyRing: @unchecked Sendable {
         return slab.key(fill)
     }
 
-    func createKey(_ id: UInt32, in txn: LMDBTransaction) throws -> SecureBytes {
+    func createKey(_ id: UInt32, in txn: StoreTransaction) throws -> SecureBytes {
         let key = slabKey { Sodium.randomBytes($0); return true }!
         let wrapped = key.withUnsafeBytes { AEAD.sealBox($0, additionalData: additionalData(id), key: hierarchy.keyWrapping) }
         try txn.put(StoreLayout.keys, [UInt8](bigEndian: id), wrapped)
@@ -57,7 +57,7 @@ final class KeyRing: @unchecked Sendable {
     /// The data key `id`, or nil when it has been destroyed (in `txn`'s snapshot: a cached key is
     /// returned only while its wrapped entry is still there, so erasure by another process or
     /// another snapshot is seen at once).
-    func key(_ id: UInt32, in txn: LMDBTransaction) throws -> SecureBytes? {
+    func key(_ id: UInt32, in txn: StoreTransaction) throws -> SecureBytes? {
         guard let wrapped = try txn.get(StoreLayout.keys, [UInt8](bigEndian: id)) else { return nil }
         lock.lock()
         let cached = cache[id]
@@ -80,7 +80,7 @@ final class KeyRing: @unchecked Sendable {
     /// Destroys the data key `id` in `txn`: its wrapped entry is overwritten with zeros and deleted.
     /// Returns whether it was there.
     @discardableResult
-    func destroy(_ id: UInt32, in txn: LMDBTransaction) throws -> Bool {
+    func destroy(_ id: UInt32, in txn: StoreTransaction) throws -> Bool {
         precondition(id != Self.auditKeyID, "the audit key is never destroyed")
         let existed = try txn.scrubAndDelete(StoreLayout.keys, [UInt8](bigEndian: id))
         forget(id)

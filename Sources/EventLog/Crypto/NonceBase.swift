@@ -26,7 +26,7 @@ struct NonceBase: Equatable {
         }
     }
 
-    func write(firstPosition: UInt64, in txn: LMDBTransaction) throws {
+    func write(firstPosition: UInt64, in txn: StoreTransaction) throws {
         try txn.put(StoreLayout.nonceBases, StoreLayout.positionKey(firstPosition), bytes, append: true)
     }
 }
@@ -37,7 +37,7 @@ struct NonceBaseCursor {
     private var current: (range: Range<UInt64>, base: NonceBase)?
 
     /// The base for `position`; nil when the store has none (a damaged store).
-    mutating func base(for position: UInt64, in txn: LMDBTransaction) throws -> NonceBase? {
+    mutating func base(for position: UInt64, in txn: StoreTransaction) throws -> NonceBase? {
         if let current, current.range.contains(position) { return current.base }
         current = try txn.withCursor(StoreLayout.nonceBases) { cursor in
             // The base is the entry with the greatest first position <= position.

@@ -99,7 +99,7 @@ extension EventLog {
         return checkpointSigner.sign(size: head.size, rootHash: head.rootHash)
     }
 
-    private func count(in txn: LMDBTransaction) throws -> UInt64 {
+    private func count(in txn: StoreTransaction) throws -> UInt64 {
         try txn.withCursor(StoreLayout.events) { try $0.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0 }
     }
 }

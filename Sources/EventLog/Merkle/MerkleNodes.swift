@@ -12,7 +12,7 @@ enum MerkleNodes {
     static func key(level: Int, index: UInt64) -> [UInt8] { [UInt8(level)] + [UInt8](bigEndian: index) }
 
     /// The stored leaf hash of the record at `position`.
-    static func leaf(_ position: UInt64, in txn: LMDBTransaction) throws -> [UInt8] {
+    static func leaf(_ position: UInt64, in txn: StoreTransaction) throws -> [UInt8] {
         guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
               record.count >= RecordLayout.minimumCount else {
             throw EventLogError.integrity(position, "is missing or too short to hold a leaf hash")
@@ -21,7 +21,7 @@ enum MerkleNodes {
     }
 
     /// The leaf hashes of positions `lo..<hi`, read in one cursor pass.
-    static func leaves(_ lo: UInt64, _ hi: UInt64, in txn: LMDBTransaction) throws -> [[UInt8]] {
+    static func leaves(_ lo: UInt64, _ hi: UInt64, in txn: StoreTransaction) throws -> [[UInt8]] {
         var hashes: [[UInt8]] = []
         hashes.reserveCapacity(Int(hi - lo))
         try txn.withCursor(StoreLayout.events) { cursor in
@@ -39,7 +39,7 @@ enum MerkleNodes {
     }
 
     /// Copies the leaf hashes of positions `lo..<hi` end to end into `buffer`, in one cursor pass.
-    static func copyLeaves(_ lo: UInt64, _ hi: UInt64, into buffer: UnsafeMutableRawBufferPointer, in txn: LMDBTransaction) throws {
+    static func copyLeaves(_ lo: UInt64, _ hi: UInt64, into buffer: UnsafeMutableRawBufferPointer, in txn: StoreTransaction) throws {
         try txn.withCursor(StoreLayout.events) { cursor in
             var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(lo))
             for position in lo..<hi {
@@ -56,7 +56,7 @@ enum MerkleNodes {
 
     /// The hash of the leaves `lo..<hi` (RFC 9162's MTH of that range; `lo` aligned as the RFC's
     /// recursion makes it).
-    static func node(_ lo: UInt64, _ hi: UInt64, in txn: LMDBTransaction) throws -> [UInt8] {
+    static func node(_ lo: UInt64, _ hi: UInt64, in txn: StoreTransaction) throws -> [UInt8] {
         let size = hi - lo
         if size == 0 { return MerkleHash.empty }
         if size == 1 { return try leaf(lo, in: txn) }
@@ -77,7 +77,7 @@ enum MerkleNodes {
 
     /// Stores the nodes of every chunk of 256 leaves completed between tree sizes `oldSize` and
     /// `newSize` and of every larger subtree they complete, in the writing transaction.
-    static func extend(from oldSize: UInt64, to newSize: UInt64, in txn: LMDBTransaction) throws {
+    static func extend(from oldSize: UInt64, to newSize: UInt64, in txn: StoreTransaction) throws {
         var chunkIndex = oldSize / chunk
         guard (chunkIndex + 1) * chunk <= newSize else { return }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(chunk) * 32, alignment: 8)

@@ -36,6 +36,8 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
         public static let closed = Code("closed")
         /// The store is open elsewhere and the operation needs it alone (compaction).
         public static let storeBusy = Code("store busy")
+        /// The store's database server cannot be reached (PostgreSQL: down, or the network is); try again.
+        public static let unavailable = Code("unavailable")
         /// The storage engine failed (disk full, I/O error, …).
         public static let storage = Code("storage")
     }
@@ -73,6 +75,9 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
         if let error = error as? EventLogError { return error }
         if let error = error as? LMDBError, error.isCorruption {
             return EventLogError(.integrity, "the store's data file is damaged: \(error)")
+        }
+        if let error = error as? PostgresError, error.isConnectionLoss {
+            return EventLogError(.unavailable, "lost the connection to the PostgreSQL server: \(error)")
         }
         if let error = error as? LMDBError, error.isWriteFailure {
             return EventLogError(.storage, "cannot write the store file (is the disk full, or a quota or file size limit reached?); "

@@ -4,6 +4,8 @@ internal import CLibPQ
 /// A failure of the PostgreSQL backend: what was being done, and the server's or libpq's message.
 struct PostgresError: Error, CustomStringConvertible {
     let description: String
+    /// The connection broke (the server went away): the next transaction connects again.
+    var isConnectionLoss = false
 }
 
 /// One libpq connection. Blocking, like LMDB's calls: the engine's writer and readers are threads.
@@ -19,10 +21,15 @@ final class PGConnection {
             throw PostgresError(description: "cannot connect to the PostgreSQL server: \(Self.message(PQerrorMessage(connection)))")
         }
         self.connection = connection
-        try execute("SET client_min_messages = warning")
+        try execute("SET client_min_messages = warning; SET synchronous_commit = on")
     }
 
     deinit { PQfinish(connection) }
+
+    /// Whether the connection is up and outside any transaction: fit to go back to a pool.
+    var isReusable: Bool {
+        PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE
+    }
 
     /// Runs statements without parameters or results (several may be separated by semicolons).
     func execute(_ sql: String) throws {
@@ -45,7 +52,8 @@ final class PGConnection {
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK, let result else {
             let message = result.map { Self.message(PQresultErrorMessage($0)) } ?? Self.message(PQerrorMessage(connection))
             PQclear(result)
-            throw PostgresError(description: "\(sql.split(separator: "\n").first ?? ""): \(message)")
+            throw PostgresError(description: "\(sql.split(separator: "\n").first ?? ""): \(message)",
+                                isConnectionLoss: PQstatus(connection) != CONNECTION_OK)
         }
         return PGResult(result)
     }

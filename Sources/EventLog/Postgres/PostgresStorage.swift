@@ -5,7 +5,9 @@ import Foundation
 /// bytes, which is exactly bigint's binary form, and positions stay below 2⁶³, so its order is the
 /// order of the key bytes. Every other table is `(key bytea primary key, value bytea)`; bytea compares
 /// as unsigned bytes, as LMDB does.
-final class PostgresStorage {
+final class PostgresStorage: @unchecked Sendable {
+    // @unchecked: `idle` is guarded by `lock`; a connection is used by one thread at a time, between
+    // taking it from `idle` and putting it back.
     /// A database's table and the statements the transactions run on it, made once.
     struct Table {
         let name: String
@@ -36,11 +38,60 @@ final class PostgresStorage {
     /// at a time across processes and machines, as LMDB's writer lock within one machine.
     static let writerLock: Int64 = 0x5E55_10D5_7013
 
-    let connection: PGConnection
+    /// Idle connections kept for reuse; more are opened when more threads read at once.
+    private static let maximumIdle = 4
 
-    init(url: String) throws {
-        connection = try PGConnection(url: url)
+    /// The connection URL as given (it may carry a password: never print it; see ``StoreLocation``).
+    private let url: String
+    private let lock = NSLock()
+    private var idle: [PGConnection] = []
+    /// The store's tables that exist in the database (those of ``databases``), as of opening.
+    private let existingTables: Set<String>
+
+    /// The key of the session-level advisory lock that plays the LMDB directory lock's part: every open
+    /// store holds it shared on a connection of its own; key rotation and compaction take it exclusively.
+    static let openLock: Int64 = 0x5E55_10D5_0BE7
+
+    /// How an opening holds ``openLock``.
+    enum OpenLock {
+        /// Shared, waiting while a rotation or compaction holds it.
+        case shared
+        /// Exclusive, waiting up to the duration for every other open to close.
+        case exclusive(Duration)
     }
+
+    /// The connection that holds ``openLock`` for as long as the storage lives.
+    private let lockConnection: PGConnection
+
+    /// Connects to `url`, creating the store's tables first with `createTables`.
+    init(url: String, createTables: Bool, openLock: OpenLock = .shared) throws {
+        self.url = url
+        lockConnection = try PGConnection(url: url)
+        try Self.take(openLock, on: lockConnection)
+        let connection = try PGConnection(url: url)
+        if createTables { try Self.createSchema(on: connection) }
+        let names = try connection.query("SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()")
+        let present = Set((0..<names.rowCount).compactMap { row in names.bytes(row: row, column: 0).map { String(decoding: $0, as: UTF8.self) } })
+        existingTables = Set(Self.databases.filter { present.contains(Self.tables[$0]!.name) })
+        idle = [connection]
+    }
+
+    private static func take(_ lock: OpenLock, on connection: PGConnection) throws {
+        switch lock {
+        case .shared:
+            try connection.execute("SELECT pg_advisory_lock_shared(\(openLock))")
+        case .exclusive(let timeout):
+            let clock = ContinuousClock()
+            let start = clock.now
+            while try connection.query("SELECT pg_try_advisory_lock(\(openLock))").bytes(row: 0, column: 0)?.first != 1 {
+                guard clock.now - start < timeout else { throw OpenLockBusy() }
+                Thread.sleep(forTimeInterval: 0.05)
+            }
+        }
+    }
+
+    /// Another process holds the store open, so ``openLock`` could not be had exclusively.
+    struct OpenLockBusy: Error {}
 
     private static let tables = Dictionary(uniqueKeysWithValues: databases.map { ($0, Table(database: $0)) })
 
@@ -49,11 +100,14 @@ final class PostgresStorage {
         return table
     }
 
+    /// Whether the table of database `name` existed when the store was opened.
+    func hasTable(_ name: String) -> Bool { existingTables.contains(name) }
+
     /// Creates the tables that are missing.
-    func createSchema() throws {
-        var statements = ["BEGIN", "SELECT pg_advisory_xact_lock(\(Self.writerLock))"]
-        for database in Self.databases {
-            let table = try Self.table(database)
+    private static func createSchema(on connection: PGConnection) throws {
+        var statements = ["BEGIN", "SELECT pg_advisory_xact_lock(\(writerLock))"]
+        for database in databases {
+            let table = try table(database)
             statements.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(table.key) \(table.keyType) PRIMARY KEY, \(table.value) bytea NOT NULL)")
             // Records are sealed: compressing them again would only cost time.
             statements.append("ALTER TABLE \(table.name) ALTER COLUMN \(table.value) SET STORAGE EXTERNAL")
@@ -62,28 +116,65 @@ final class PostgresStorage {
         try connection.execute(statements.joined(separator: ";\n"))
     }
 
+    /// The bytes the store's tables take on the server, indexes and TOAST included.
+    func bytesOnServer() throws -> UInt64 {
+        let sizes = existingTables.map { "coalesce(pg_total_relation_size(to_regclass('\(Self.tables[$0]!.name)')), 0)" }
+        return try withConnection { connection in
+            UInt64(try connection.query("SELECT (\(sizes.joined(separator: " + ")))::bigint").int64(row: 0, column: 0) ?? 0)
+        }
+    }
+
+    /// Rewrites the store's tables without their dead row versions (`VACUUM FULL`), so that nothing
+    /// deleted or replaced (a destroyed key, an old wrapping) survives in them; the server's write-ahead
+    /// log and its backups keep older pages until they are recycled.
+    func vacuumFull() throws {
+        let names = Self.databases.filter(existingTables.contains).map { Self.tables[$0]!.name }
+        try withConnection { try $0.execute("VACUUM (FULL) \(names.joined(separator: ", "))") }
+    }
+
     /// A read transaction: one snapshot of every table, as an LMDB read transaction.
     func read<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
         try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
     }
 
     /// A write transaction, after every other writer's: committed when `body` returns, rolled back
-    /// when it throws.
+    /// when it throws. COMMIT returns once the server (and a synchronous standby, where one is
+    /// configured) has the transaction durably: `synchronous_commit` is never off on these connections.
     func write<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
         try transaction("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writerLock))", body)
     }
 
     private func transaction<R>(_ begin: String, _ body: (PostgresTransaction) throws -> R) throws -> R {
-        try connection.execute(begin)
-        let transaction = PostgresTransaction(connection: connection)
-        do {
-            let result = try body(transaction)
-            try connection.execute("COMMIT")
+        try withConnection { connection in
+            try connection.execute(begin)
+            let transaction = PostgresTransaction(connection: connection)
+            let result: R
+            do {
+                result = try body(transaction)
+            } catch {
+                try? connection.execute("ROLLBACK")
+                throw error
+            }
+            do {
+                try connection.execute("COMMIT")
+            } catch let error as PostgresError where error.isConnectionLoss {
+                throw PostgresError(description: "the connection broke during COMMIT, so the transaction may or may not have been committed: \(error)",
+                                    isConnectionLoss: true)
+            }
             return result
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
         }
+    }
+
+    /// Lends an idle connection, or a new one, to `body`; takes it back unless it broke (a lost
+    /// server: the next transaction connects again, to whichever host the URL names is the primary now).
+    func withConnection<R>(_ body: (PGConnection) throws -> R) throws -> R {
+        let connection = try lock.withLock { idle.popLast() } ?? PGConnection(url: url)
+        defer {
+            if connection.isReusable {
+                lock.withLock { if idle.count < Self.maximumIdle { idle.append(connection) } }
+            }
+        }
+        return try body(connection)
     }
 }
 

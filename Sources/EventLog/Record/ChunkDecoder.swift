@@ -11,12 +11,12 @@ struct ChunkDecoder {
     static let parallelThreshold = 64
     static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
-    func decode(_ entries: [Entry], in txn: LMDBTransaction) -> [Result<RecordedEvent, any Error>] {
+    func decode(_ entries: [Entry], in txn: StoreTransaction) -> [Result<RecordedEvent, any Error>] {
         decode(entries, in: txn) { $0 }
     }
 
     /// Opens the records and applies `transform` to each, both on the workers.
-    func decode<T>(_ entries: [Entry], in txn: LMDBTransaction,
+    func decode<T>(_ entries: [Entry], in txn: StoreTransaction,
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
         guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
             return entries.map { entry in Result { try transform(try opener.open(entry.record, position: entry.position, in: txn)) } }

@@ -9,7 +9,7 @@ struct RecordOpener: Sendable {
 
     /// Opens the record stored at `position`, checking its leaf hash first. Any damage, a record moved from another position or
     /// store, or a destroyed key is a thrown ``EventLogError`` naming the position; never wrong bytes.
-    func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: LMDBTransaction) throws -> RecordedEvent {
+    func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: StoreTransaction) throws -> RecordedEvent {
         var bases = NonceBaseCursor()
         let base = try bases.base(for: position, in: txn)
         if let header = RecordHeader(parsing: record) { try dictionaries.ensureLoaded(header.dictionaryID, in: txn) }

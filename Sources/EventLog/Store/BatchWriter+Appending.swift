@@ -15,7 +15,7 @@ struct BatchState {
 extension BatchWriter {
     /// Applies a group of appends atomically: all of them, or (when one is refused) none, leaving
     /// `state` and the pending index as they were before the group.
-    func apply(_ parts: [StreamAppend], to state: inout BatchState, in txn: LMDBTransaction)
+    func apply(_ parts: [StreamAppend], to state: inout BatchState, in txn: StoreTransaction)
         throws -> Result<[AppendResult], EventLogError> {
         // A checkpoint of counts, not a copy of `state`: copying would make every group copy the
         // batch's jobs so far, quadratic in the batch size.
@@ -48,7 +48,7 @@ extension BatchWriter {
 
     /// The stream's discardable data key: the one `discardable-keys` names, or a new one when there is
     /// none or it was destroyed (events appended after a discard get a fresh key).
-    private func discardableKey(of stream: StreamID, state: inout BatchState, in txn: LMDBTransaction) throws -> (UInt32, SecureBytes) {
+    private func discardableKey(of stream: StreamID, state: inout BatchState, in txn: StoreTransaction) throws -> (UInt32, SecureBytes) {
         if let entry = try txn.get(StoreLayout.discardableKeys, stream.uuid.bytes), entry.count == 4,
            let key = try keys.key(entry.loadBigEndian(at: 0), in: txn) {
             return (entry.loadBigEndian(at: 0), key)
@@ -62,7 +62,7 @@ extension BatchWriter {
     }
 
     /// Applies one stream's append: checks it, assigns positions and queues its records for sealing.
-    private func apply(_ part: StreamAppend, to state: inout BatchState, in txn: LMDBTransaction)
+    private func apply(_ part: StreamAppend, to state: inout BatchState, in txn: StoreTransaction)
         throws -> Result<AppendResult, EventLogError> {
         var events = part.events
         var duplicates = 0

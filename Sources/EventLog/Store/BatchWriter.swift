@@ -15,7 +15,7 @@ struct PendingAppend {
 /// kept in memory and written to the index only every ``StreamIndex/maximumTail`` events, so a
 /// commit writes the log's own pages and not one index page per stream (see ``StreamIndex``).
 final class BatchWriter {
-    private let environment: LMDBEnvironment
+    private let environment: StoreEnvironment
     let keys: KeyRing
     private let dictionaries: DictionarySet
     private let storeID: [UInt8]
@@ -32,7 +32,7 @@ final class BatchWriter {
     /// False after a failed transaction: `pending` may hold its changes and is reloaded from disk.
     private var pendingIsCurrent = false
 
-    init(environment: LMDBEnvironment, keys: KeyRing, dictionaries: DictionarySet, storeID: [UInt8],
+    init(environment: StoreEnvironment, keys: KeyRing, dictionaries: DictionarySet, storeID: [UInt8],
          clock: @escaping @Sendable () -> Int64) throws {
         self.environment = environment
         self.keys = keys
@@ -44,7 +44,7 @@ final class BatchWriter {
     }
 
     /// The next position and the next data key id as committed.
-    private static func committedCounters(in txn: LMDBTransaction) throws -> (UInt64, UInt32) {
+    private static func committedCounters(in txn: StoreTransaction) throws -> (UInt64, UInt32) {
         let last = try txn.withCursor(StoreLayout.events) { try $0.last() }
         let next = try last.map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0
         guard let keyID = try txn.get(StoreLayout.meta, StoreLayout.nextKeyIDKey), keyID.count == 4 else {
@@ -111,7 +111,7 @@ final class BatchWriter {
             return .success(value)
         } catch {
             createdKeys.forEach(keys.forget)
-            return .failure(error is LMDBError ? EventLogError.storage(error) : error)
+            return .failure(StoreEnvironment.isStorageError(error) ? EventLogError.storage(error) : error)
         }
     }
 
@@ -127,7 +127,7 @@ final class BatchWriter {
     /// Makes the writer's state match the committed log: on the first write, after a failed
     /// transaction, and when another process has appended since this writer's last commit (LMDB
     /// serialises writers across processes; the check costs two lookups per transaction).
-    func preparePending(in txn: LMDBTransaction) throws {
+    func preparePending(in txn: StoreTransaction) throws {
         let (committedNext, committedKeyID) = try Self.committedCounters(in: txn)
         if pendingIsCurrent, committedNext == nextPosition, committedKeyID == nextKeyID {
             pendingIsCurrent = false  // until this transaction commits
@@ -150,7 +150,7 @@ final class BatchWriter {
         }
     }
 
-    func writeIndex(through position: UInt64, in txn: LMDBTransaction) throws {
+    func writeIndex(through position: UInt64, in txn: StoreTransaction) throws {
         for (stream, change) in pending {
             if change.isNew { try txn.put(StoreLayout.streams, stream.uuid.bytes, change.state.row.bytes) }
             for run in change.runsToWrite.values { try run.write(stream, in: txn) }

@@ -19,6 +19,9 @@ extension EventLog {
     /// The compacted copy's name while it is written, in the store directory.
     static let compactingFileName = "data.mdb.compacting"
 
+    /// On PostgreSQL, rewrites the store's tables with `VACUUM FULL` instead, under the same exclusive
+    /// hold, and reports their sizes on the server.
+    ///
     /// Rewrites `data.mdb` without its free pages, so that nothing deleted (a destroyed key, a removed
     /// view row, an older version of any page) survives in the file; then replaces the file
     /// atomically. Needs no key.
@@ -33,6 +36,16 @@ extension EventLog {
     public static func compact(at directory: String, waitingUpTo timeout: Duration = .seconds(10)) throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
+        if case .postgres(let url) = StoreLocation(directory) {
+            let storage = try PostgresStorage.connect(url: url, createTables: false, openLock: .exclusive(timeout))
+            do {
+                let before = try storage.bytesOnServer()
+                try storage.vacuumFull()
+                return CompactionReport(bytesBefore: before, bytesAfter: try storage.bytesOnServer(), duration: clock.now - start)
+            } catch {
+                throw EventLogError.storage(error)
+            }
+        }
         try StoreLayout.requireDataFile(in: directory)
         let lock = try exclusiveLock(on: directory, waitingUpTo: timeout)
         let dataPath = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)

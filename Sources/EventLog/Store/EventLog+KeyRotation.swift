@@ -39,10 +39,16 @@ extension EventLog {
 
     private static func rotate(at directory: String, from current: KeySource, to new: KeySource,
                                passphraseCost: PassphraseCost, timeout: Duration) throws -> KeyRotationReport {
-        _ = try openEnvironment(at: directory, options: EventLogOptions())  // a clear error for a missing store
-        let lock = try exclusiveLock(on: directory, waitingUpTo: timeout)
-        let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                              initialMapSize: EventLogOptions().initialMapSize, durable: true, create: false, lock: lock)
+        let environment: StoreEnvironment
+        switch StoreLocation(directory) {
+        case .directory:
+            _ = try openEnvironment(at: directory, options: EventLogOptions())  // a clear error for a missing store
+            let lock = try exclusiveLock(on: directory, waitingUpTo: timeout)
+            environment = .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
+                                                    initialMapSize: EventLogOptions().initialMapSize, durable: true, create: false, lock: lock))
+        case .postgres(let url):
+            environment = .postgres(try PostgresStorage.connect(url: url, createTables: false, openLock: .exclusive(timeout)))
+        }
         try environment.read { txn in try StoreOpening.checkFormat(in: txn) }
         return try environment.write { txn in
             let storeID = try StoreOpening.storeID(in: txn)
@@ -105,7 +111,7 @@ extension EventLog {
 
     /// Replaces every value of `database` with `transform(key, value)` (nil: left as it is), in
     /// place (same length), so the current pages keep no copy of the old value. Returns how many.
-    private static func reseal(_ database: String, in txn: LMDBTransaction,
+    private static func reseal(_ database: String, in txn: StoreTransaction,
                                _ transform: (UnsafeRawBufferPointer, UnsafeRawBufferPointer) throws -> [UInt8]?) throws -> Int {
         var changed: [([UInt8], [UInt8])] = []
         try txn.withCursor(database) { cursor in

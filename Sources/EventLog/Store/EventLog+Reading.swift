@@ -23,7 +23,7 @@ extension EventLog {
     }
 
     /// ``readStream(_:from:maxCount:skippingErased:transform:)`` in a transaction of the caller's.
-    func readStream<T>(_ stream: StreamID, from number: UInt64, maxCount: Int, skippingErased: Bool, in txn: LMDBTransaction,
+    func readStream<T>(_ stream: StreamID, from number: UInt64, maxCount: Int, skippingErased: Bool, in txn: StoreTransaction,
                        transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
         let decoder = ChunkDecoder(opener: opener)
         let places = try streamPositions(stream, from: number, direction: .forward, maxCount: maxCount, in: txn)
@@ -63,7 +63,7 @@ extension EventLog {
 
     /// Where the stream's events are: (stream number, global position) in the order asked for.
     private func streamPositions(_ stream: StreamID, from number: UInt64?, direction: ReadDirection, maxCount: Int,
-                                 in txn: LMDBTransaction) throws -> [(number: UInt64, position: UInt64)] {
+                                 in txn: StoreTransaction) throws -> [(number: UInt64, position: UInt64)] {
         guard maxCount > 0, let (view, _) = try StreamIndex.view(of: stream, in: txn) else { return [] }
         let start = number ?? (direction == .forward ? 0 : view.version - 1)
         guard start < view.version else { return [] }
@@ -133,7 +133,7 @@ extension EventLog {
         try reading { txn in try Self.streamMetadata(stream, in: txn) }
     }
 
-    static func streamMetadata(_ stream: StreamID, in txn: LMDBTransaction) throws -> StreamMetadata? {
+    static func streamMetadata(_ stream: StreamID, in txn: StoreTransaction) throws -> StreamMetadata? {
         guard let (view, lastRun) = try StreamIndex.view(of: stream, in: txn) else { return nil }
         return view.metadata(stream, lastIndexedPosition: lastRun.map { $0.position(of: $0.numbers.upperBound - 1) })
     }
@@ -190,7 +190,7 @@ extension EventLog {
     }
 
     /// Reads the event the stream index places at `position`, checking that it is what the index says.
-    private func readIndexed(_ stream: StreamID, number: UInt64, position: UInt64, in txn: LMDBTransaction) throws -> RecordedEvent {
+    private func readIndexed(_ stream: StreamID, number: UInt64, position: UInt64, in txn: StoreTransaction) throws -> RecordedEvent {
         guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)) else {
             throw EventLogError.integrity(position, "is missing (stream \(stream) number \(number) is indexed there)")
         }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// An encrypted, compressed, append-only event log in one LMDB environment (a directory).
+/// An encrypted, compressed, append-only event log in one LMDB environment (a directory), or in a
+/// PostgreSQL database when the store is given as a `postgresql://` URL (docs/FORMAT.md "PostgreSQL").
 ///
 /// Events are appended to streams, each identified by a ``StreamID``, and get a global position
 /// in one total order. Appends are atomic per call, checked against an ``ExpectedVersion``, and
@@ -14,12 +15,12 @@ import Foundation
 /// let events = try log.readStream(stream)
 /// ```
 public final class EventLog: Sendable {
-    /// The store directory.
+    /// The store directory, or its PostgreSQL URL with any password replaced by `***`.
     public let directory: String
     /// The store's random id, bound into every record.
     public let storeID: UUID
 
-    let environment: LMDBEnvironment
+    let environment: StoreEnvironment
     let keyHierarchy: KeyHierarchy
     let opener: RecordOpener
     let dictionaries: DictionarySet
@@ -27,7 +28,7 @@ public final class EventLog: Sendable {
     private let appends: AppendQueue
     private let durable: Bool
 
-    private init(directory: String, environment: LMDBEnvironment, master: SecureBytes, options: EventLogOptions) throws {
+    private init(directory: String, environment: StoreEnvironment, master: SecureBytes, options: EventLogOptions) throws {
         let storeIDBytes = try environment.read { txn in
             try StoreOpening.checkFormat(in: txn)
             return try StoreOpening.storeID(in: txn)
@@ -44,7 +45,7 @@ public final class EventLog: Sendable {
         try environment.read { txn in try dictionaries.load(in: txn) }
         let writer = try BatchWriter(environment: environment, keys: keys, dictionaries: dictionaries,
                                      storeID: storeIDBytes, clock: options.clock)
-        self.directory = directory
+        self.directory = StoreLocation.redacted(directory)
         self.storeID = storeIDBytes.withUnsafeBytes { UUID(bytes: $0) }
         self.environment = environment
         self.keyHierarchy = hierarchy
@@ -61,7 +62,8 @@ public final class EventLog: Sendable {
         if !durable { try? environment.sync() }
     }
 
-    /// Creates a new store in `directory`, which must not exist or be empty.
+    /// Creates a new store in `directory`, which must not exist or be empty; or, given a `postgresql://`
+    /// URL, in that database, which must not hold a store.
     ///
     /// With ``KeySource/keyFile(_:)`` the key file must exist already (see ``MasterKeyFile/create(at:)``);
     /// with ``KeySource/passphrase(_:)`` a fresh salt is kept in the store.
@@ -76,6 +78,9 @@ public final class EventLog: Sendable {
     /// Builds the store in a hidden sibling directory and renames it into place when complete, so that
     /// a creation that fails or is killed halfway never leaves a half-made store at `directory`.
     private static func createStore(at directory: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
+        if case .postgres(let url) = StoreLocation(directory) {
+            return try createPostgresStore(url: url, key: key, options: options)
+        }
         let masterFromFile = try StoreOpening.checkNewStore(at: directory, keySource: key)
         let staging = try StoreOpening.makeStagingDirectory(for: directory)
         do {
@@ -83,13 +88,13 @@ public final class EventLog: Sendable {
                 let environment = try LMDBEnvironment(path: staging, databaseNames: StoreLayout.all,
                                                       initialMapSize: options.initialMapSize, durable: true, create: true)
                 return try environment.write { txn in
-                    try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, options: options)
+                    try StoreOpening.initialise(in: .lmdb(txn), keySource: key, masterFromFile: masterFromFile, options: options)
                 }
             }()  // the staging environment is closed here, before the rename
             try StoreOpening.moveIntoPlace(staging, directory)
             let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
                                                   initialMapSize: options.initialMapSize, durable: options.durable, create: false)
-            return try EventLog(directory: directory, environment: environment, master: master, options: options)
+            return try EventLog(directory: directory, environment: .lmdb(environment), master: master, options: options)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw error
@@ -111,12 +116,31 @@ public final class EventLog: Sendable {
         return try EventLog(directory: directory, environment: environment, master: master, options: options)
     }
 
-    /// Opens the LMDB environment of an existing store, with clear errors for a missing or damaged one.
-    static func openEnvironment(at directory: String, options: EventLogOptions) throws -> LMDBEnvironment {
+    /// Creates the store's tables in the PostgreSQL database at `url` and initialises it, in one
+    /// transaction under the writer lock: a database that holds a store already is refused.
+    private static func createPostgresStore(url: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
+        var masterFromFile: SecureBytes?
+        if case .keyFile(let path) = key { masterFromFile = try MasterKeyFile.read(at: path) }
+        let storage = try PostgresStorage.connect(url: url, createTables: true)
+        let master = try storage.write { txn in
+            if try txn.get(StoreLayout.meta, StoreLayout.formatKey) != nil {
+                throw EventLogError(.alreadyExists, "the PostgreSQL database \(StoreLocation.redacted(url)) holds a store already; refusing to create another there",
+                                    path: StoreLocation.redacted(url))
+            }
+            return try StoreOpening.initialise(in: .postgres(txn), keySource: key, masterFromFile: masterFromFile, options: options)
+        }
+        return try EventLog(directory: url, environment: .postgres(storage), master: master, options: options)
+    }
+
+    /// Opens the environment of an existing store, with clear errors for a missing or damaged one.
+    static func openEnvironment(at directory: String, options: EventLogOptions) throws -> StoreEnvironment {
+        if case .postgres(let url) = StoreLocation(directory) {
+            return .postgres(try PostgresStorage.connect(url: url, createTables: false))
+        }
         try StoreLayout.requireDataFile(in: directory)
         do {
-            return try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                       initialMapSize: options.initialMapSize, durable: options.durable, create: false)
+            return .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
+                                             initialMapSize: options.initialMapSize, durable: options.durable, create: false))
         } catch let error as LMDBError where error.isCorruption {
             throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory)
         } catch {
@@ -182,7 +206,7 @@ public final class EventLog: Sendable {
     public func appendInOneTransaction<T: Sendable>(expectedBytes: Int = 0,
                                                     _ body: @escaping @Sendable (TransactionAppender) throws -> T) async throws -> T {
         if expectedBytes > 0 {
-            do { try environment.reserve(expectedBytes) } catch let error as LMDBError { throw EventLogError.storage(error) }
+            do { try environment.reserve(expectedBytes) } catch { throw EventLogError.storage(error) }
         }
         return try await appends.submitTransaction { [self] appender in
             appender.log = self
@@ -236,13 +260,21 @@ public final class EventLog: Sendable {
 extension EventLog {
     /// A read transaction whose storage failures reach the caller as ``EventLogError``; errors
     /// thrown by `body` itself pass through unchanged.
-    func reading<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
-        do { return try environment.read(body) } catch let error as LMDBError { throw EventLogError.storage(error) }
+    func reading<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
+        do {
+            return try environment.read(body)
+        } catch where StoreEnvironment.isStorageError(error) {
+            throw EventLogError.storage(error)
+        }
     }
 
     /// A write transaction whose storage failures reach the caller as ``EventLogError``; errors
     /// thrown by `body` itself pass through unchanged (and the transaction is aborted).
-    func writing<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
-        do { return try environment.write(body) } catch let error as LMDBError { throw EventLogError.storage(error) }
+    func writing<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
+        do {
+            return try environment.write(body)
+        } catch where StoreEnvironment.isStorageError(error) {
+            throw EventLogError.storage(error)
+        }
     }
 }

@@ -9,7 +9,7 @@ import Foundation
 /// so that rows holding a session's content can be sealed with its data key. No record is
 /// rewritten and no key is needed beyond the master key check.
 enum FormatMigration {
-    static func upgrade(from format: UInt32, in txn: LMDBTransaction) throws -> [String] {
+    static func upgrade(from format: UInt32, in txn: StoreTransaction) throws -> [String] {
         var steps: [String] = []
         var current = format
         while current < StoreLayout.formatVersion {
@@ -33,7 +33,7 @@ enum FormatMigration {
         return steps
     }
 
-    private static func upgradeFromFormat1(in txn: LMDBTransaction) throws -> Int {
+    private static func upgradeFromFormat1(in txn: StoreTransaction) throws -> Int {
         var rows: [([UInt8], [UInt8])] = []
         try txn.withCursor(StoreLayout.views) { cursor in
             var entry = try cursor.first()
@@ -46,7 +46,7 @@ enum FormatMigration {
         return rows.count
     }
 
-    private static func upgradeFromFormat0(in txn: LMDBTransaction) throws {
+    private static func upgradeFromFormat0(in txn: StoreTransaction) throws {
         var totals = StoreTotals()
         var count: UInt64 = 0
         try txn.withCursor(StoreLayout.events) { cursor in
@@ -86,8 +86,13 @@ extension EventLog {
                     return master
                 }
             }()  // closed here; opened again creating the databases a newer format adds, now that the key is right
-            let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                                  initialMapSize: EventLogOptions().initialMapSize, durable: true, create: true)
+            let environment: StoreEnvironment = switch StoreLocation(directory) {
+            case .directory:
+                .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
+                                          initialMapSize: EventLogOptions().initialMapSize, durable: true, create: true))
+            case .postgres(let url):
+                .postgres(try PostgresStorage.connect(url: url, createTables: true))
+            }
             return try environment.write { txn in
                 let format = try StoreOpening.format(in: txn)
                 guard format <= StoreLayout.formatVersion else {

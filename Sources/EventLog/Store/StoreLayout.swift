@@ -91,7 +91,7 @@ struct StreamRow: Equatable {
         [UInt8](bigEndian: createdAtMilliseconds) + [UInt8](bigEndian: keyID) + [UInt8](bigEndian: firstPosition)
     }
 
-    static func read(_ stream: StreamID, in txn: LMDBTransaction) throws -> StreamRow? {
+    static func read(_ stream: StreamID, in txn: StoreTransaction) throws -> StreamRow? {
         guard let bytes = try txn.get(StoreLayout.streams, stream.uuid.bytes) else { return nil }
         guard let row = StreamRow(bytes) else {
             throw EventLogError(.integrity, "the row of stream \(stream) is malformed", stream: stream)
@@ -108,7 +108,7 @@ struct StreamState: Equatable {
     /// The number of events in the stream.
     var version: UInt64 { lastRun.numbers.upperBound }
 
-    static func read(_ stream: StreamID, in txn: LMDBTransaction) throws -> StreamState? {
+    static func read(_ stream: StreamID, in txn: StoreTransaction) throws -> StreamState? {
         guard let row = try StreamRow.read(stream, in: txn) else { return nil }
         guard let lastRun = try StreamRun.last(of: stream, in: txn) else {
             throw EventLogError(.integrity, "stream \(stream) has a row but no events in the stream index", stream: stream)
@@ -124,13 +124,13 @@ struct StoreTotals {
     var compressedBytes: UInt64 = 0
     var recordBytes: UInt64 = 0
 
-    static func read(in txn: LMDBTransaction) throws -> StoreTotals {
+    static func read(in txn: StoreTransaction) throws -> StoreTotals {
         guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.totalsKey), bytes.count == 24 else { return StoreTotals() }
         return StoreTotals(bodyBytes: bytes.loadBigEndian(at: 0), compressedBytes: bytes.loadBigEndian(at: 8),
                            recordBytes: bytes.loadBigEndian(at: 16))
     }
 
-    func write(in txn: LMDBTransaction) throws {
+    func write(in txn: StoreTransaction) throws {
         try txn.put(StoreLayout.meta, StoreLayout.totalsKey,
                     [UInt8](bigEndian: bodyBytes) + [UInt8](bigEndian: compressedBytes) + [UInt8](bigEndian: recordBytes))
     }

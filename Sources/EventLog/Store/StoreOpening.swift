@@ -61,6 +61,7 @@ enum StoreOpening {
 
     /// The master key must never sit in the store directory, where a copy of the store would carry it.
     static func refuseKeyInside(_ directory: String, keyPath: String) throws {
+        guard case .directory = StoreLocation(directory) else { return }  // a database never sees the key
         let store = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
         let key = URL(fileURLWithPath: keyPath).standardizedFileURL.resolvingSymlinksInPath().path
         if key.hasPrefix(store + "/") {
@@ -70,7 +71,7 @@ enum StoreOpening {
     }
 
     /// Writes the meta data of a new store and its audit key; returns the master key.
-    static func initialise(in txn: LMDBTransaction, keySource: KeySource, masterFromFile: SecureBytes?,
+    static func initialise(in txn: StoreTransaction, keySource: KeySource, masterFromFile: SecureBytes?,
                            options: EventLogOptions) throws -> SecureBytes {
         let storeID = UUID().bytes
         let master: SecureBytes
@@ -102,14 +103,14 @@ enum StoreOpening {
         [argon2idAlgorithm] + [UInt8](bigEndian: cost.operations) + [UInt8](bigEndian: UInt64(cost.memoryBytes)) + salt
     }
 
-    static func format(in txn: LMDBTransaction) throws -> UInt32 {
+    static func format(in txn: StoreTransaction) throws -> UInt32 {
         guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.formatKey), bytes.count == 4 else {
             throw EventLogError(.storeUnusable, "the store has no format version; it is not a SessionStore store")
         }
         return bytes.loadBigEndian(at: 0)
     }
 
-    static func checkFormat(in txn: LMDBTransaction) throws {
+    static func checkFormat(in txn: StoreTransaction) throws {
         let format = try format(in: txn)
         if format < StoreLayout.formatVersion {
             throw EventLogError(.migrationRequired,
@@ -121,7 +122,7 @@ enum StoreOpening {
         }
     }
 
-    static func storeID(in txn: LMDBTransaction) throws -> [UInt8] {
+    static func storeID(in txn: StoreTransaction) throws -> [UInt8] {
         guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.storeIDKey), bytes.count == 16 else {
             throw EventLogError(.storeUnusable, "the store has no valid store id")
         }
@@ -129,7 +130,7 @@ enum StoreOpening {
     }
 
     /// The master key from the key file, or from the passphrase with the store's salt and cost.
-    static func masterKey(for source: KeySource, directory: String, in txn: LMDBTransaction) throws -> SecureBytes {
+    static func masterKey(for source: KeySource, directory: String, in txn: StoreTransaction) throws -> SecureBytes {
         let kdf = try txn.get(StoreLayout.meta, StoreLayout.passphraseKDFKey).map { Array($0) }
         switch source {
         case .keyFile(let path):
@@ -153,7 +154,7 @@ enum StoreOpening {
     }
 
     /// Fails with `wrongKey` unless the key check in `meta` opens under this master key.
-    static func checkKey(_ hierarchy: KeyHierarchy, storeID: [UInt8], in txn: LMDBTransaction) throws {
+    static func checkKey(_ hierarchy: KeyHierarchy, storeID: [UInt8], in txn: StoreTransaction) throws {
         guard let check = try txn.get(StoreLayout.meta, StoreLayout.keyCheckKey) else {
             throw EventLogError(.storeUnusable, "the store has no key check")
         }

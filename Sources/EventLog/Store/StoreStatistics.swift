@@ -10,7 +10,7 @@ public struct StoreStatistics: Hashable, Sendable, Codable {
     public var dataKeys: Int
     /// Compression dictionaries installed.
     public var dictionaries: Int
-    /// Size of the store's files (data and lock file) on disk.
+    /// Size of the store's files (data and lock file) on disk; on PostgreSQL, of its tables on the server.
     public var bytesOnDisk: UInt64
     /// Event bodies (type and data) before compression.
     public var payloadBytes: UInt64
@@ -18,9 +18,9 @@ public struct StoreStatistics: Hashable, Sendable, Codable {
     public var compressedPayloadBytes: UInt64
     /// Whole records: header, leaf hash, nonce, ciphertext and tag.
     public var recordBytes: UInt64
-    /// The LMDB map's current size in bytes (it grows by itself).
+    /// The LMDB map's current size in bytes (it grows by itself); 0 on PostgreSQL.
     public var mapSize: UInt64
-    /// Bytes of the map in use.
+    /// Bytes of the map in use; 0 on PostgreSQL.
     public var mapUsed: UInt64
 
     /// Payload bytes before compression over after; 0 for an empty store.
@@ -32,12 +32,7 @@ public struct StoreStatistics: Hashable, Sendable, Codable {
 extension EventLog {
     /// Counts and sizes of what the store holds, from running totals and LMDB's own figures (no scan).
     public func statistics() throws -> StoreStatistics {
-        let info = environment.info()
-        let fileBytes = [StoreLayout.dataFileName, StoreLayout.lockFileName].reduce(UInt64(0)) { total, name in
-            let path = (directory as NSString).appendingPathComponent(name)
-            let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
-            return total + size
-        }
+        let (fileBytes, mapSize, mapUsed) = try storageSizes()
         return try reading { txn in
             let totals = try StoreTotals.read(in: txn)
             let events = try txn.withCursor(StoreLayout.events) {
@@ -50,8 +45,23 @@ extension EventLog {
                 events: events, streams: try txn.count(StoreLayout.streams) + unindexed, dataKeys: try txn.count(StoreLayout.keys),
                 dictionaries: try txn.count(StoreLayout.dictionaries), bytesOnDisk: fileBytes,
                 payloadBytes: totals.bodyBytes, compressedPayloadBytes: totals.compressedBytes,
-                recordBytes: totals.recordBytes, mapSize: UInt64(info.mapSize),
-                mapUsed: UInt64(info.pagesInUse * info.pageSize))
+                recordBytes: totals.recordBytes, mapSize: mapSize, mapUsed: mapUsed)
+        }
+    }
+
+    /// Bytes the store takes where it lives, the map's size and the bytes of it in use.
+    private func storageSizes() throws -> (UInt64, UInt64, UInt64) {
+        switch environment {
+        case .lmdb(let lmdb):
+            let info = lmdb.info()
+            let fileBytes = [StoreLayout.dataFileName, StoreLayout.lockFileName].reduce(UInt64(0)) { total, name in
+                let path = (directory as NSString).appendingPathComponent(name)
+                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
+                return total + size
+            }
+            return (fileBytes, UInt64(info.mapSize), UInt64(info.pagesInUse * info.pageSize))
+        case .postgres(let storage):
+            do { return (try storage.bytesOnServer(), 0, 0) } catch { throw EventLogError.storage(error) }
         }
     }
 }

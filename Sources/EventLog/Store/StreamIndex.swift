@@ -14,14 +14,14 @@ enum StreamIndex {
         var header: RecordHeader
     }
 
-    static func indexedThrough(in txn: LMDBTransaction) throws -> UInt64 {
+    static func indexedThrough(in txn: StoreTransaction) throws -> UInt64 {
         guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.indexedThroughKey) else { return 0 }
         guard bytes.count == 8 else { throw EventLogError(.integrity, "meta indexed-through is malformed") }
         return bytes.loadBigEndian(at: 0)
     }
 
     /// The tail's events, all or only those of `stream`, in log order.
-    static func tail(of stream: StreamID? = nil, in txn: LMDBTransaction) throws -> [TailEntry] {
+    static func tail(of stream: StreamID? = nil, in txn: StoreTransaction) throws -> [TailEntry] {
         let start = try indexedThrough(in: txn)
         let wanted = stream?.uuid.bytes
         var entries: [TailEntry] = []
@@ -60,7 +60,7 @@ enum StreamIndex {
     }
 
     /// The ids of every event of `stream`, read from clear headers (no key needed).
-    static func eventIDs(of stream: StreamID, in txn: LMDBTransaction) throws -> Set<UUID> {
+    static func eventIDs(of stream: StreamID, in txn: StoreTransaction) throws -> Set<UUID> {
         guard let (view, _) = try view(of: stream, in: txn) else { return [] }
         var ids = Set<UUID>(minimumCapacity: Int(view.version))
         func add(_ position: UInt64) throws {
@@ -82,13 +82,13 @@ enum StreamIndex {
 
     /// The data key id of `stream`, or nil when it has no events: from its row, or (for a stream
     /// whose first event is in the tail) from that event's header.
-    static func keyID(of stream: StreamID, in txn: LMDBTransaction) throws -> UInt32? {
+    static func keyID(of stream: StreamID, in txn: StoreTransaction) throws -> UInt32? {
         if let row = try StreamRow.read(stream, in: txn) { return row.keyID }
         return try tail(of: stream, in: txn).first?.header.keyID
     }
 
     /// The stream as a reader sees it, or nil when it has no events.
-    static func view(of stream: StreamID, in txn: LMDBTransaction) throws -> (View, lastRun: StreamRun?)? {
+    static func view(of stream: StreamID, in txn: StoreTransaction) throws -> (View, lastRun: StreamRun?)? {
         let lastRun = try StreamRun.last(of: stream, in: txn)
         let indexedVersion = lastRun?.numbers.upperBound ?? 0
         var row = try StreamRow.read(stream, in: txn)

@@ -16,13 +16,13 @@ struct StreamRun: Equatable {
         stream.uuid.bytes + [UInt8](bigEndian: number)
     }
 
-    func write(_ stream: StreamID, in txn: LMDBTransaction) throws {
+    func write(_ stream: StreamID, in txn: StoreTransaction) throws {
         try txn.put(StoreLayout.streamRuns, Self.key(stream, firstNumber),
                     [UInt8](bigEndian: firstPosition) + [UInt8](bigEndian: count))
     }
 
     /// Decodes a cursor entry; nil when it belongs to another stream.
-    static func decode(_ entry: LMDBCursor.Entry, of stream: StreamID) throws -> StreamRun? {
+    static func decode(_ entry: StoreCursor.Entry, of stream: StreamID) throws -> StreamRun? {
         let uuid = stream.uuid.bytes
         guard entry.key.count == 24, entry.key.prefix(16).elementsEqual(uuid) else { return nil }
         guard entry.value.count == 12 else {
@@ -33,7 +33,7 @@ struct StreamRun: Equatable {
     }
 
     /// The stream's last run, or nil when it has none.
-    static func last(of stream: StreamID, in txn: LMDBTransaction) throws -> StreamRun? {
+    static func last(of stream: StreamID, in txn: StoreTransaction) throws -> StreamRun? {
         try txn.withCursor(StoreLayout.streamRuns) { cursor in
             let after = try cursor.seek(atOrAfter: key(stream, .max))
             if let after, let run = try decode(after, of: stream) { return run }  // a run starting at UInt64.max
@@ -43,7 +43,7 @@ struct StreamRun: Equatable {
     }
 
     /// Visits the stream's runs from the one holding `number`, forward or backward, until `body` returns false.
-    static func visit(_ stream: StreamID, from number: UInt64, direction: ReadDirection, in txn: LMDBTransaction,
+    static func visit(_ stream: StreamID, from number: UInt64, direction: ReadDirection, in txn: StoreTransaction,
                       _ body: (StreamRun) throws -> Bool) throws {
         try txn.withCursor(StoreLayout.streamRuns) { cursor in
             // The run holding `number` is the last one whose first number is <= number.

@@ -6,7 +6,7 @@
 /// Lives on the writer thread, inside the transaction; it must not escape the body it is passed to.
 public final class TransactionAppender {
     private unowned let writer: BatchWriter
-    private let txn: LMDBTransaction
+    private let txn: StoreTransaction
     /// The log appended to, for reads in the transaction; set before the body runs.
     var log: EventLog!
     private(set) var state: BatchState
@@ -17,7 +17,7 @@ public final class TransactionAppender {
     /// Queued records are sealed and written once this many are queued.
     private static let writeThreshold = 2048
 
-    init(writer: BatchWriter, txn: LMDBTransaction) throws {
+    init(writer: BatchWriter, txn: StoreTransaction) throws {
         self.writer = writer
         self.txn = txn
         try writer.preparePending(in: txn)

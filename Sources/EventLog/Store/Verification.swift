@@ -70,7 +70,9 @@ extension EventLog {
     /// numbers, kinds, node bounds, child and overflow pages, depths), with no key and before anything
     /// walks the file: LMDB keeps no checksums, and a damaged page header can crash whatever reads it.
     /// `verify` and `verifyWithoutKey` check it too; call this first on a file that may be damaged.
+    /// A PostgreSQL store has no file of its own to check (the server keeps its pages): its report is empty.
     public static func checkStructure(at directory: String) throws -> VerificationReport {
+        guard case .directory = StoreLocation(directory) else { return VerificationReport() }
         try StoreLayout.requireDataFile(in: directory, readOnly: true)  // the walk opens the file read-only
         var report = VerificationReport()
         do {
@@ -128,15 +130,18 @@ extension EventLog {
 
     /// The scan both verifications share: `open` checks a chunk of records (with or without keys),
     /// the rest is checked in order here.
-    private static func verify(in txn: LMDBTransaction, origin: String, anchor: Checkpoint?, checkingStructure: Bool,
+    private static func verify(in txn: StoreTransaction, origin: String, anchor: Checkpoint?, checkingStructure: Bool,
                                progress: ((UInt64, UInt64) -> Void)?,
                                open: ([ChunkDecoder.Entry]) throws -> [Result<(stream: StreamID, number: UInt64), any Error>]) throws
         -> VerificationReport {
         var report = VerificationReport()
         // LMDB trusts its pages, and a damaged page header can crash it: the file's structure is checked
         // from its bytes first (this snapshot's pages, which the open transaction keeps from reuse).
-        let damage = !checkingStructure ? [] : PageStructure.problems(
-            ofFileAt: (txn.environment.path as NSString).appendingPathComponent(StoreLayout.dataFileName), transactionID: txn.id)
+        var damage: [String] = []
+        if checkingStructure, case .lmdb(let lmdb) = txn {
+            damage = PageStructure.problems(ofFileAt: (lmdb.environment.path as NSString).appendingPathComponent(StoreLayout.dataFileName),
+                                            transactionID: lmdb.id)
+        }
         guard damage.isEmpty else {
             for problem in damage { report.report(nil, problem) }
             return report
@@ -207,7 +212,7 @@ extension EventLog {
 
     /// The log must extend `anchor`: its first `anchor.size` leaves hash to the anchor's root, and the
     /// consistency proof from the stored tree leads from that root to the root recomputed now.
-    private static func check(_ anchor: Checkpoint, origin: String, rootAtItsSize: [UInt8]?, in txn: LMDBTransaction,
+    private static func check(_ anchor: Checkpoint, origin: String, rootAtItsSize: [UInt8]?, in txn: StoreTransaction,
                               report: inout VerificationReport) throws {
         let before = report.problemCount
         if anchor.origin != origin {
@@ -252,7 +257,7 @@ extension EventLog {
 
     /// The index must describe exactly the log before `indexedThrough`: a row for every stream with
     /// events there, runs covering its numbers in order and pointing at its records, nothing beyond.
-    private static func checkIndex(_ seen: [StreamID: UInt64], indexedThrough: UInt64, in txn: LMDBTransaction,
+    private static func checkIndex(_ seen: [StreamID: UInt64], indexedThrough: UInt64, in txn: StoreTransaction,
                             report: inout VerificationReport) throws {
         var rows = 0
         try txn.withCursor(StoreLayout.streams) { cursor in

@@ -70,7 +70,7 @@ public struct ViewWriter {
 
 /// Read access to one view inside a read transaction.
 public struct ViewReader {
-    let txn: LMDBTransaction
+    let txn: StoreTransaction
     let prefix: [UInt8]
     let key: SecureBytes
     let keys: KeyRing

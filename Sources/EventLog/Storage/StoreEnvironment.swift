@@ -1,0 +1,48 @@
+import Foundation
+
+/// Where a store's bytes live: an LMDB environment (a directory) or a PostgreSQL database. Everything
+/// above it (sealing, keys, group commit, the Merkle tree) is the same for both.
+enum StoreEnvironment: Sendable {
+    case lmdb(LMDBEnvironment)
+    case postgres(PostgresStorage)
+
+    /// Runs `body` in a read-only snapshot transaction.
+    func read<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
+        switch self {
+        case .lmdb(let environment): try environment.read { try body(.lmdb($0)) }
+        case .postgres(let storage): try storage.read { try body(.postgres($0)) }
+        }
+    }
+
+    /// Runs `body` in a write transaction, after every other writer's, and commits it. On LMDB `body`
+    /// runs again from scratch when the map must grow, so it must derive everything it writes itself.
+    func write<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
+        switch self {
+        case .lmdb(let environment): try environment.write { try body(.lmdb($0)) }
+        case .postgres(let storage): try storage.write { try body(.postgres($0)) }
+        }
+    }
+
+    /// Flushes what an LMDB environment opened without `durable` holds; PostgreSQL commits durably.
+    func sync() throws {
+        if case .lmdb(let environment) = self { try environment.sync() }
+    }
+
+    /// Makes room for `bytes` more before a long transaction (LMDB's map); PostgreSQL needs none.
+    func reserve(_ bytes: Int) throws {
+        if case .lmdb(let environment) = self { try environment.reserve(bytes) }
+    }
+
+    /// Whether the store has the database (LMDB) or table (PostgreSQL) `name`.
+    func hasDatabase(_ name: String) -> Bool {
+        switch self {
+        case .lmdb(let environment): environment.hasDatabase(name)
+        case .postgres(let storage): storage.hasTable(name)
+        }
+    }
+
+    /// Whether a failure is the backend's own (to be reported as ``EventLogError/storage(_:)``).
+    static func isStorageError(_ error: any Error) -> Bool {
+        error is LMDBError || error is PostgresError
+    }
+}

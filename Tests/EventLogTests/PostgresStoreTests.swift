@@ -1,0 +1,113 @@
+@testable import EventLog
+import Foundation
+import TestSupport
+import Testing
+
+/// What only a PostgreSQL store has: a server to reach, credentials, a database that may hold another
+/// store or none, and VACUUM in place of LMDB's compaction. (The engine's behavioural suites run on
+/// PostgreSQL too: tools/test runs them a second time with SESSIONSTORE_TEST_POSTGRES_URL.)
+@Suite(PostgresServer.suite) struct PostgresStoreTests {
+    /// A key file in a fresh directory, and a fresh database.
+    func withDatabase(_ body: (_ url: String, _ key: KeySource, _ root: URL) async throws -> Void) async throws {
+        let server = try #require(PostgresServer.current)
+        let root = Scratch.url("pg-store-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: root) }
+        let keyPath = root.appendingPathComponent("master.key").path
+        try MasterKeyFile.create(at: keyPath)
+        try await body(try server.freshDatabase(), .keyFile(keyPath), root)
+    }
+
+    func rowCount(_ url: String, _ table: String) throws -> Int {
+        try EventLog.openEnvironment(at: url, options: EventLogOptions()).read { try $0.count(table) }
+    }
+
+    @Test func aStoreInADatabaseIsCreatedOnceAndReopenedWithItsKeyOnly() async throws {
+        try await withDatabase { url, key, root in
+            let events = try await {
+                let log = try EventLog.create(at: url, key: key)
+                try await log.append([event("first"), event("second")], to: StreamID())
+                return try log.readAll()
+            }()
+            let again = #expect(throws: EventLogError.self) { try EventLog.create(at: url, key: key) }
+            #expect(again?.code == .alreadyExists)
+
+            let otherKey = root.appendingPathComponent("other.key").path
+            try MasterKeyFile.create(at: otherKey)
+            let wrong = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: .keyFile(otherKey)) }
+            #expect(wrong?.code == .wrongKey)
+            #expect(try rowCount(url, StoreLayout.events) == 2, "a refused create or open writes nothing")
+            #expect(try EventLog.open(at: url, key: key).readAll() == events)
+        }
+    }
+
+    @Test func aDatabaseWithoutAStoreAndAMissingDatabaseAreNoStore() async throws {
+        try await withDatabase { url, key, _ in
+            let empty = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: key) }
+            #expect(empty?.code == .storeMissing)
+            #expect(empty?.message.contains("no store") == true)
+            let missingURL = String(url[..<url.lastIndex(of: "/")!]) + "/nosuchdatabase"
+            let missing = #expect(throws: EventLogError.self) { try EventLog.open(at: missingURL, key: key) }
+            #expect(missing?.code == .storeMissing)
+        }
+    }
+
+    @Test func anUnreachableServerAndAnUnknownRoleAreClearFailures() async throws {
+        try await withDatabase { url, key, _ in
+            let closedPort = try PostgresServer.closedLoopbackPort()
+            let unreachable = #expect(throws: EventLogError.self) {
+                try EventLog.open(at: "postgresql://postgres@127.0.0.1:\(closedPort)/postgres?connect_timeout=5", key: key)
+            }
+            #expect(unreachable?.code == .unavailable)
+            #expect(unreachable?.message.contains("cannot reach the PostgreSQL server") == true)
+
+            let stranger = url.replacingOccurrences(of: "://postgres@", with: "://nosuchrole:hunter2@")
+            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: stranger, key: key) }
+            #expect(refused?.code == .permissionDenied)
+            #expect(refused?.message.contains("hunter2") == false, "a password is never printed")
+            #expect(refused?.message.contains("nosuchrole:***@") == true)
+        }
+    }
+
+    @Test func aStoreOfANewerFormatIsRefusedAndLeftAsItWas() async throws {
+        try await withDatabase { url, key, _ in
+            try await EventLog.create(at: url, key: key).append([event("kept")], to: StreamID())
+            try EventLog.openEnvironment(at: url, options: EventLogOptions()).write { txn in
+                try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(99)))
+            }
+            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: key) }
+            #expect(refused?.code == .unsupportedFormat)
+            #expect(try rowCount(url, StoreLayout.events) == 1)
+        }
+    }
+
+    @Test func compactionWaitsForEveryOpenToCloseThenRewritesTheTablesKeepingEveryEvent() async throws {
+        try await withDatabase { url, key, _ in
+            var log: EventLog? = try EventLog.create(at: url, key: key)
+            let streams = (0..<50).map { _ in StreamID() }
+            for stream in streams { try await log!.append((0..<20).map { event("event \($0) of a stream to erase") }, to: stream) }
+            try log!.destroyKeys(of: Array(streams.prefix(40)))
+            let events = try log!.readAll(skippingErased: true)
+            let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: url, waitingUpTo: .milliseconds(200)) }
+            #expect(busy?.code == .storeBusy)
+            try log!.close()
+            log = nil
+            let report = try EventLog.compact(at: url)
+            #expect(report.bytesBefore > 0 && report.bytesAfter > 0)
+            let reopened = try EventLog.open(at: url, key: key)
+            #expect(try reopened.readAll(skippingErased: true) == events)
+            #expect(try reopened.verify().isIntact)
+        }
+    }
+
+    @Test(arguments: [
+        ("postgresql://alice:s3cret@db.example:5432/sessions", "postgresql://alice:***@db.example:5432/sessions"),
+        ("postgres://alice@h1:5432,h2:5433/s?password=s3cret&target_session_attrs=read-write",
+         "postgres://alice@h1:5432,h2:5433/s?password=***&target_session_attrs=read-write"),
+        ("postgresql://alice@db/sessions", "postgresql://alice@db/sessions"),
+        ("/var/lib/sessions.store", "/var/lib/sessions.store"),
+    ])
+    func aLocationIsShownWithoutItsPassword(_ location: String, _ shown: String) {
+        #expect(StoreLocation.redacted(location) == shown)
+    }
+}
