@@ -8,19 +8,42 @@ struct Measurements {
     let work: URL
     var keyPath: String { work.appendingPathComponent("bench.key").path }
 
-    init(work: URL) {
+    /// A PostgreSQL server (its URL, of any database) to keep the stores in instead of LMDB directories.
+    let postgresServer: String?
+
+    init(work: URL, postgresServer: String? = nil) {
         self.work = work
+        self.postgresServer = postgresServer
         try? FileManager.default.createDirectory(at: work, withIntermediateDirectories: true)
         if !FileManager.default.fileExists(atPath: keyPath) { try! MasterKeyFile.create(at: keyPath) }
     }
 
-    func storePath(_ name: String) -> String { work.appendingPathComponent("swift-\(name).store").path }
+    func storePath(_ name: String) -> String {
+        guard let server = postgresServer else { return work.appendingPathComponent("swift-\(name).store").path }
+        return String(server[..<server.lastIndex(of: "/")!]) + "/bench_" + name.replacingOccurrences(of: "-", with: "_")
+    }
+
+    /// `storePath(name)` with no store there: the directory removed, or the database dropped and made again.
+    func freshStorePath(_ name: String) throws -> String {
+        let path = storePath(name)
+        guard let server = postgresServer else {
+            try? FileManager.default.removeItem(atPath: path)
+            return path
+        }
+        let database = String(path[path.index(after: path.lastIndex(of: "/")!)...])
+        let psql = Process()
+        psql.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        psql.arguments = ["psql", server, "-qv", "ON_ERROR_STOP=1", "-c", "DROP DATABASE IF EXISTS \(database)", "-c", "CREATE DATABASE \(database)"]
+        try psql.run()
+        psql.waitUntilExit()
+        guard psql.terminationStatus == 0 else { throw CocoaError(.fileWriteUnknown) }
+        return path
+    }
 
     /// A new store `name` (any old one removed) for a sessions workload: commits not synced, a 4 GiB map,
     /// and the session dictionary `init` installs unless BENCH_NO_DICTIONARY is set.
     func freshSessionStore(_ name: String) throws -> EventLog {
-        let path = storePath(name)
-        try? FileManager.default.removeItem(atPath: path)
+        let path = try freshStorePath(name)
         var options = EventLogOptions()
         options.durable = false
         options.initialMapSize = 4 << 30
@@ -32,8 +55,7 @@ struct Measurements {
     /// 1,000 events per append and per transaction, no sync per transaction, two appends in flight,
     /// streams of 1,000 events each; the final sync is timed too.
     func batchedAppend(name: String, records: [[UInt8]], type: String, dictionary: [UInt8]) async throws {
-        let path = storePath(name)
-        try? FileManager.default.removeItem(atPath: path)
+        let path = try freshStorePath(name)
         var options = EventLogOptions()
         options.durable = false
         options.initialMapSize = 8 << 30
@@ -93,8 +115,7 @@ struct Measurements {
 
     /// `appenders` tasks, each appending one event at a time to its own stream and awaiting durability.
     func groupCommit(appenders: Int, eventsEach: Int, records: [[UInt8]], dictionary: [UInt8]) async throws {
-        let path = storePath("group-\(appenders)")
-        try? FileManager.default.removeItem(atPath: path)
+        let path = try freshStorePath("group-\(appenders)")
         let log = try EventLog.create(at: path, key: .keyFile(keyPath))
         try log.installDictionary(dictionary)
         let streams = (0..<appenders).map { _ in StreamID() }

@@ -1,5 +1,6 @@
 // eventlog-bench prepare DATA_DIR SMALL_EVENTS
 // eventlog-bench run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
+// eventlog-bench backends DATA_DIR WORK_DIR SMALL_EVENTS POSTGRES_URL
 //
 // `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
 // one JSON object per line. tools/bench/run does both and compares with the C reference.
@@ -42,6 +43,20 @@ case "run":
     try bench.scan(name: "pcm")
     try await bench.groupCommit(appenders: 64, eventsEach: 400, records: small, dictionary: dictionary)
     try await bench.groupCommit(appenders: 256, eventsEach: 200, records: small, dictionary: dictionary)
+
+case "backends":
+    // The same scenarios on LMDB and on the PostgreSQL server at POSTGRES_URL, in one run.
+    guard arguments.count == 6, let smallCount = Int(arguments[4]) else { fail("usage: backends DATA_DIR WORK_DIR SMALL_EVENTS POSTGRES_URL") }
+    let data = URL(fileURLWithPath: arguments[2])
+    let small = try Report.readRecords(data.appendingPathComponent("small.bin"), limit: smallCount)
+    let dictionary = [UInt8](try Data(contentsOf: data.appendingPathComponent("dict.bin")))
+    for (backend, server) in [("lmdb", nil), ("postgresql", arguments[5])] {
+        Report.emit(["backend": backend])
+        let bench = Measurements(work: URL(fileURLWithPath: arguments[3]), postgresServer: server)
+        try await bench.batchedAppend(name: "small", records: small, type: Workload.smallType, dictionary: dictionary)
+        try bench.scan(name: "small")
+        try await bench.groupCommit(appenders: 64, eventsEach: 100, records: small, dictionary: dictionary)
+    }
 
 case "ingest":
     guard arguments.count == 4 else { fail("usage: ingest NDJSON_FILE WORK_DIR") }
