@@ -131,6 +131,37 @@ import Testing
     }
 
     @Test(arguments: Backend.allCases)
+    func appendedRecordsAreSeenByEveryReadOfTheirTransactionAndGoWithARollback(_ backend: Backend) throws {
+        struct Refused: Error {}
+        let record = { (position: UInt64) in [UInt8](repeating: UInt8(position & 0xFF), count: Int(position % 300)) }
+        try withBackend(backend) { write, read in
+            try write { (txn: StoreTransaction) throws in
+                for position in UInt64(0)..<25_000 { try txn.put(StoreLayout.events, StoreLayout.positionKey(position), record(position), append: true) }
+                #expect(try txn.count(StoreLayout.events) == 25_000)
+                for position in UInt64(25_000)..<25_010 { try txn.put(StoreLayout.events, StoreLayout.positionKey(position), record(position), append: true) }
+                try txn.withCursor(StoreLayout.events) { cursor in
+                    #expect(try cursor.last().map { $0.key.loadBigEndian(at: 0) as UInt64 } == 25_009)
+                    try txn.put(StoreLayout.events, StoreLayout.positionKey(25_010), record(25_010), append: true)
+                    #expect(try cursor.next().map { $0.key.loadBigEndian(at: 0) as UInt64 } == 25_010)
+                }
+                try txn.put(StoreLayout.events, StoreLayout.positionKey(25_011), record(25_011), append: true)
+            }
+            #expect(throws: Refused.self) {
+                try write { (txn: StoreTransaction) throws in
+                    try txn.put(StoreLayout.events, StoreLayout.positionKey(25_012), [1], append: true)
+                    throw Refused()
+                }
+            }
+            try read { (txn: StoreTransaction) throws in
+                #expect(try txn.count(StoreLayout.events) == 25_012)
+                for position in [UInt64(0), 299, 9_999, 10_000, 24_999, 25_011] {
+                    #expect(try txn.value(StoreLayout.events, StoreLayout.positionKey(position)) == record(position))
+                }
+            }
+        }
+    }
+
+    @Test(arguments: Backend.allCases)
     func eventPositionsAreEightByteKeysInPositionOrder(_ backend: Backend) throws {
         let positions: [UInt64] = [0, 1, 255, 256, 1 << 32, (1 << 62) + 5]
         try withBackend(backend) { write, read in

@@ -41,7 +41,7 @@ let package = Package(
         .executableTarget(
             name: "pg-bench",
             dependencies: [
-                "BenchSupport", "BenchSealing", "CLibPQ",
+                "BenchSupport", "BenchSealing", "CBenchLibPQ",
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
@@ -55,6 +55,6 @@ let package = Package(
             linkerSettings: [.linkedLibrary("sodium"), .linkedLibrary("zstd"), .linkedLibrary("crypto")]
         ),
         .systemLibrary(name: "CSQLCipher", pkgConfig: "sqlcipher", providers: [.apt(["libsqlcipher-dev"])]),
-        .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
+        .systemLibrary(name: "CBenchLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"])]),
     ]
 )

@@ -151,6 +151,7 @@ final class PostgresStorage: @unchecked Sendable {
             let result: R
             do {
                 result = try body(transaction)
+                try transaction.flushAppends()
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw error
@@ -178,12 +179,18 @@ final class PostgresStorage: @unchecked Sendable {
     }
 }
 
-/// A transaction of ``PostgresStorage``: writes go to the server at once, so reads and cursors in the
-/// same transaction see them. Results are kept until the transaction ends, so the bytes it lends stay
-/// valid as long as an LMDB transaction's.
+/// A transaction of ``PostgresStorage``. Appended records (`put(_:_:_:append: true)` on `events`) are
+/// held and sent together, in one statement per 10,000, before anything else touches `events` and before
+/// COMMIT; every other write goes to the server at once. So reads and cursors in the same transaction see
+/// every write, and a batch costs a round trip per table written rather than per row. Results are kept
+/// until the transaction ends, so the bytes it lends stay valid as long as an LMDB transaction's.
 final class PostgresTransaction: StorageTransaction {
     let connection: PGConnection
     private var results: [PGResult] = []
+    /// Appended records not yet sent: positions and records.
+    private var appendedPositions: [Int64] = []
+    private var appendedRecords: [[UInt8]] = []
+    private static let appendBatch = 10_000
     /// Bumped by every write: a cursor's prefetched rows from before it are stale.
     private(set) var generation = 0
 
@@ -198,11 +205,21 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
+        try flushAppends(touching: table)
         let result = try query(try PostgresStorage.table(table).select, [try keyBytes(table, key)])
         return result.rowCount == 0 ? nil : result.bytes(row: 0, column: 0)
     }
 
     func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
+        if append, table == StoreLayout.events {
+            let position = try keyBytes(table, key).withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) }
+            generation += 1
+            appendedPositions.append(position)
+            appendedRecords.append(value.withUnsafeBytes { Array($0) })
+            if appendedPositions.count >= Self.appendBatch { try flushAppends() }
+            return
+        }
+        try flushAppends(touching: table)
         let upsert = try PostgresStorage.table(table).upsert
         generation += 1
         try connection.query(upsert, [try keyBytes(table, key), value.withUnsafeBytes { Array($0) }])
@@ -210,17 +227,30 @@ final class PostgresTransaction: StorageTransaction {
 
     @discardableResult
     func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
+        try flushAppends(touching: table)
         let delete = try PostgresStorage.table(table).delete
         generation += 1
         return try connection.query(delete, [try keyBytes(table, key)]).rowCount > 0
     }
 
     func count(_ table: String) throws -> Int {
-        Int(try connection.query("SELECT count(*) FROM \(try PostgresStorage.table(table).name)").int64(row: 0, column: 0) ?? 0)
+        try flushAppends(touching: table)
+        return Int(try connection.query("SELECT count(*) FROM \(try PostgresStorage.table(table).name)").int64(row: 0, column: 0) ?? 0)
     }
 
     func withCursor<R>(_ table: String, _ body: (PostgresCursor) throws -> R) throws -> R {
-        try body(PostgresCursor(transaction: self, table: try PostgresStorage.table(table), database: table))
+        try flushAppends(touching: table)
+        return try body(PostgresCursor(transaction: self, table: try PostgresStorage.table(table), database: table))
+    }
+
+    /// Sends the held appended records, in one `INSERT … SELECT FROM unnest` of two binary arrays, if
+    /// `table` is `events` (or always, with nil).
+    func flushAppends(touching table: String? = nil) throws {
+        guard !appendedPositions.isEmpty, table == nil || table == StoreLayout.events else { return }
+        try connection.query("INSERT INTO events (position, record) SELECT * FROM unnest($1::bigint[], $2::bytea[])",
+                             [PGArray.int8(appendedPositions), PGArray.bytea(appendedRecords)])
+        appendedPositions.removeAll(keepingCapacity: true)
+        appendedRecords.removeAll(keepingCapacity: true)
     }
 
     /// The key as bound: `events` takes exactly eight bytes (a bigint).
@@ -275,6 +305,7 @@ final class PostgresCursor: StorageCursor {
 
     private func fetch(ascending forward: Bool, after key: [UInt8]?, inclusive: Bool, growing: Bool = false) throws -> Entry? {
         if !growing { batch = 16 }
+        try transaction.flushAppends(touching: database)
         let order = forward ? "ASC" : "DESC"
         let comparison = forward ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<")
         let condition = key == nil ? "" : "WHERE \(table.key) \(comparison) $1"

@@ -1,5 +1,5 @@
 import BenchSupport
-import CLibPQ
+import CBenchLibPQ
 import Foundation
 import Logging
 import NIOCore

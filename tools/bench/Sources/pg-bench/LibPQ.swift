@@ -1,4 +1,4 @@
-import CLibPQ
+import CBenchLibPQ
 import Foundation
 
 /// Just enough of libpq for the client measurement: statements, binary parameters and results, COPY.
