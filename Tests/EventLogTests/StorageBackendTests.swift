@@ -19,7 +19,7 @@ import Testing
             let directory = Scratch.url("storage-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
-            let environment = try LMDBEnvironment(path: directory.path, databaseNames: PostgresStorage.databases,
+            let environment = try LMDBEnvironment(path: directory.path, databaseNames: StoreLayout.all,
                                                   initialMapSize: 16 << 20, durable: false, create: true)
             let store = StoreEnvironment.lmdb(environment)
             try test({ body in try store.write(body) }, { body in try store.read(body) })

@@ -30,10 +30,6 @@ final class PostgresStorage: @unchecked Sendable {
         }
     }
 
-    static let databases = [StoreLayout.meta, StoreLayout.events, StoreLayout.streams, StoreLayout.streamRuns, StoreLayout.keys,
-                            StoreLayout.dictionaries, StoreLayout.nonceBases, StoreLayout.views, StoreLayout.viewCheckpoints,
-                            StoreLayout.merkle, StoreLayout.discardableKeys]
-
     /// The key of the transaction-scoped advisory lock every write transaction takes first: one writer
     /// at a time across processes and machines, as LMDB's writer lock within one machine.
     static let writerLock: Int64 = 0x5E55_10D5_7013
@@ -45,7 +41,7 @@ final class PostgresStorage: @unchecked Sendable {
     private let url: String
     private let lock = NSLock()
     private var idle: [PGConnection] = []
-    /// The store's tables that exist in the database (those of ``databases``), as of opening.
+    /// The store's tables that exist in the database (those of `StoreLayout.all`), as of opening.
     private let existingTables: Set<String>
 
     /// The key of the session-level advisory lock that plays the LMDB directory lock's part: every open
@@ -72,7 +68,7 @@ final class PostgresStorage: @unchecked Sendable {
         if createTables { try Self.createSchema(on: connection) }
         let names = try connection.query("SELECT tablename::text FROM pg_tables WHERE schemaname = current_schema()")
         let present = Set((0..<names.rowCount).compactMap { row in names.bytes(row: row, column: 0).map { String(decoding: $0, as: UTF8.self) } })
-        existingTables = Set(Self.databases.filter { present.contains(Self.tables[$0]!.name) })
+        existingTables = Set(StoreLayout.all.filter { present.contains(Self.tables[$0]!.name) })
         idle = [connection]
     }
 
@@ -93,7 +89,7 @@ final class PostgresStorage: @unchecked Sendable {
     /// Another process holds the store open, so ``openLock`` could not be had exclusively.
     struct OpenLockBusy: Error {}
 
-    private static let tables = Dictionary(uniqueKeysWithValues: databases.map { ($0, Table(database: $0)) })
+    private static let tables = Dictionary(uniqueKeysWithValues: StoreLayout.all.map { ($0, Table(database: $0)) })
 
     static func table(_ database: String) throws -> Table {
         guard let table = tables[database] else { throw PostgresError(description: "no table for the database \(database)") }
@@ -106,7 +102,7 @@ final class PostgresStorage: @unchecked Sendable {
     /// Creates the tables that are missing.
     private static func createSchema(on connection: PGConnection) throws {
         var statements = ["BEGIN", "SELECT pg_advisory_xact_lock(\(writerLock))"]
-        for database in databases {
+        for database in StoreLayout.all {
             let table = try table(database)
             statements.append("CREATE TABLE IF NOT EXISTS \(table.name) (\(table.key) \(table.keyType) PRIMARY KEY, \(table.value) bytea NOT NULL)")
             // Records are sealed: compressing them again would only cost time.
@@ -128,7 +124,7 @@ final class PostgresStorage: @unchecked Sendable {
     /// deleted or replaced (a destroyed key, an old wrapping) survives in them; the server's write-ahead
     /// log and its backups keep older pages until they are recycled.
     func vacuumFull() throws {
-        let names = Self.databases.filter(existingTables.contains).map { Self.tables[$0]!.name }
+        let names = StoreLayout.all.filter(existingTables.contains).map { Self.tables[$0]!.name }
         try withConnection { try $0.execute("VACUUM (FULL) \(names.joined(separator: ", "))") }
     }
 
@@ -182,7 +178,7 @@ final class PostgresStorage: @unchecked Sendable {
 /// A transaction of ``PostgresStorage``. Appended records (`put(_:_:_:append: true)` on `events`) are
 /// held and sent together, in one statement per 10,000, before anything else touches `events` and before
 /// COMMIT; every other write goes to the server at once. So reads and cursors in the same transaction see
-/// every write, and a batch costs a round trip per table written rather than per row. Results are kept
+/// every write, and a batch's records cost one round trip per 10,000 rather than one each. Results are kept
 /// until the transaction ends, so the bytes it lends stay valid as long as an LMDB transaction's.
 final class PostgresTransaction: StorageTransaction {
     let connection: PGConnection

@@ -124,8 +124,9 @@ public final class EventLog: Sendable {
         let storage = try PostgresStorage.connect(url: url, createTables: true)
         let master = try storage.write { txn in
             if try txn.get(StoreLayout.meta, StoreLayout.formatKey) != nil {
-                throw EventLogError(.alreadyExists, "the PostgreSQL database \(StoreLocation.redacted(url)) holds a store already; refusing to create another there",
-                                    path: StoreLocation.redacted(url))
+                let shown = StoreLocation.redacted(url)
+                throw EventLogError(.alreadyExists, "the PostgreSQL database \(shown) holds a store already; refusing to create another there",
+                                    path: shown)
             }
             return try StoreOpening.initialise(in: .postgres(txn), keySource: key, masterFromFile: masterFromFile, options: options)
         }
