@@ -40,4 +40,31 @@ import Testing
             #expect(report.isIntact, "\(report.problems.prefix(3))")
         }
     }
+
+    @Test func aWaitingSubscriptionIsWokenByAnotherProcessesCommitsAlone() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            try await log.append([event("before")], to: StreamID())
+            // This process appends nothing more: only the other process's commits can wake the subscriber
+            // (through LISTEN/NOTIFY on PostgreSQL, by looking again on LMDB).
+            let subscriber = Task {
+                var foreign = 0
+                for try await recorded in log.subscribe(from: 1) where recorded.type == "crash.test" {
+                    foreign += 1
+                    if foreign == 20 { break }
+                }
+                return foreign
+            }
+            try await Task.sleep(for: .milliseconds(300))  // the subscriber is waiting now
+            let writer = try ChildProcess(BuiltProducts.url("EventLogCrashWriter"),
+                                          [store.storePath, store.keyPath, store.root.appendingPathComponent("acks").path, "1"])
+            defer { writer.kill() }
+            let deadline = Task {
+                try await Task.sleep(for: .seconds(120))
+                subscriber.cancel()
+            }
+            defer { deadline.cancel() }
+            #expect(try await subscriber.value == 20, "the subscriber was not woken by the other process's commits")
+        }
+    }
 }

@@ -31,6 +31,23 @@ final class PGConnection {
         PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE
     }
 
+    /// The connection's socket, to wait on for notifications with `poll`.
+    var socket: Int32 { PQsocket(connection) }
+
+    /// Reads what the server has sent and returns the payloads of the notifications (`NOTIFY`) that
+    /// arrived; throws when the connection broke.
+    func receivedNotifications() throws -> [String] {
+        guard PQconsumeInput(connection) == 1 else {
+            throw PostgresError(description: "listening: \(Self.message(PQerrorMessage(connection)))", isConnectionLoss: true)
+        }
+        var payloads: [String] = []
+        while let notification = PQnotifies(connection) {
+            payloads.append(String(cString: notification.pointee.extra))
+            PQfreemem(notification)
+        }
+        return payloads
+    }
+
     /// Runs statements without parameters or results (several may be separated by semicolons).
     func execute(_ sql: String) throws {
         _ = try check(PQexec(connection, sql), sql)

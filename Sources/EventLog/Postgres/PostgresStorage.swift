@@ -148,6 +148,7 @@ final class PostgresStorage: @unchecked Sendable {
             do {
                 result = try body(transaction)
                 try transaction.flushAppends()
+                if let next = transaction.appendedEnd { try Self.notifyCommit(on: connection, next: next) }
             } catch {
                 try? connection.execute("ROLLBACK")
                 throw error
@@ -160,6 +161,26 @@ final class PostgresStorage: @unchecked Sendable {
             }
             return result
         }
+    }
+
+    /// The channel (a quoted identifier) on which commits to the store in `connection`'s schema are
+    /// announced: one per schema, as the tables are.
+    static func commitChannel(on connection: PGConnection) throws -> String {
+        let result = try connection.query("SELECT quote_ident('\(channelPrefix)' || current_schema())")
+        guard let name = result.bytes(row: 0, column: 0) else { throw PostgresError(description: "the server names no current schema") }
+        return String(decoding: name, as: UTF8.self)
+    }
+
+    private static let channelPrefix = "sessionstore_commits."
+
+    /// Announces, on commit, that the log now ends before position `next` (``PostgresCommitListener``).
+    private static func notifyCommit(on connection: PGConnection, next: Int64) throws {
+        try connection.query("SELECT pg_notify('\(channelPrefix)' || current_schema(), $1)", [Array(String(next).utf8)])
+    }
+
+    /// A listener that advances `signal` whenever any process commits appended events to this store.
+    func commitListener(advancing signal: CommitSignal) throws -> PostgresCommitListener {
+        try PostgresCommitListener(url: url, signal: signal)
     }
 
     /// Lends an idle connection, or a new one, to `body`; takes it back unless it broke (a lost
@@ -187,6 +208,8 @@ final class PostgresTransaction: StorageTransaction {
     private var appendedPositions: [Int64] = []
     private var appendedRecords: [[UInt8]] = []
     private static let appendBatch = 10_000
+    /// The position after the last record this transaction appended, if it appended any.
+    private(set) var appendedEnd: Int64?
     /// Bumped by every write: a cursor's prefetched rows from before it are stale.
     private(set) var generation = 0
 
@@ -245,6 +268,7 @@ final class PostgresTransaction: StorageTransaction {
         guard !appendedPositions.isEmpty, table == nil || table == StoreLayout.events else { return }
         try connection.query("INSERT INTO events (position, record) SELECT * FROM unnest($1::bigint[], $2::bytea[])",
                              [PGArray.int8(appendedPositions), PGArray.bytea(appendedRecords)])
+        appendedEnd = max(appendedEnd ?? 0, appendedPositions.max()! + 1)
         appendedPositions.removeAll(keepingCapacity: true)
         appendedRecords.removeAll(keepingCapacity: true)
     }

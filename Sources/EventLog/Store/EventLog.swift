@@ -25,6 +25,7 @@ public final class EventLog: Sendable {
     let opener: RecordOpener
     let dictionaries: DictionarySet
     let commits: CommitSignal
+    let externalCommits: ExternalCommits
     private let appends: AppendQueue
     private let durable: Bool
 
@@ -53,11 +54,13 @@ public final class EventLog: Sendable {
         self.opener = RecordOpener(storeID: storeIDBytes, keys: keys, dictionaries: dictionaries,
                                    decompressors: DecompressorPool())
         self.commits = CommitSignal(committedCount: writer.nextPosition)
+        self.externalCommits = ExternalCommits(environment: environment, signal: commits)
         self.appends = AppendQueue(writer: writer, commits: commits, maximumBatchEvents: options.maximumBatchEvents)
         self.durable = options.durable
     }
 
     deinit {
+        externalCommits.stop()
         appends.stop()
         if !durable { try? environment.sync() }
     }

@@ -1,8 +1,9 @@
 /// A catch-up subscription: every event from a position on, history first, then each new
 /// commit as it happens, in log order, never skipping or repeating one.
 ///
-/// Events appended through the same ``EventLog`` arrive at once; events appended by another process
-/// within ``pollInterval``. Iteration ends when the task is cancelled, and throws if a record cannot
+/// Events appended through the same ``EventLog`` arrive at once. On PostgreSQL, so do events appended
+/// by other processes and machines (LISTEN/NOTIFY, no polling); on LMDB those arrive within
+/// ``pollInterval``. Iteration ends when the task is cancelled, and throws if a record cannot
 /// be read.
 ///
 /// ```swift
@@ -13,7 +14,7 @@
 public struct EventSubscription: AsyncSequence, Sendable {
     /// Each event of the log, in position order.
     public typealias Element = RecordedEvent
-    /// How often a waiting subscription looks for events appended by other processes.
+    /// How often a waiting subscription on LMDB looks for events appended by other processes.
     public static let pollInterval = Duration.milliseconds(200)
 
     let log: EventLog
@@ -49,10 +50,14 @@ public struct EventSubscription: AsyncSequence, Sendable {
                 buffer = try log.readAll(from: nextPosition, maxCount: 512)
                 index = 0
                 if buffer.isEmpty {
-                    // Woken by this log's commits at once; commits by other processes are found by
-                    // looking again every `pollInterval`.
+                    // Woken by this log's commits at once, and by other processes' where the backend
+                    // announces them; otherwise those are found by looking again every `pollInterval`.
                     let target = nextPosition + 1
                     let commits = log.commits
+                    if log.externalCommits.announce() {
+                        await commits.wait(untilCount: target)
+                        continue
+                    }
                     await withTaskGroup(of: Void.self) { group in
                         group.addTask { await commits.wait(untilCount: target) }
                         group.addTask { try? await Task.sleep(for: EventSubscription.pollInterval) }
