@@ -15,7 +15,8 @@ final class PostgresStorage: @unchecked Sendable {
         let value: String
         let keyType: String
         let select: String
-        let upsert: String
+        /// Upserts the rows of two binary arrays, keys and values (``PostgresTransaction/flush(_:)``).
+        let batchUpsert: String
         let delete: String
 
         init(database: String) {
@@ -25,7 +26,7 @@ final class PostgresStorage: @unchecked Sendable {
             value = events ? "record" : "value"
             keyType = events ? "bigint" : "bytea"
             select = "SELECT \(value) FROM \(name) WHERE \(key) = $1"
-            upsert = "INSERT INTO \(name) (\(key), \(value)) VALUES ($1, $2) ON CONFLICT (\(key)) DO UPDATE SET \(value) = EXCLUDED.\(value)"
+            batchUpsert = "INSERT INTO \(name) (\(key), \(value)) SELECT * FROM unnest($1::\(keyType)[], $2::bytea[]) ON CONFLICT (\(key)) DO UPDATE SET \(value) = EXCLUDED.\(value)"
             delete = "DELETE FROM \(name) WHERE \(key) = $1 RETURNING 1"
         }
     }
@@ -147,7 +148,7 @@ final class PostgresStorage: @unchecked Sendable {
             let result: R
             do {
                 result = try body(transaction)
-                try transaction.flushAppends()
+                try transaction.flushAll()
                 if let next = transaction.appendedEnd { try Self.notifyCommit(on: connection, next: next) }
             } catch {
                 try? connection.execute("ROLLBACK")
@@ -193,154 +194,5 @@ final class PostgresStorage: @unchecked Sendable {
             }
         }
         return try body(connection)
-    }
-}
-
-/// A transaction of ``PostgresStorage``. Appended records (`put(_:_:_:append: true)` on `events`) are
-/// held and sent together, in one statement per 10,000, before anything else touches `events` and before
-/// COMMIT; every other write goes to the server at once. So reads and cursors in the same transaction see
-/// every write, and a batch's records cost one round trip per 10,000 rather than one each. Results are kept
-/// until the transaction ends, so the bytes it lends stay valid as long as an LMDB transaction's.
-final class PostgresTransaction: StorageTransaction {
-    let connection: PGConnection
-    private var results: [PGResult] = []
-    /// Appended records not yet sent: positions and records.
-    private var appendedPositions: [Int64] = []
-    private var appendedRecords: [[UInt8]] = []
-    private static let appendBatch = 10_000
-    /// The position after the last record this transaction appended, if it appended any.
-    private(set) var appendedEnd: Int64?
-    /// Bumped by every write: a cursor's prefetched rows from before it are stale.
-    private(set) var generation = 0
-
-    init(connection: PGConnection) {
-        self.connection = connection
-    }
-
-    func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {
-        let result = try connection.query(sql, parameters)
-        results.append(result)
-        return result
-    }
-
-    func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
-        try flushAppends(touching: table)
-        let result = try query(try PostgresStorage.table(table).select, [try keyBytes(table, key)])
-        return result.rowCount == 0 ? nil : result.bytes(row: 0, column: 0)
-    }
-
-    func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
-        if append, table == StoreLayout.events {
-            let position = try keyBytes(table, key).withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) }
-            generation += 1
-            appendedPositions.append(position)
-            appendedRecords.append(value.withUnsafeBytes { Array($0) })
-            if appendedPositions.count >= Self.appendBatch { try flushAppends() }
-            return
-        }
-        try flushAppends(touching: table)
-        let upsert = try PostgresStorage.table(table).upsert
-        generation += 1
-        try connection.query(upsert, [try keyBytes(table, key), value.withUnsafeBytes { Array($0) }])
-    }
-
-    @discardableResult
-    func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
-        try flushAppends(touching: table)
-        let delete = try PostgresStorage.table(table).delete
-        generation += 1
-        return try connection.query(delete, [try keyBytes(table, key)]).rowCount > 0
-    }
-
-    func count(_ table: String) throws -> Int {
-        try flushAppends(touching: table)
-        return Int(try connection.query("SELECT count(*) FROM \(try PostgresStorage.table(table).name)").int64(row: 0, column: 0) ?? 0)
-    }
-
-    func withCursor<R>(_ table: String, _ body: (PostgresCursor) throws -> R) throws -> R {
-        try flushAppends(touching: table)
-        return try body(PostgresCursor(transaction: self, table: try PostgresStorage.table(table), database: table))
-    }
-
-    /// Sends the held appended records, in one `INSERT … SELECT FROM unnest` of two binary arrays, if
-    /// `table` is `events` (or always, with nil).
-    func flushAppends(touching table: String? = nil) throws {
-        guard !appendedPositions.isEmpty, table == nil || table == StoreLayout.events else { return }
-        try connection.query("INSERT INTO events (position, record) SELECT * FROM unnest($1::bigint[], $2::bytea[])",
-                             [PGArray.int8(appendedPositions), PGArray.bytea(appendedRecords)])
-        appendedEnd = max(appendedEnd ?? 0, appendedPositions.max()! + 1)
-        appendedPositions.removeAll(keepingCapacity: true)
-        appendedRecords.removeAll(keepingCapacity: true)
-    }
-
-    /// The key as bound: `events` takes exactly eight bytes (a bigint).
-    func keyBytes(_ table: String, _ key: some ContiguousBytes) throws -> [UInt8] {
-        let bytes = key.withUnsafeBytes { Array($0) }
-        if table == StoreLayout.events, bytes.count != 8 || bytes[0] & 0x80 != 0 {
-            throw PostgresError(description: "an events key must be a position: eight big-endian bytes below 2⁶³")
-        }
-        return bytes
-    }
-}
-
-/// A cursor of ``PostgresTransaction``: moves fetch rows ahead in the direction of travel, 16 at first and
-/// up to 1,024 as a walk goes on, and fetch again after a write in the transaction.
-final class PostgresCursor: StorageCursor {
-    private let transaction: PostgresTransaction
-    private let table: PostgresStorage.Table
-    private let database: String
-    private var rows: [Entry] = []
-    private var index = 0
-    private var ascending = true
-    private var generation = 0
-    private var batch = 16
-
-    init(transaction: PostgresTransaction, table: PostgresStorage.Table, database: String) {
-        self.transaction = transaction
-        self.table = table
-        self.database = database
-    }
-
-    private var current: Entry? { rows.indices.contains(index) ? rows[index] : nil }
-
-    func first() throws -> Entry? { try fetch(ascending: true, after: nil, inclusive: false) }
-    func last() throws -> Entry? { try fetch(ascending: false, after: nil, inclusive: false) }
-
-    func seek(atOrAfter key: some ContiguousBytes) throws -> Entry? {
-        try fetch(ascending: true, after: try transaction.keyBytes(database, key), inclusive: true)
-    }
-
-    func next() throws -> Entry? { try step(ascending: true) }
-    func previous() throws -> Entry? { try step(ascending: false) }
-
-    private func step(ascending forward: Bool) throws -> Entry? {
-        guard let current else { return forward ? try first() : try last() }
-        if forward == ascending, generation == transaction.generation, index + 1 < rows.count {
-            index += 1
-            batch = min(batch * 2, 1024)
-            return rows[index]
-        }
-        return try fetch(ascending: forward, after: Array(current.key), inclusive: false, growing: forward == ascending)
-    }
-
-    private func fetch(ascending forward: Bool, after key: [UInt8]?, inclusive: Bool, growing: Bool = false) throws -> Entry? {
-        if !growing { batch = 16 }
-        try transaction.flushAppends(touching: database)
-        let order = forward ? "ASC" : "DESC"
-        let comparison = forward ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<")
-        let condition = key == nil ? "" : "WHERE \(table.key) \(comparison) $1"
-        let result = try transaction.query("SELECT \(table.key), \(table.value) FROM \(table.name) \(condition) ORDER BY \(table.key) \(order) LIMIT \(batch)",
-                                           key.map { [$0] } ?? [])
-        let fetched: [Entry] = (0..<result.rowCount).compactMap { row in
-            guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { return nil }
-            return (key, value)
-        }
-        // Stepping past either end leaves the cursor where it was, as LMDB's does.
-        if fetched.isEmpty, growing || key != nil && !inclusive { return nil }
-        rows = fetched
-        index = 0
-        ascending = forward
-        generation = transaction.generation
-        return current
     }
 }
