@@ -26,7 +26,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
         subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, ReportCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
                       ConsentCommand.self, AuditCommand.self, RetentionCommand.self, EraseCommand.self, CompactCommand.self,
                       AnchorCommand.self, ProveCommand.self, KeysCommand.self,
-                      ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self]
+                      ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self, CopyCommand.self]
     )
 
     static func main() async {

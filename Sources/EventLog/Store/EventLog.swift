@@ -126,9 +126,9 @@ public final class EventLog: Sendable {
         if case .keyFile(let path) = key { masterFromFile = try MasterKeyFile.read(at: path) }
         let storage = try PostgresStorage.connect(url: url, createTables: true)
         let master = try storage.write { txn in
-            if try txn.get(StoreLayout.meta, StoreLayout.formatKey) != nil {
+            if try txn.count(StoreLayout.meta) > 0 {
                 let shown = StoreLocation.redacted(url)
-                throw EventLogError(.alreadyExists, "the PostgreSQL database \(shown) holds a store already; refusing to create another there",
+                throw EventLogError(.alreadyExists, "the PostgreSQL database \(shown) holds a store (or an unfinished copy of one) already; refusing to create another there",
                                     path: shown)
             }
             return try StoreOpening.initialise(in: .postgres(txn), keySource: key, masterFromFile: masterFromFile, options: options)

@@ -51,6 +51,9 @@ enum StoreLayout {
     static let totalsKey = Array("totals".utf8)
     static let indexedThroughKey = Array("indexed-through".utf8)
     static let stableKeysKey = Array("stable-keys".utf8)
+    /// In an unfinished copy (``EventLog/copy(to:batchRecords:progress:)``), instead of `format`: the id of
+    /// the store being copied.
+    static let copyOfKey = Array("copy-of".utf8)
 
     static let dataFileName = "data.mdb"
     static let lockFileName = "lock.mdb"

@@ -105,6 +105,9 @@ enum StoreOpening {
 
     static func format(in txn: StoreTransaction) throws -> UInt32 {
         guard let bytes = try txn.get(StoreLayout.meta, StoreLayout.formatKey), bytes.count == 4 else {
+            if try txn.get(StoreLayout.meta, StoreLayout.copyOfKey) != nil {
+                throw EventLogError(.storeUnusable, "the store is an unfinished copy; run `sessionstore copy` to it again to finish it")
+            }
             throw EventLogError(.storeUnusable, "the store has no format version; it is not a SessionStore store")
         }
         return bytes.loadBigEndian(at: 0)
