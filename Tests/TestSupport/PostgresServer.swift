@@ -29,6 +29,59 @@ public final class PostgresServer: Sendable {
         self.directory = directory
     }
 
+    /// The server's loopback port.
+    public var port: Int { Int(URLComponents(string: url)?.port ?? 0) }
+
+    /// A hot standby of this server (pg_basebackup -R), started, named `standby`: with
+    /// `synchronous_standby_names = 'standby'` on this server, its commits wait for the standby's.
+    public func standby() throws -> PostgresServer {
+        let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sessionstore-pg-\(UUID().uuidString)")
+        let outcome = try ChildProcess.run(Self.script, ["standby", directory.path, self.directory.path], limit: .seconds(300))
+        guard outcome.status == 0, let url = outcome.stdoutText.split(separator: "\n").last else {
+            _ = try? ChildProcess.run(Self.script, ["stop", directory.path])
+            throw ServerFailure(description: "tools/postgres/server standby failed (status \(outcome.status)): \(outcome.stderr)")
+        }
+        return PostgresServer(url: String(url), directory: directory)
+    }
+
+    /// kill -9 of the server and all its processes, as when its machine dies.
+    public func crash() throws {
+        try runScript("crash")
+    }
+
+    /// Makes this standby the primary.
+    public func promote() throws {
+        try runScript("promote")
+    }
+
+    /// Runs SQL on the server's `postgres` database; returns what psql printed (unaligned, tuples only).
+    @discardableResult
+    public func psql(_ sql: String) throws -> String {
+        try Self.psql(sql, on: url)
+    }
+
+    /// Runs SQL on the database at `url`; returns what psql printed (unaligned, tuples only).
+    @discardableResult
+    public static func psql(_ sql: String, on url: String) throws -> String {
+        let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["psql", url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql])
+        guard outcome.status == 0 else { throw ServerFailure(description: "psql failed on \(sql): \(outcome.stderr)") }
+        return outcome.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Returns once a standby of this server replicates synchronously.
+    public func waitForSynchronousStandby() async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while try psql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'") != "1" {
+            guard ContinuousClock.now < deadline else { throw ServerFailure(description: "the standby never became synchronous") }
+            try await Task.sleep(for: .milliseconds(100))
+        }
+    }
+
+    private func runScript(_ command: String) throws {
+        let outcome = try ChildProcess.run(Self.script, [command, directory.path], limit: .seconds(120))
+        guard outcome.status == 0 else { throw ServerFailure(description: "tools/postgres/server \(command) failed: \(outcome.stderr)") }
+    }
+
     public func stop() {
         _ = try? ChildProcess.run(Self.script, ["stop", directory.path], limit: .seconds(120))
         try? FileManager.default.removeItem(at: directory)

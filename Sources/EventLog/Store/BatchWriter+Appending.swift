@@ -5,6 +5,8 @@ struct BatchState {
     var position: UInt64
     var keyID: UInt32
     var now: Int64
+    /// The authentication tag of the last record written (``BatchWriter/lastRecordTag``).
+    var lastRecordTag: [UInt8]
     var jobs: [SealJob] = []
     var createdKeys: [UInt32] = []
     /// The ids of streams de-duplicated in this transaction, kept current by every append to them, so

@@ -27,6 +27,10 @@ final class BatchWriter {
     /// The position the next event will take; advanced only when a transaction commits.
     private(set) var nextPosition: UInt64
     private(set) var nextKeyID: UInt32
+    /// The last committed record's authentication tag (its last 16 bytes, unique to it), so that a log
+    /// that lost commits and grew back to the same length (a failover to a standby that was behind) is
+    /// not mistaken for the one this writer last saw.
+    private(set) var lastRecordTag: [UInt8]
     /// The streams appended to since the index was last written, as they are now.
     var pending: [StreamID: StreamChange] = [:]
     /// False after a failed transaction: `pending` may hold its changes and is reloaded from disk.
@@ -40,17 +44,24 @@ final class BatchWriter {
         self.storeID = storeID
         self.clock = clock
         sealers = (0..<max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))).map { _ in RecordSealer() }
-        (nextPosition, nextKeyID) = try environment.read(Self.committedCounters)
+        (nextPosition, nextKeyID, lastRecordTag) = try environment.read(Self.committedCounters)
     }
 
     /// The next position and the next data key id as committed.
-    private static func committedCounters(in txn: StoreTransaction) throws -> (UInt64, UInt32) {
-        let last = try txn.withCursor(StoreLayout.events) { try $0.last() }
-        let next = try last.map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0
+    private static func committedCounters(in txn: StoreTransaction) throws -> (UInt64, UInt32, [UInt8]) {
+        let (next, tag) = try txn.withCursor(StoreLayout.events) { cursor in
+            guard let last = try cursor.last() else { return (UInt64(0), [UInt8]()) }
+            return (try StoreLayout.position(ofKey: last.key) + 1, Self.tag(of: last.value))
+        }
         guard let keyID = try txn.get(StoreLayout.meta, StoreLayout.nextKeyIDKey), keyID.count == 4 else {
             throw EventLogError(.storeUnusable, "the store's meta database lacks next-key-id")
         }
-        return (next, keyID.loadBigEndian(at: 0, as: UInt32.self))
+        return (next, keyID.loadBigEndian(at: 0, as: UInt32.self), tag)
+    }
+
+    /// A record's authentication tag: its last 16 bytes (docs/FORMAT.md §5).
+    static func tag(of record: some ContiguousBytes) -> [UInt8] {
+        record.withUnsafeBytes { Array($0.suffix(16)) }
     }
 
     /// A stream touched since the index was written: its state now, and the runs the index lacks.
@@ -96,17 +107,18 @@ final class BatchWriter {
     func transaction<T>(_ body: (TransactionAppender) throws -> T) -> Result<T, any Error> {
         var createdKeys: [UInt32] = []
         do {
-            let (value, position, keyID) = try environment.write { txn in
+            let (value, position, keyID, tag) = try environment.write { txn in
                 createdKeys.forEach(keys.forget)
                 createdKeys = []
                 let appender = try TransactionAppender(writer: self, txn: txn)
                 defer { createdKeys = appender.state.createdKeys }
                 let value = try body(appender)
                 try appender.finish()
-                return (value, appender.state.position, appender.state.keyID)
+                return (value, appender.state.position, appender.state.keyID, appender.state.lastRecordTag)
             }
             nextPosition = position
             nextKeyID = keyID
+            lastRecordTag = tag
             pendingIsCurrent = true
             return .success(value)
         } catch {
@@ -128,14 +140,15 @@ final class BatchWriter {
     /// transaction, and when another process has appended since this writer's last commit (LMDB
     /// serialises writers across processes; the check costs two lookups per transaction).
     func preparePending(in txn: StoreTransaction) throws {
-        let (committedNext, committedKeyID) = try Self.committedCounters(in: txn)
-        if pendingIsCurrent, committedNext == nextPosition, committedKeyID == nextKeyID {
+        let (committedNext, committedKeyID, committedTag) = try Self.committedCounters(in: txn)
+        if pendingIsCurrent, committedNext == nextPosition, committedKeyID == nextKeyID, committedTag == lastRecordTag {
             pendingIsCurrent = false  // until this transaction commits
             return
         }
         pendingIsCurrent = false
         nextPosition = committedNext
         nextKeyID = committedKeyID
+        lastRecordTag = committedTag
         pending = [:]
         for entry in try StreamIndex.tail(in: txn) {
             let stream = StreamID(entry.header.stream)

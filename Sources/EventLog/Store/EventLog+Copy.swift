@@ -31,6 +31,7 @@ extension EventLog {
     /// destination is an unfinished copy that does not open as a store, and running the copy again resumes
     /// it after the last record it holds. A destination that is a complete copy already is left alone.
     /// `progress` is called after each transaction; an error it throws stops the copy there.
+    @discardableResult
     public func copy(to destination: String, batchRecords: Int = 10_000,
                      progress: (CopyProgress) throws -> Void = { _ in }) throws -> CopyReport {
         do {

@@ -21,7 +21,7 @@ public final class TransactionAppender {
         self.writer = writer
         self.txn = txn
         try writer.preparePending(in: txn)
-        state = BatchState(position: writer.nextPosition, keyID: writer.nextKeyID, now: writer.clock())
+        state = BatchState(position: writer.nextPosition, keyID: writer.nextKeyID, now: writer.clock(), lastRecordTag: writer.lastRecordTag)
         totals = try StoreTotals.read(in: txn)
         writtenThrough = state.position
     }
@@ -59,6 +59,7 @@ public final class TransactionAppender {
             totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
             totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
         }
+        if let last = records.last { state.lastRecordTag = BatchWriter.tag(of: last) }
         state.jobs.removeAll(keepingCapacity: true)
         try MerkleNodes.extend(from: writtenThrough, to: state.position, in: txn)
         writtenThrough = state.position
