@@ -21,6 +21,9 @@ final class PostgresTransaction: StorageTransaction {
     private var heldUpserts: [String: HeldRows] = [:]
     /// Held rows already sent: kept so that bytes `get` lent from them stay valid.
     private var sentUpserts: [HeldRows] = []
+    /// Values read ahead by ``prefetch(_:keys:)``, by table and key (nil: not there); their bytes live in
+    /// `results`. Dropped for a key when it is put or deleted.
+    private var prefetched: [String: [[UInt8]: UnsafeRawBufferPointer?]] = [:]
     private static let batch = 10_000
     /// The position after the last record this transaction appended, if it appended any.
     private(set) var appendedEnd: Int64?
@@ -40,6 +43,7 @@ final class PostgresTransaction: StorageTransaction {
     func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
         let key = try keyBytes(table, key)
         if let held = heldUpserts[table]?.values[key] { return UnsafeRawBufferPointer(held.bytes) }
+        if let value = prefetched[table]?[key] { return value }
         try flush(table)
         let result = try query(try PostgresStorage.table(table).select, [key])
         return result.rowCount == 0 ? nil : result.bytes(row: 0, column: 0)
@@ -55,6 +59,7 @@ final class PostgresTransaction: StorageTransaction {
             return
         }
         if table == StoreLayout.events { try flushAppends() }
+        prefetched[table]?[key] = nil
         let rows = heldUpserts[table] ?? HeldRows()
         heldUpserts[table] = rows
         rows.values[key] = HeldBytes(value)
@@ -64,9 +69,27 @@ final class PostgresTransaction: StorageTransaction {
     @discardableResult
     func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
         try flush(table)
+        let key = try keyBytes(table, key)
+        prefetched[table]?[key] = nil
         let delete = try PostgresStorage.table(table).delete
         generation += 1
-        return try connection.query(delete, [try keyBytes(table, key)]).rowCount > 0
+        return try connection.query(delete, [key]).rowCount > 0
+    }
+
+    /// Reads the values of `keys` in one query; `get` then answers from them.
+    func prefetch(_ table: String, keys: [[UInt8]]) throws {
+        try flush(table)
+        let definition = try PostgresStorage.table(table)
+        let bound = try keys.map { try keyBytes(table, $0) }
+        let result = try query("SELECT \(definition.key), \(definition.value) FROM \(definition.name) WHERE \(definition.key) = ANY($1::\(definition.keyType)[])",
+                               [table == StoreLayout.events ? PGArray.int8(bound.map(Self.position)) : PGArray.bytea(bound)])
+        var values = prefetched[table] ?? [:]
+        for key in bound { values[key] = .some(nil) }
+        for row in 0..<result.rowCount {
+            guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { continue }
+            values[Array(key)] = value
+        }
+        prefetched[table] = values
     }
 
     func count(_ table: String) throws -> Int {

@@ -39,6 +39,12 @@ enum StoreTransaction: StorageTransaction {
         }
     }
 
+    /// Reads the values of `keys` ahead, so that the `get`s of them that follow cost no round trip to a
+    /// server (PostgreSQL: one query for all of them). LMDB reads from memory: nothing to do.
+    func prefetch(_ table: String, keys: [[UInt8]]) throws {
+        if case .postgres(let txn) = self, !keys.isEmpty { try txn.prefetch(table, keys: keys) }
+    }
+
     func count(_ table: String) throws -> Int {
         switch self {
         case .lmdb(let txn): try txn.count(table)

@@ -92,7 +92,8 @@ final class BatchWriter {
     /// Writes the batch; returns one result per group of appends, in order.
     func write(_ batch: [PendingAppend]) -> [Result<[AppendResult], EventLogError>] {
         switch transaction({ appender in
-            try batch.map { group in try appender.apply(group.parts) }
+            try appender.prefetchKeys(of: batch.flatMap { $0.parts.map(\.stream) })
+            return try batch.map { group in try appender.apply(group.parts) }
         }) {
         case .success(let results): return results
         case .failure(let error):

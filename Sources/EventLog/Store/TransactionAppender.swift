@@ -34,6 +34,13 @@ public final class TransactionAppender {
         return try apply(parts).get()
     }
 
+    /// Reads ahead the data keys of those of `streams` the writer knows, which each append to them
+    /// checks (a destroyed key refuses it): one query for all on PostgreSQL instead of one each.
+    func prefetchKeys(of streams: [StreamID]) throws {
+        let ids = Set(streams.compactMap { writer.pending[$0]?.state.row.keyID })
+        try txn.prefetch(StoreLayout.keys, keys: ids.sorted().map { [UInt8](bigEndian: $0) })
+    }
+
     /// Applies one group; a refusal leaves the transaction as it was before the group.
     func apply(_ parts: [StreamAppend]) throws -> Result<[AppendResult], EventLogError> {
         let result = try writer.apply(parts, to: &state, in: txn)
