@@ -69,7 +69,7 @@ import TestSupport
         return opened
     }
 
-    @Test(.enabled(if: TestBackend.isLMDB, "reads LMDB's data file; on PostgreSQL the copies left are in the server's files until VACUUM FULL"))
+    @Test(.enabled(if: TestBackend.canReadStoreFiles, "reads the server's data directory (SESSIONSTORE_TEST_POSTGRES_DATA)"))
     func erasingASubjectLeavesNoCopyOfTheirKeysOrViewRowsInTheStoreFile() async throws {
         try await withTemporaryStore { store in
             let (erased, kept, keyIDs, before, fileBefore, subject, anchor) = try await {
@@ -78,7 +78,7 @@ import TestSupport
                 let subject = SubjectHash(bytes: log.identifierHash("erase-me"))!
                 let keyIDs = try erased.map { try log.streamMetadata(SessionStreams.session($0))!.keyID }
                 let before = try Self.storedBytes(of: erased, subject: subject, in: log)
-                let fileBefore = try [UInt8](Data(contentsOf: URL(fileURLWithPath: store.dataFile)))
+                let fileBefore = try store.storedFileBytes()
                 let anchor = try log.signedCheckpoint()
                 let report = try await SubjectErasure(log: log).erase(subject, reference: "T-1", at: 1_000)
                 #expect(Set(report.erased) == Set(erased) && report.alreadyErased.isEmpty && report.eventPosition != nil)
@@ -89,7 +89,7 @@ import TestSupport
             let compaction = try EventLog.compact(at: store.storePath)
             #expect(compaction.bytesAfter <= compaction.bytesBefore)
 
-            let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: store.dataFile)))
+            let file = try store.storedFileBytes()
             #expect(before.count >= 3 + 3 + 3)  // keys, session rows, transcript rows (and the consent-trail rows)
             for bytes in before { #expect(file.firstRange(of: bytes) == nil, "a byte string of the subject's keys or view rows survived") }
             #expect(try Self.unwrappableKeys(in: file, ids: keyIDs, storeID: storeID, master: store.keyPath) == 0)

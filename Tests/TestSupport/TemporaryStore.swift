@@ -7,6 +7,10 @@ import Foundation
 public enum TestBackend {
     public static let postgresServerURL = ProcessInfo.processInfo.environment["SESSIONSTORE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
     public static var isLMDB: Bool { postgresServerURL == nil }
+    /// The data directory of that server (SESSIONSTORE_TEST_POSTGRES_DATA), for tests of the bytes in its files.
+    public static let postgresDataDirectory = ProcessInfo.processInfo.environment["SESSIONSTORE_TEST_POSTGRES_DATA"].flatMap { $0.isEmpty ? nil : $0 }
+    /// Whether ``TemporaryStore/storedFileBytes()`` can read the files the store's bytes are in.
+    public static var canReadStoreFiles: Bool { isLMDB || postgresDataDirectory != nil }
 }
 
 /// A fresh directory holding a key file and a store path (or, on PostgreSQL, a fresh database's URL),
@@ -39,6 +43,29 @@ public struct TemporaryStore {
         return try String(decoding: tables, as: UTF8.self).split(separator: "\n").map { table in
             (String(table), try psql("COPY \(table) TO STDOUT (FORMAT binary)"))
         }
+    }
+
+    /// The bytes of the files the store's data is in, as a thief of the disk would read them: LMDB's
+    /// `data.mdb`; on PostgreSQL, after a CHECKPOINT (so that what the server holds in memory is on disk),
+    /// every file of a user relation in the store's database, current or left behind by a rewrite (tables,
+    /// TOAST, indexes, free space and visibility maps; file nodes from 16384 up, the first a user relation
+    /// gets, so the system catalogs are left out). Not the server's WAL, which docs/FORMAT.md §11 says
+    /// keeps older pages until it is recycled.
+    public func storedFileBytes() throws -> [UInt8] {
+        guard !TestBackend.isLMDB else { return try [UInt8](Data(contentsOf: URL(fileURLWithPath: dataFile))) }
+        guard let data = TestBackend.postgresDataDirectory else {
+            throw PostgresServer.ServerFailure(description: "SESSIONSTORE_TEST_POSTGRES_DATA is not set")
+        }
+        _ = try psql("CHECKPOINT")
+        let oid = String(decoding: try psql("SELECT oid FROM pg_database WHERE datname = current_database()"), as: UTF8.self)
+            .trimmingCharacters(in: .whitespacesAndNewlines)
+        let directory = "\(data)/base/\(oid)"
+        var bytes: [UInt8] = []
+        for file in try FileManager.default.contentsOfDirectory(atPath: directory).sorted()
+        where Int(file.prefix { $0.isNumber }).map({ $0 >= 16384 }) == true {
+            bytes += try [UInt8](Data(contentsOf: URL(fileURLWithPath: "\(directory)/\(file)")))
+        }
+        return bytes
     }
 
     private func psql(_ command: String) throws -> Data {
