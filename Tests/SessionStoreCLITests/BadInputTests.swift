@@ -68,7 +68,7 @@ import Testing
              says: ["/nonexistent-dir/r.wav cannot be created"]),
     ]
 
-    @Test(.timeLimit(.minutes(2)), arguments: cases)
+    @Test(.timeLimit(.minutes(10)), arguments: cases)
     func eachBadInputExitsWithItsStatusAndOneSentence(_ test: Case) async throws {
         try await withCLI { cli in
             try prepare(test.setup, in: cli)

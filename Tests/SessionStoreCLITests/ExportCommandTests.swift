@@ -21,7 +21,7 @@ import TestSupport
         ("export-redacted.json", ["export", "0f1e2d3c-4B5A", "--redact"]),
     ]
 
-    @Test(.timeLimit(.minutes(2)), arguments: goldenCases.map(\.name))
+    @Test(.timeLimit(.minutes(10)), arguments: goldenCases.map(\.name))
     func everyExportFormatMatchesItsGoldenFileAndReadsBack(_ name: String) async throws {
         let arguments = try #require(Self.goldenCases.first { $0.name == name }?.arguments)
         try await withCLI { cli in
@@ -79,7 +79,7 @@ import TestSupport
         try #require(ingest.status == 0, "\(ingest.stderr)")
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func hostileTextRoundTripsThroughPythonsCSVAndPandasAndExcelModeDefangsFormulas() async throws {
         try await withCLI { cli in
             try ingestHostileSessions(cli)
@@ -107,7 +107,7 @@ import TestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func subtitlesHoldOneCuePerSegmentForRealParsersAndSeveralSessionsGoToADirectory() async throws {
         try await withCLI { cli in
             try ingestHostileSessions(cli)
@@ -139,7 +139,7 @@ import TestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func sessionsAreNamedByUniquePrefixesAndBadNamesFailCleanly() async throws {
         try await withCLI { cli in
             try ingestHostileSessions(cli)
@@ -162,7 +162,7 @@ import TestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func everyExportIsRecordedInTheAuditStreamAndTheSessionListIgnoresIt() async throws {
         try await withCLI { cli in
             try ingestHostileSessions(cli)
@@ -185,7 +185,7 @@ import TestSupport
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func aSubjectBundleHoldsEverySessionRecordingAndConsentWithCheckableHashes() async throws {
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)

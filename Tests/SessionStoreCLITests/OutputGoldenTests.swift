@@ -55,7 +55,7 @@ import Testing
 
     static let updating = ProcessInfo.processInfo.environment["UPDATE_GOLDEN"] != nil
 
-    @Test(.timeLimit(.minutes(2)), arguments: cases)
+    @Test(.timeLimit(.minutes(10)), arguments: cases)
     func everyCommandPrintsItsGoldenOutput(_ test: Case) async throws {
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)
@@ -98,7 +98,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func csvAndNDJSONCarryTheSameRowsAndKeepHostileTextExactly() async throws {
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)
@@ -119,7 +119,7 @@ import Testing
         }
     }
 
-    @Test(.timeLimit(.minutes(2)))
+    @Test(.timeLimit(.minutes(10)))
     func anOutputFileIsLeftUntouchedWhenTheCommandFails() async throws {
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)

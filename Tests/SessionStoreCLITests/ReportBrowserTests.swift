@@ -5,7 +5,7 @@ import TestSupport
 /// A real browser opens a report: Debian's chromium, headless, renders it to a PNG and dumps the DOM
 /// after its script ran. Runs where chromium is installed (tools/test installs it in CI, about a minute
 /// and a half); with `CI` set, a missing chromium fails the test instead of skipping it.
-@Suite(.timeLimit(.minutes(3))) struct ReportBrowserTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportBrowserTests {
     static let chromium: String? = {
         let directories = (ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin").split(separator: ":")
         return ["chromium", "chromium-browser", "google-chrome"].lazy

@@ -9,14 +9,14 @@ import Foundation
 /// (and again after any reconnection) it reads how far the log is, so commits made while it was away wake
 /// subscribers too.
 final class PostgresCommitListener: @unchecked Sendable {
-    // @unchecked: `stopped` is guarded by `lock`; the pipe's ends are set once in init.
+    // @unchecked: `stopped` is guarded by `lock`; the pipe's ends are set once in init and closed by the
+    // thread, under `lock`, once it has seen `stopped` (after `stop` wrote to it, under the same lock).
     private let url: String
     private let signal: CommitSignal
     private let lock = NSLock()
     private var stopped = false
     /// Written by `stop` to wake the thread from `poll`.
     private let wake: (read: Int32, write: Int32)
-    private let finished = DispatchSemaphore(value: 0)
 
     /// How long to wait before connecting again after the server went away.
     private static let reconnectDelay = 0.5
@@ -32,24 +32,26 @@ final class PostgresCommitListener: @unchecked Sendable {
         thread.start()
     }
 
-    /// Ends the listening thread and waits for it to close its connection.
+    /// Ends the listening thread, which then closes its connection. Does not wait for it: the thread
+    /// may be connecting to a server that does not answer.
     func stop() {
-        let first = lock.withLock {
-            defer { stopped = true }
-            return !stopped
+        lock.withLock {
+            guard !stopped else { return }
+            stopped = true
+            var byte: UInt8 = 1
+            _ = write(wake.write, &byte, 1)
         }
-        guard first else { return }
-        var byte: UInt8 = 1
-        _ = write(wake.write, &byte, 1)
-        finished.wait()
-        close(wake.read)
-        close(wake.write)
     }
 
     private var isStopped: Bool { lock.withLock { stopped } }
 
     private func run() {
-        defer { finished.signal() }
+        defer {
+            lock.withLock {
+                close(wake.read)
+                close(wake.write)
+            }
+        }
         while !isStopped {
             do {
                 try listen(on: PGConnection(url: url))
