@@ -32,6 +32,7 @@ extension EventLog {
         for start in stride(from: 0, to: places.count, by: 1024) {
             let batch = places[start..<min(start + 1024, places.count)]
             var entries: [ChunkDecoder.Entry] = []
+            try txn.prefetch(StoreLayout.events, keys: batch.map { StoreLayout.positionKey($0.position) })
             for (number, position) in batch {
                 guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)) else {
                     throw EventLogError.integrity(position, "is missing (stream \(stream) number \(number) is indexed there)")
