@@ -26,7 +26,7 @@ struct CopyCommand: AsyncParsableCommand {
     @Option(name: .customLong("to"), help: ArgumentHelp("Where to copy the store: a directory or a postgresql:// URL.", valueName: "path-or-url"))
     var destination: String
 
-    @Option(name: .customLong("batch"), help: ArgumentHelp("Records per transaction while copying (default 10000).", valueName: "count"))
+    @Option(name: .customLong("batch"), help: ArgumentHelp("Records per transaction while copying.", valueName: "count"))
     var batch = 10_000
 
     @Flag(name: .customLong("skip-verify"), help: "Do not verify the copy afterwards.")

@@ -40,9 +40,9 @@ import Testing
         for round in 0..<3 {
             let url = "postgresql://postgres@127.0.0.1:\(primary.port),127.0.0.1:\(standby.port)/postgres"
                 + "?target_session_attrs=read-write&connect_timeout=2"
-            let writers = try streams.enumerated().map { writer, stream in
-                let log = try EventLog.open(at: url, key: .keyFile(keyPath))
-                return Task { try await Self.append(to: log, stream: stream, writer: writer, round: round, acknowledging: acknowledged) }
+            let logs = try streams.map { _ in try EventLog.open(at: url, key: .keyFile(keyPath)) }
+            let writers = zip(logs, streams).enumerated().map { writer, pair in
+                Task { try await Self.append(to: pair.0, stream: pair.1, writer: writer, round: round, acknowledging: acknowledged) }
             }
             try await Task.sleep(for: .milliseconds(Int.random(in: 200...1_500, using: &generator)))
             let beforeCrash = await acknowledged.count
@@ -66,6 +66,11 @@ import Testing
             }
             for writer in writers { writer.cancel() }
             for writer in writers { try await writer.value }
+            // Each writer's log holds the open lock again, on the new primary: key rotation and compaction
+            // there wait for them as they would have on the old one.
+            let openLocks = try primary.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND granted")
+            #expect(Int(openLocks) ?? 0 >= streams.count, "round \(round): \(openLocks) open locks on the new primary")
+            withExtendedLifetime(logs) {}
             #expect(await acknowledged.count >= beforeCrash + 40, "round \(round): the writers did not carry on after the failover")
         }
 

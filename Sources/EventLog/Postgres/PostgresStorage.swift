@@ -6,8 +6,8 @@ import Foundation
 /// order of the key bytes. Every other table is `(key bytea primary key, value bytea)`; bytea compares
 /// as unsigned bytes, as LMDB does.
 final class PostgresStorage: @unchecked Sendable {
-    // @unchecked: `idle` is guarded by `lock`; a connection is used by one thread at a time, between
-    // taking it from `idle` and putting it back.
+    // @unchecked: `idle`, `lockConnection` and `lockConnectionSuspect` are guarded by `lock`; a connection
+    // is used by one thread at a time, between taking it from `idle` and putting it back.
     /// A database's table and the statements the transactions run on it, made once.
     struct Table {
         let name: String
@@ -57,13 +57,19 @@ final class PostgresStorage: @unchecked Sendable {
         case exclusive(Duration)
     }
 
-    /// The connection that holds ``openLock`` for as long as the storage lives.
-    private let lockConnection: PGConnection
+    /// The connection that holds ``openLock`` for as long as the storage lives (guarded by `lock`).
+    private var lockConnection: PGConnection
+    /// Set when a connection was lost: the lock connection may have gone with its server (a failover)
+    /// and is checked before the next transaction.
+    private var lockConnectionSuspect = false
+    /// How this storage holds ``openLock``, to take it again the same way.
+    private let openLockMode: OpenLock
 
     /// Connects to `url`, creating the store's tables first with `createTables`.
     init(url: String, createTables: Bool, openLock: OpenLock = .shared) throws {
         self.url = url
         lockConnection = try PGConnection(url: url)
+        openLockMode = openLock
         try Self.take(openLock, on: lockConnection)
         let connection = try PGConnection(url: url)
         if createTables { try Self.createSchema(on: connection) }
@@ -187,12 +193,32 @@ final class PostgresStorage: @unchecked Sendable {
     /// Lends an idle connection, or a new one, to `body`; takes it back unless it broke (a lost
     /// server: the next transaction connects again, to whichever host the URL names is the primary now).
     func withConnection<R>(_ body: (PGConnection) throws -> R) throws -> R {
+        try renewOpenLockIfLost()
         let connection = try lock.withLock { idle.popLast() } ?? PGConnection(url: url)
         defer {
             if connection.isReusable {
                 lock.withLock { if idle.count < Self.maximumIdle { idle.append(connection) } }
+            } else {
+                lock.withLock { lockConnectionSuspect = true }
             }
         }
         return try body(connection)
+    }
+
+    /// After a lost connection: when the lock connection is gone too (its server died, and a multi-host
+    /// URL now leads to the promoted standby), takes ``openLock`` again, as it was taken, on the server
+    /// that is the primary now.
+    private func renewOpenLockIfLost() throws {
+        try lock.withLock {
+            guard lockConnectionSuspect else { return }
+            if (try? lockConnection.execute("SELECT 1")) != nil {
+                lockConnectionSuspect = false
+                return
+            }
+            let renewed = try PGConnection(url: url)
+            try Self.take(openLockMode, on: renewed)
+            lockConnection = renewed
+            lockConnectionSuspect = false
+        }
     }
 }
