@@ -12,8 +12,16 @@ enum CrashWriterRound {
         let writer = try ChildProcess(BuiltProducts.url("EventLogCrashWriter"),
                                       [store.storePath, store.keyPath, CrashWriterAcknowledgements.path(store), String(appenders)],
                                       environment: environment)
-        try await Task.sleep(for: delay)
-        writer.kill()
+        // The kill is timed on a Dispatch queue, not by the test's task: with the cooperative pool busy
+        // (the other suites run beside this one), a task's sleep can end seconds late, and the writer
+        // meanwhile fills the store that every round reads back whole.
+        let nanoseconds = delay.components.seconds * 1_000_000_000 + delay.components.attoseconds / 1_000_000_000
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(Int(nanoseconds))) {
+                writer.kill()
+                done.resume()
+            }
+        }
         let outcome = writer.wait(limit: .seconds(10))
         try #require(outcome.signalled, "the writer exited by itself: \(outcome.stderr)")
     }
