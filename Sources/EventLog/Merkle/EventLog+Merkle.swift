@@ -100,6 +100,6 @@ extension EventLog {
     }
 
     private func count(in txn: StoreTransaction) throws -> UInt64 {
-        try txn.withCursor(StoreLayout.events) { try $0.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0 }
+        try StoreLayout.eventCount(in: txn)
     }
 }

@@ -17,10 +17,10 @@ final class PostgresTransaction: StorageTransaction {
     /// Appended records not yet sent: positions and records.
     private var appendedPositions: [Int64] = []
     private var appendedRecords: [[UInt8]] = []
-    /// Upserts not yet sent, by table.
-    private var heldUpserts: [String: HeldRows] = [:]
-    /// Held rows already sent: kept so that bytes `get` lent from them stay valid.
-    private var sentUpserts: [HeldRows] = []
+    /// Upserts not yet sent, by table: the last value put per key.
+    private var heldUpserts: [String: [[UInt8]: HeldBytes]] = [:]
+    /// Held values already sent: kept so that bytes `get` lent from them stay valid.
+    private var sentUpserts: [[HeldBytes]] = []
     /// Values read ahead by ``prefetch(_:keys:)``, by table and key (nil: not there); their bytes live in
     /// `results`. Dropped for a key when it is put or deleted.
     private var prefetched: [String: [[UInt8]: UnsafeRawBufferPointer?]] = [:]
@@ -42,7 +42,7 @@ final class PostgresTransaction: StorageTransaction {
 
     func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
         let key = try keyBytes(table, key)
-        if let held = heldUpserts[table]?.values[key] { return UnsafeRawBufferPointer(held.bytes) }
+        if let held = heldUpserts[table]?[key] { return UnsafeRawBufferPointer(held.bytes) }
         if let value = prefetched[table]?[key] { return value }
         try flush(table)
         let result = try query(try PostgresStorage.table(table).select, [key])
@@ -52,6 +52,7 @@ final class PostgresTransaction: StorageTransaction {
     func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
         let key = try keyBytes(table, key)
         generation += 1
+        prefetched[table]?[key] = nil
         if append, table == StoreLayout.events {
             appendedPositions.append(key.withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) })
             appendedRecords.append(value.withUnsafeBytes { Array($0) })
@@ -59,11 +60,8 @@ final class PostgresTransaction: StorageTransaction {
             return
         }
         if table == StoreLayout.events { try flushAppends() }
-        prefetched[table]?[key] = nil
-        let rows = heldUpserts[table] ?? HeldRows()
-        heldUpserts[table] = rows
-        rows.values[key] = HeldBytes(value)
-        if rows.values.count >= Self.batch { try flush(table) }
+        heldUpserts[table, default: [:]][key] = HeldBytes(value)
+        if heldUpserts[table]!.count >= Self.batch { try flush(table) }
     }
 
     @discardableResult
@@ -105,10 +103,10 @@ final class PostgresTransaction: StorageTransaction {
     /// Sends what is held for `table`.
     func flush(_ table: String) throws {
         if table == StoreLayout.events { try flushAppends() }
-        guard let rows = heldUpserts.removeValue(forKey: table), !rows.values.isEmpty else { return }
-        sentUpserts.append(rows)
-        let keys = Array(rows.values.keys)
-        let values = keys.map { Array(rows.values[$0]!.bytes) }
+        guard let rows = heldUpserts.removeValue(forKey: table), !rows.isEmpty else { return }
+        sentUpserts.append(Array(rows.values))
+        let keys = Array(rows.keys)
+        let values = rows.values.map { Array($0.bytes) }
         try connection.query(try PostgresStorage.table(table).batchUpsert,
                              [table == StoreLayout.events ? PGArray.int8(keys.map(Self.position)) : PGArray.bytea(keys), PGArray.bytea(values)])
     }
@@ -141,11 +139,6 @@ final class PostgresTransaction: StorageTransaction {
     private static func position(_ key: [UInt8]) -> Int64 {
         key.withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) }
     }
-}
-
-/// One table's upserts not yet sent: the last value put per key.
-private final class HeldRows {
-    var values: [[UInt8]: HeldBytes] = [:]
 }
 
 /// A held value, at an address that stays put while it lives (so `get` may lend it).

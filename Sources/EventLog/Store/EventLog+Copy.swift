@@ -46,15 +46,10 @@ extension EventLog {
 private struct StoreCopy {
     let source: EventLog
     let destination: String
-    let shown: String
     let batchRecords: Int
 
-    init(source: EventLog, destination: String, batchRecords: Int) {
-        self.source = source
-        self.destination = destination
-        self.shown = StoreLocation.redacted(destination)
-        self.batchRecords = batchRecords
-    }
+    /// The destination as messages show it.
+    var shown: String { StoreLocation.redacted(destination) }
 
     /// What the destination holds before the copy.
     enum State: Equatable {
@@ -69,8 +64,8 @@ private struct StoreCopy {
         let storeID = withUnsafeBytes(of: source.storeID.uuid) { Array($0) }
         let target = try openTarget()
         let state = try target.read { try destinationState(in: $0, storeID: storeID) }
-        var next = try target.read { try Self.nextPosition(in: $0) }
-        let total = try source.environment.read { try Self.nextPosition(in: $0) }
+        var next = try target.read(StoreLayout.eventCount)
+        let total = try source.environment.read(StoreLayout.eventCount)
         if next > 0 { try checkSameRecord(at: next - 1, in: target) }
         if state == .complete {
             guard next == total else {
@@ -174,10 +169,6 @@ private struct StoreCopy {
             throw EventLogError(.integrity, "\(shown) does not hold this store's record at position \(position); it is not a copy of it",
                                 position: position, path: shown)
         }
-    }
-
-    private static func nextPosition(in txn: StoreTransaction) throws -> UInt64 {
-        try txn.withCursor(StoreLayout.events) { try $0.last() }.map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0
     }
 
     /// Copies up to `limit` records from `position` on; returns how many.

@@ -151,9 +151,7 @@ extension EventLog {
 
     /// The number of events in the log, which is also the position the next event will take.
     public func eventCount() throws -> UInt64 {
-        try reading { txn in
-            try txn.withCursor(StoreLayout.events) { try $0.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0 }
-        }
+        try reading(StoreLayout.eventCount)
     }
 
     /// Returns the position after the last record visited when `maxCount` records were visited

@@ -60,6 +60,11 @@ enum StoreLayout {
 
     static func positionKey(_ position: UInt64) -> [UInt8] { [UInt8](bigEndian: position) }
 
+    /// The number of events in `txn`'s log, which is also the position the next event will take.
+    static func eventCount(in txn: StoreTransaction) throws -> UInt64 {
+        try txn.withCursor(events) { try $0.last().map { try position(ofKey: $0.key) + 1 } ?? 0 }
+    }
+
     /// The position an `events` key names; a key of another length (a damaged page) is an integrity
     /// failure, never a read past its end.
     static func position(ofKey key: UnsafeRawBufferPointer) throws -> UInt64 {
