@@ -28,6 +28,31 @@ import Testing
         }
     }
 
+    @Test func aLongScanAcrossManyTransactionsReadsEveryEventOnceInOrder() async throws {
+        // 40 transactions (40 nonce bases, more than a base lookup learns at once) of 120 events over
+        // three streams: the scan crosses many fetches (PostgreSQL reads the next rows ahead) and bases.
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let streams = (0..<3).map { _ in StreamID() }
+            var expected: [String] = []
+            for transaction in 0..<40 {
+                let texts = (0..<120).map { "t\(transaction) e\($0)" }
+                try await log.append(streams.indices.map { index in
+                    StreamAppend(stream: streams[index], events: texts.enumerated().filter { $0.offset % 3 == index }.map { event($0.element) })
+                })
+                for index in streams.indices { expected += texts.enumerated().filter { $0.offset % 3 == index }.map(\.element) }
+            }
+            var seen: [(position: UInt64, text: String)] = []
+            try log.forEachEvent { seen.append(($0.position, $0.text)) }
+            #expect(seen.map(\.text) == expected)
+            #expect(seen.map(\.position) == Array(0..<UInt64(expected.count)))
+            var fromMiddle: [String] = []
+            try log.forEachEvent(from: 2_500) { fromMiddle.append($0.text) }
+            #expect(fromMiddle == Array(expected[2_500...]))
+            #expect(try log.readStream(streams[1]).map(\.text) == expected.enumerated().filter { ($0.offset / 40) % 3 == 1 }.map(\.element))
+        }
+    }
+
     @Test func eventIdTypeAndBinaryDataSurviveTheRoundTrip() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

@@ -125,6 +125,28 @@ import Testing
         }
     }
 
+    @Test func aWriteTheServerRefusesAtCommitLeavesNothingAndTheNextAppendGoesThrough() async throws {
+        try await withDatabase { url, key, _ in
+            let log = try EventLog.create(at: url, key: key)
+            let stream = StreamID()
+            try await log.append([event("before")], to: stream)
+            // Every append writes a nonce base, sent with the records and COMMIT in one pipeline: the
+            // server refuses it there, after it has taken the records.
+            try PostgresServer.psql("""
+                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'nonce bases are read-only today'; END $$;
+                CREATE TRIGGER refuse BEFORE INSERT ON nonce_bases FOR EACH ROW EXECUTE FUNCTION refuse();
+                """, on: url)
+            let refused = await #expect(throws: EventLogError.self) { try await log.append([event("refused")], to: stream) }
+            #expect(refused?.message.contains("nonce bases are read-only today") == true, "\(refused?.message ?? "")")
+            #expect(try rowCount(url, StoreLayout.events) == 1, "nothing of the refused transaction is kept")
+
+            try PostgresServer.psql("DROP TRIGGER refuse ON nonce_bases", on: url)
+            try await log.append([event("after")], to: stream, expectedVersion: .exact(1))
+            #expect(try log.readStream(stream).map(\.text) == ["before", "after"])
+            #expect(try log.verify().isIntact)
+        }
+    }
+
     @Test(arguments: [
         ("postgresql://alice:s3cret@db.example:5432/sessions", "postgresql://alice:***@db.example:5432/sessions"),
         ("postgres://alice@h1:5432,h2:5433/s?password=s3cret&target_session_attrs=read-write",

@@ -76,14 +76,42 @@ enum MerkleNodes {
     }
 
     /// Stores the nodes of every chunk of 256 leaves completed between tree sizes `oldSize` and
-    /// `newSize` and of every larger subtree they complete, in the writing transaction.
-    static func extend(from oldSize: UInt64, to newSize: UInt64, in txn: StoreTransaction) throws {
+    /// `newSize` and of every larger subtree they complete, in the writing transaction. `records`, when
+    /// given, are the records at positions `oldSize..<newSize` just written: their leaf hashes are taken
+    /// from them rather than read back from the store (on PostgreSQL, a query per chunk).
+    static func extend(from oldSize: UInt64, to newSize: UInt64, records: [[UInt8]]? = nil, in txn: StoreTransaction) throws {
+        precondition(records.map { UInt64($0.count) == newSize - oldSize } ?? true, "one record per new position")
         var chunkIndex = oldSize / chunk
         guard (chunkIndex + 1) * chunk <= newSize else { return }
+        if records != nil {
+            // What the loop below reads, in one round trip on PostgreSQL: the leaves of the first chunk
+            // written before this transaction, and the left siblings of the nodes it completes.
+            let stored = (chunkIndex * chunk..<oldSize).map(StoreLayout.positionKey)
+            let siblings = (chunkIndex..<(newSize / chunk)).flatMap { index in
+                (0..<(~index).trailingZeroBitCount).map { step in key(level: storedLevel + step, index: (index >> UInt64(step)) - 1) }
+            }
+            try txn.prefetch([(StoreLayout.events, stored), (StoreLayout.merkle, siblings)])
+        }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(chunk) * 32, alignment: 8)
         defer { buffer.deallocate() }
         while (chunkIndex + 1) * chunk <= newSize {
-            try copyLeaves(chunkIndex * chunk, (chunkIndex + 1) * chunk, into: buffer, in: txn)
+            let (lo, hi) = (chunkIndex * chunk, (chunkIndex + 1) * chunk)
+            if let records {
+                let stored = min(max(lo, oldSize), hi)
+                for position in lo..<stored {
+                    let leaf = try leaf(position, in: txn)
+                    leaf.withUnsafeBytes { buffer.baseAddress!.advanced(by: Int(position - lo) * 32).copyMemory(from: $0.baseAddress!, byteCount: 32) }
+                }
+                for position in stored..<hi {
+                    let record = records[Int(position - oldSize)]
+                    let offset = Int(position - lo) * 32
+                    record.withUnsafeBytes {
+                        buffer.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!.advanced(by: RecordLayout.leafOffset), byteCount: 32)
+                    }
+                }
+            } else {
+                try copyLeaves(lo, hi, into: buffer, in: txn)
+            }
             var hash = MerkleHash.root(ofPerfect: buffer, count: Int(chunk))
             var (level, index) = (storedLevel, chunkIndex)
             try txn.put(StoreLayout.merkle, key(level: level, index: index), hash)

@@ -31,6 +31,12 @@ final class PGConnection {
         PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE
     }
 
+    /// Whether a transaction block is open (and perhaps failed): it needs ROLLBACK before reuse.
+    var isInTransaction: Bool {
+        let status = PQtransactionStatus(connection)
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+    }
+
     /// The connection's socket, to wait on for notifications with `poll`.
     var socket: Int32 { PQsocket(connection) }
 
@@ -50,18 +56,101 @@ final class PGConnection {
 
     /// Runs statements without parameters or results (several may be separated by semicolons).
     func execute(_ sql: String) throws {
+        discardAhead()
         _ = try check(PQexec(connection, sql), sql)
+    }
+
+    /// A query sent by ``sendAhead(_:)`` whose result is not read yet.
+    private var inFlight: PGStatement?
+    /// The result of a query sent ahead, read when another query needed the connection.
+    private var early: (statement: PGStatement, result: Result<PGResult, any Error>)?
+
+    /// Sends `statement` without waiting for it, so that the server answers it while the caller works;
+    /// the ``query(_:_:)`` of the same statement then takes the answer. Does nothing while another is
+    /// ahead. Only for reads in a snapshot (a read transaction): nothing may change what it answers.
+    func sendAhead(_ statement: PGStatement) {
+        guard inFlight == nil, early == nil else { return }
+        let sent = Self.withPointers(statement.parameters) { values in
+            PQsendQueryParams(connection, statement.sql, Int32(statement.parameters.count), nil, values,
+                              statement.parameters.map { Int32($0?.count ?? 0) },
+                              [Int32](repeating: 1, count: statement.parameters.count), 1)
+        }
+        if sent == 1 { inFlight = statement }
+    }
+
+    /// Reads the answer of the query ahead, if one is in flight, and keeps it for its ``query(_:_:)``.
+    private func collectAhead() {
+        guard let statement = inFlight else { return }
+        inFlight = nil
+        let result = PQgetResult(connection)
+        while let extra = PQgetResult(connection) { PQclear(extra) }
+        early = (statement, Result { try check(result, statement.sql) })
+    }
+
+    private func discardAhead() {
+        collectAhead()
+        early = nil
     }
 
     /// Runs one statement with binary `parameters` (nil is NULL); the result is binary too.
     @discardableResult
     func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {
+        collectAhead()
+        if let early, early.statement.sql == sql, early.statement.parameters == parameters {
+            self.early = nil
+            return try early.result.get()
+        }
         let lengths = parameters.map { Int32($0?.count ?? 0) }
         let formats = [Int32](repeating: 1, count: parameters.count)
         let result = Self.withPointers(parameters) { values in
             PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 1)
         }
         return try check(result, sql)
+    }
+
+    /// Sends `statements` together (libpq's pipeline mode: one round trip, not one each) and waits for
+    /// their results, in order. When one fails the server skips the rest, and this throws its error.
+    @discardableResult
+    func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
+        discardAhead()
+        guard PQenterPipelineMode(connection) == 1 else { throw failure("entering pipeline mode") }
+        defer { PQexitPipelineMode(connection) }
+        for statement in statements {
+            let sent = Self.withPointers(statement.parameters) { values in
+                PQsendQueryParams(connection, statement.sql, Int32(statement.parameters.count), nil, values,
+                                  statement.parameters.map { Int32($0?.count ?? 0) },
+                                  [Int32](repeating: 1, count: statement.parameters.count), 1)
+            }
+            guard sent == 1 else { throw failure(statement.sql) }
+        }
+        guard PQpipelineSync(connection) == 1 else { throw failure("a pipeline's sync") }
+        var results: [PGResult] = []
+        var firstError: PostgresError?
+        for statement in statements {
+            // Each statement's result, then a null that ends it.
+            guard let result = PQgetResult(connection) else { throw firstError ?? failure(statement.sql) }
+            defer { PQclear(PQgetResult(connection)) }
+            if PQresultStatus(result) == PGRES_PIPELINE_ABORTED {
+                PQclear(result)
+                continue
+            }
+            do {
+                results.append(try check(result, statement.sql))
+            } catch let error as PostgresError {
+                firstError = firstError ?? error
+            }
+        }
+        guard let sync = PQgetResult(connection) else { throw firstError ?? failure("a pipeline's sync") }
+        let synced = PQresultStatus(sync) == PGRES_PIPELINE_SYNC
+        PQclear(sync)
+        if let firstError { throw firstError }
+        guard synced else { throw failure("a pipeline's sync") }
+        return results
+    }
+
+    private func failure(_ doing: String) -> PostgresError {
+        PostgresError(description: "\(doing.split(separator: "\n").first ?? ""): \(Self.message(PQerrorMessage(connection)))",
+                      isConnectionLoss: PQstatus(connection) != CONNECTION_OK)
     }
 
     private func check(_ result: OpaquePointer?, _ sql: String) throws -> PGResult {
@@ -98,6 +187,12 @@ final class PGConnection {
         }
         return nest(0)
     }
+}
+
+/// A statement and its binary parameters (nil is NULL), for ``PGConnection/pipeline(_:)``.
+struct PGStatement {
+    let sql: String
+    var parameters: [[UInt8]?] = []
 }
 
 /// A query's rows, binary. Freed when the last reference goes.

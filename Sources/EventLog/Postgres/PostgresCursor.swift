@@ -11,6 +11,23 @@ final class PostgresCursor: StorageCursor {
     private var ascending = true
     private var generation = 0
     private var batch = 16
+    private static let largestBatch = 1024
+
+    /// Where a fetch starts, relative to its key `$1` in the direction of travel.
+    enum Start { case atOrAfter, after }
+
+    /// The query that fetches `limit` rows in key order (`ascending`, or descending), from the first row
+    /// or from `$1` (`start`).
+    static func query(_ table: PostgresStorage.Table, ascending: Bool, from start: Start? = nil, limit: Int = 16) -> String {
+        let comparison = switch (ascending, start) {
+        case (_, nil): ""
+        case (true, .atOrAfter): " WHERE \(table.key) >= $1"
+        case (true, .after): " WHERE \(table.key) > $1"
+        case (false, .atOrAfter): " WHERE \(table.key) <= $1"
+        case (false, .after): " WHERE \(table.key) < $1"
+        }
+        return "SELECT \(table.key), \(table.value) FROM \(table.name)\(comparison) ORDER BY \(table.key) \(ascending ? "ASC" : "DESC") LIMIT \(limit)"
+    }
 
     init(transaction: PostgresTransaction, table: PostgresStorage.Table, database: String) {
         self.transaction = transaction
@@ -30,11 +47,20 @@ final class PostgresCursor: StorageCursor {
     func next() throws -> Entry? { try step(ascending: true) }
     func previous() throws -> Entry? { try step(ascending: false) }
 
+    /// Asks the server now for the rows the walk will need next, when it is walking forward in a read
+    /// transaction and has fetched a full batch: they arrive while the caller works on these.
+    func readAhead() {
+        guard transaction.isReadOnly, ascending, generation == transaction.generation, batch == Self.largestBatch,
+              rows.count == batch, let last = rows.last else { return }
+        let sql = Self.query(table, ascending: true, from: .after, limit: batch)
+        transaction.connection.sendAhead(PGStatement(sql: sql, parameters: [Array(last.key)]))
+    }
+
     private func step(ascending forward: Bool) throws -> Entry? {
         guard let current else { return forward ? try first() : try last() }
         if forward == ascending, generation == transaction.generation, index + 1 < rows.count {
             index += 1
-            batch = min(batch * 2, 1024)
+            batch = min(batch * 2, Self.largestBatch)
             return rows[index]
         }
         return try fetch(ascending: forward, after: Array(current.key), inclusive: false, growing: forward == ascending)
@@ -43,11 +69,8 @@ final class PostgresCursor: StorageCursor {
     private func fetch(ascending forward: Bool, after key: [UInt8]?, inclusive: Bool, growing: Bool = false) throws -> Entry? {
         if !growing { batch = 16 }
         try transaction.flush(database)
-        let order = forward ? "ASC" : "DESC"
-        let comparison = forward ? (inclusive ? ">=" : ">") : (inclusive ? "<=" : "<")
-        let condition = key == nil ? "" : "WHERE \(table.key) \(comparison) $1"
-        let result = try transaction.query("SELECT \(table.key), \(table.value) FROM \(table.name) \(condition) ORDER BY \(table.key) \(order) LIMIT \(batch)",
-                                           key.map { [$0] } ?? [])
+        let sql = Self.query(table, ascending: forward, from: key == nil ? nil : (inclusive ? .atOrAfter : .after), limit: batch)
+        let result = try transaction.query(sql, key.map { [$0] } ?? [])
         let fetched: [Entry] = (0..<result.rowCount).compactMap { row in
             guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { return nil }
             return (key, value)

@@ -137,36 +137,54 @@ final class PostgresStorage: @unchecked Sendable {
 
     /// A read transaction: one snapshot of every table, as an LMDB read transaction.
     func read<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
-        try transaction("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY", body)
+        try withConnection { connection in
+            try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
+            return try finish(PostgresTransaction(connection: connection, readOnly: true), writing: false, body)
+        }
     }
+
+    /// What every write transaction reads first (the writer's counters: the meta table and the last
+    /// record), sent with BEGIN so that it costs no round trip of its own.
+    private static let lastRecordQuery = PostgresCursor.query(Table(database: StoreLayout.events), ascending: false)
 
     /// A write transaction, after every other writer's: committed when `body` returns, rolled back
     /// when it throws. COMMIT returns once the server (and a synchronous standby, where one is
     /// configured) has the transaction durably: `synchronous_commit` is never off on these connections.
+    ///
+    /// Three round trips carry a typical append: BEGIN with the writer lock and the reads every writer
+    /// makes first; the reads `body` needs; and every held write with COMMIT.
     func write<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
-        try transaction("BEGIN; SELECT pg_advisory_xact_lock(\(Self.writerLock))", body)
+        try withConnection { connection in
+            let meta = try Self.table(StoreLayout.meta)
+            let begun = try connection.pipeline([
+                PGStatement(sql: "BEGIN"), PGStatement(sql: "SELECT pg_advisory_xact_lock(\(Self.writerLock))"),
+                PGStatement(sql: "SELECT \(meta.key), \(meta.value) FROM \(meta.name)"), PGStatement(sql: Self.lastRecordQuery),
+            ])
+            let transaction = PostgresTransaction(connection: connection)
+            transaction.readAhead(whole: StoreLayout.meta, from: begun[2])
+            transaction.readAhead(answer: begun[3], to: Self.lastRecordQuery)
+            return try finish(transaction, body)
+        }
     }
 
-    private func transaction<R>(_ begin: String, _ body: (PostgresTransaction) throws -> R) throws -> R {
-        try withConnection { connection in
-            try connection.execute(begin)
-            let transaction = PostgresTransaction(connection: connection)
-            let result: R
+    /// Runs `body`, then sends what it left held, the commit announcement and COMMIT together; rolls back
+    /// when anything fails.
+    private func finish<R>(_ transaction: PostgresTransaction, writing: Bool = true, _ body: (PostgresTransaction) throws -> R) throws -> R {
+        let connection = transaction.connection
+        do {
+            let result = try body(transaction)
+            var statements = try transaction.takeHeldStatements()
+            if let next = transaction.appendedEnd { statements.append(Self.commitAnnouncement(next: next)) }
             do {
-                result = try body(transaction)
-                try transaction.flushAll()
-                if let next = transaction.appendedEnd { try Self.notifyCommit(on: connection, next: next) }
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
-            }
-            do {
-                try connection.execute("COMMIT")
-            } catch let error as PostgresError where error.isConnectionLoss {
+                try connection.pipeline(statements + [PGStatement(sql: "COMMIT")])
+            } catch let error as PostgresError where error.isConnectionLoss && writing {
                 throw PostgresError(description: "the connection broke during COMMIT, so the transaction may or may not have been committed: \(error)",
                                     isConnectionLoss: true)
             }
             return result
+        } catch {
+            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            throw error
         }
     }
 
@@ -181,8 +199,8 @@ final class PostgresStorage: @unchecked Sendable {
     private static let channelPrefix = "sessionstore_commits."
 
     /// Announces, on commit, that the log now ends before position `next` (``PostgresCommitListener``).
-    private static func notifyCommit(on connection: PGConnection, next: Int64) throws {
-        try connection.query("SELECT pg_notify('\(channelPrefix)' || current_schema(), $1)", [Array(String(next).utf8)])
+    private static func commitAnnouncement(next: Int64) -> PGStatement {
+        PGStatement(sql: "SELECT pg_notify('\(channelPrefix)' || current_schema(), $1)", parameters: [Array(String(next).utf8)])
     }
 
     /// A listener that advances `signal` whenever any process commits appended events to this store.

@@ -8,9 +8,10 @@ import Foundation
 /// - every other put as one upsert from `unnest` per table, the last value put per key.
 ///
 /// A table's held rows are sent before a cursor, count or delete touches that table, and all of them
-/// before COMMIT; `get` answers from the held rows first. So every read in the transaction sees every
-/// write. Results and held values are kept until the transaction ends, so the bytes it lends stay valid
-/// at least as long as an LMDB transaction's.
+/// with COMMIT, in one pipeline (``PostgresStorage``). `get` answers from the held rows, then from what
+/// the transaction read ahead or sent, and asks the server only for a key it knows nothing of. So every
+/// read in the transaction sees every write. Results and held values are kept until the transaction
+/// ends, so the bytes it lends stay valid at least as long as an LMDB transaction's.
 final class PostgresTransaction: StorageTransaction {
     let connection: PGConnection
     private var results: [PGResult] = []
@@ -21,20 +22,31 @@ final class PostgresTransaction: StorageTransaction {
     private var heldUpserts: [String: [[UInt8]: HeldBytes]] = [:]
     /// Held values already sent: kept so that bytes `get` lent from them stay valid.
     private var sentUpserts: [[HeldBytes]] = []
-    /// Values read ahead by ``prefetch(_:keys:)``, by table and key (nil: not there); their bytes live in
-    /// `results`. Dropped for a key when it is put or deleted.
-    private var prefetched: [String: [[UInt8]: UnsafeRawBufferPointer?]] = [:]
+    /// Values known without asking the server, by table and key (nil: not there): read ahead by
+    /// ``prefetch(_:keys:)`` or ``readAhead(whole:from:)``, or sent by this transaction. Their bytes live
+    /// in `results` or `sentUpserts`. A put drops its key here (the held value answers); a delete makes it
+    /// nil.
+    private var known: [String: [[UInt8]: UnsafeRawBufferPointer?]] = [:]
+    /// Tables read whole: a key not in `known` is not there.
+    private var wholeTables: Set<String> = []
+    /// Answers to parameterless queries sent ahead (with BEGIN), by SQL; used once, before any write.
+    private var answered: [String: PGResult] = [:]
     private static let batch = 10_000
     /// The position after the last record this transaction appended, if it appended any.
     private(set) var appendedEnd: Int64?
-    /// Bumped by every write: a cursor's prefetched rows from before it are stale.
+    /// Bumped by every write: a cursor's known rows from before it are stale.
     private(set) var generation = 0
 
-    init(connection: PGConnection) {
+    /// A read transaction (a snapshot): queries may be sent ahead of need.
+    let isReadOnly: Bool
+
+    init(connection: PGConnection, readOnly: Bool = false) {
         self.connection = connection
+        isReadOnly = readOnly
     }
 
     func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {
+        if parameters.isEmpty, let answer = answered.removeValue(forKey: sql) { return answer }
         let result = try connection.query(sql, parameters)
         results.append(result)
         return result
@@ -43,8 +55,10 @@ final class PostgresTransaction: StorageTransaction {
     func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
         let key = try keyBytes(table, key)
         if let held = heldUpserts[table]?[key] { return UnsafeRawBufferPointer(held.bytes) }
-        if let value = prefetched[table]?[key] { return value }
-        try flush(table)
+        if let value = known[table]?[key] { return value }
+        if wholeTables.contains(table) { return nil }
+        // Other held rows need not be sent first: none of them is this key's.
+        if table == StoreLayout.events { try flushAppends() }
         let result = try query(try PostgresStorage.table(table).select, [key])
         return result.rowCount == 0 ? nil : result.bytes(row: 0, column: 0)
     }
@@ -52,7 +66,8 @@ final class PostgresTransaction: StorageTransaction {
     func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
         let key = try keyBytes(table, key)
         generation += 1
-        prefetched[table]?[key] = nil
+        answered.removeAll()
+        known[table]?[key] = nil
         if append, table == StoreLayout.events {
             appendedPositions.append(key.withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) })
             appendedRecords.append(value.withUnsafeBytes { Array($0) })
@@ -68,26 +83,58 @@ final class PostgresTransaction: StorageTransaction {
     func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
         try flush(table)
         let key = try keyBytes(table, key)
-        prefetched[table]?[key] = nil
         let delete = try PostgresStorage.table(table).delete
         generation += 1
+        answered.removeAll()
+        known[table, default: [:]][key] = .some(nil)
         return try connection.query(delete, [key]).rowCount > 0
     }
 
-    /// Reads the values of `keys` in one query; `get` then answers from them.
-    func prefetch(_ table: String, keys: [[UInt8]]) throws {
-        try flush(table)
-        let definition = try PostgresStorage.table(table)
-        let bound = try keys.map { try keyBytes(table, $0) }
-        let result = try query("SELECT \(definition.key), \(definition.value) FROM \(definition.name) WHERE \(definition.key) = ANY($1::\(definition.keyType)[])",
-                               [table == StoreLayout.events ? PGArray.int8(bound.map(Self.position)) : PGArray.bytea(bound)])
-        var values = prefetched[table] ?? [:]
-        for key in bound { values[key] = .some(nil) }
+    /// Reads the values of the keys of every table named, one query per table, all in one round trip;
+    /// `get` then answers from them.
+    func prefetch(_ requests: [(table: String, keys: [[UInt8]])]) throws {
+        let requests = requests.filter { !$0.keys.isEmpty }
+        guard !requests.isEmpty else { return }
+        let bound = try requests.map { request in try request.keys.map { try keyBytes(request.table, $0) } }
+        // Records appended here are not on the server yet: send them first if any is asked for.
+        if let firstHeld = appendedPositions.min(),
+           zip(requests, bound).contains(where: { $0.table == StoreLayout.events && $1.contains { Self.position($0) >= firstHeld } }) {
+            try flushAppends()
+        }
+        let statements = try zip(requests, bound).map { request, keys in
+            let definition = try PostgresStorage.table(request.table)
+            return PGStatement(sql: "SELECT \(definition.key), \(definition.value) FROM \(definition.name) WHERE \(definition.key) = ANY($1::\(definition.keyType)[])",
+                               parameters: [request.table == StoreLayout.events ? PGArray.int8(keys.map(Self.position)) : PGArray.bytea(keys)])
+        }
+        let answers = try connection.pipeline(statements)
+        results += answers
+        for ((request, keys), result) in zip(zip(requests, bound), answers) {
+            var values = known[request.table] ?? [:]
+            for key in keys { values[key] = .some(nil) }
+            for row in 0..<result.rowCount {
+                guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { continue }
+                values[Array(key)] = value
+            }
+            known[request.table] = values
+        }
+    }
+
+    /// Takes every row of `table` from `result` (its key and value columns): `get` then answers every key
+    /// of it without the server.
+    func readAhead(whole table: String, from result: PGResult) {
+        results.append(result)
+        var values: [[UInt8]: UnsafeRawBufferPointer?] = [:]
         for row in 0..<result.rowCount {
             guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { continue }
             values[Array(key)] = value
         }
-        prefetched[table] = values
+        known[table] = values
+        wholeTables.insert(table)
+    }
+
+    /// Keeps `result` as the answer to `sql` (a parameterless query sent ahead), until a write.
+    func readAhead(answer result: PGResult, to sql: String) {
+        answered[sql] = result
     }
 
     func count(_ table: String) throws -> Int {
@@ -102,29 +149,40 @@ final class PostgresTransaction: StorageTransaction {
 
     /// Sends what is held for `table`.
     func flush(_ table: String) throws {
-        if table == StoreLayout.events { try flushAppends() }
-        guard let rows = heldUpserts.removeValue(forKey: table), !rows.isEmpty else { return }
+        let statements = (table == StoreLayout.events ? [takeAppends()] : []) + [try takeUpserts(table)]
+        for statement in statements.compactMap({ $0 }) { try connection.query(statement.sql, statement.parameters) }
+    }
+
+    /// Everything held, as statements to send before COMMIT.
+    func takeHeldStatements() throws -> [PGStatement] {
+        ([takeAppends()] + (try Array(heldUpserts.keys).map(takeUpserts))).compactMap { $0 }
+    }
+
+    /// The held upserts of `table` as one statement, now counted as sent: `get` answers them from here on.
+    private func takeUpserts(_ table: String) throws -> PGStatement? {
+        guard let rows = heldUpserts.removeValue(forKey: table), !rows.isEmpty else { return nil }
+        let definition = try PostgresStorage.table(table)
         sentUpserts.append(Array(rows.values))
+        for (key, value) in rows { known[table, default: [:]][key] = UnsafeRawBufferPointer(value.bytes) }
         let keys = Array(rows.keys)
         let values = rows.values.map { Array($0.bytes) }
-        try connection.query(try PostgresStorage.table(table).batchUpsert,
-                             [table == StoreLayout.events ? PGArray.int8(keys.map(Self.position)) : PGArray.bytea(keys), PGArray.bytea(values)])
+        return PGStatement(sql: definition.batchUpsert,
+                           parameters: [table == StoreLayout.events ? PGArray.int8(keys.map(Self.position)) : PGArray.bytea(keys), PGArray.bytea(values)])
     }
 
-    /// Sends everything held, before COMMIT.
-    func flushAll() throws {
-        try flushAppends()
-        for table in Array(heldUpserts.keys) { try flush(table) }
-    }
-
-    /// Sends the held appended records, in one `INSERT … SELECT FROM unnest` of two binary arrays.
     private func flushAppends() throws {
-        guard !appendedPositions.isEmpty else { return }
-        try connection.query("INSERT INTO events (position, record) SELECT * FROM unnest($1::bigint[], $2::bytea[])",
-                             [PGArray.int8(appendedPositions), PGArray.bytea(appendedRecords)])
+        if let statement = takeAppends() { try connection.query(statement.sql, statement.parameters) }
+    }
+
+    /// The held appended records as one `INSERT … SELECT FROM unnest` of two binary arrays.
+    private func takeAppends() -> PGStatement? {
+        guard !appendedPositions.isEmpty else { return nil }
+        let statement = PGStatement(sql: "INSERT INTO events (position, record) SELECT * FROM unnest($1::bigint[], $2::bytea[])",
+                                    parameters: [PGArray.int8(appendedPositions), PGArray.bytea(appendedRecords)])
         appendedEnd = max(appendedEnd ?? 0, appendedPositions.max()! + 1)
         appendedPositions.removeAll(keepingCapacity: true)
         appendedRecords.removeAll(keepingCapacity: true)
+        return statement
     }
 
     /// The key as bound: `events` takes exactly eight bytes (a bigint).

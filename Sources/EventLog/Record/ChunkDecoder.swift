@@ -8,6 +8,16 @@ struct ChunkDecoder {
     typealias Entry = (position: UInt64, record: UnsafeRawBufferPointer)
 
     let opener: RecordOpener
+    /// The nonce bases found so far, kept from chunk to chunk of the one read transaction a decoder serves.
+    private let bases = NonceBases()
+
+    private final class NonceBases {
+        var cursor = NonceBaseCursor()
+    }
+
+    init(opener: RecordOpener) {
+        self.opener = opener
+    }
     static let parallelThreshold = 64
     static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
@@ -15,23 +25,27 @@ struct ChunkDecoder {
         decode(entries, in: txn) { $0 }
     }
 
-    /// Opens the records and applies `transform` to each, both on the workers.
-    func decode<T>(_ entries: [Entry], in txn: StoreTransaction,
+    /// Opens the records and applies `transform` to each, both on the workers. `whileDecoding` runs once
+    /// the transaction's lookups are done and before the workers start (a walk's ``StoreCursor/readAhead()``).
+    func decode<T>(_ entries: [Entry], in txn: StoreTransaction, whileDecoding: () -> Void = {},
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
         guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
             return entries.map { entry in Result { try transform(try opener.open(entry.record, position: entry.position, in: txn)) } }
         }
+        // The data keys of the chunk in one round trip on PostgreSQL (a failure shows in the lookups below).
+        let keyIDs = Set(entries.compactMap { $0.record.count >= RecordHeader.byteCount ? $0.record.loadBigEndian(at: 4) as UInt32 : nil })
+        try? txn.prefetch(StoreLayout.keys, keys: keyIDs.sorted().map { [UInt8](bigEndian: $0) })
         var keys: [UInt32: Result<SecureBytes?, any Error>] = [:]
         var bases: [NonceBase?] = []
-        var baseCursor = NonceBaseCursor()
         bases.reserveCapacity(entries.count)
         for entry in entries {
-            bases.append(try? baseCursor.base(for: entry.position, in: txn))
+            bases.append(try? self.bases.cursor.base(for: entry.position, in: txn))
             guard entry.record.count >= RecordHeader.byteCount else { continue }
             try? opener.dictionaries.ensureLoaded(entry.record.loadBigEndian(at: 2), in: txn)
             let id: UInt32 = entry.record.loadBigEndian(at: 4)
             if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
         }
+        whileDecoding()
         return parallelMap(count: entries.count, workers: Self.workers) { _, range in
             opener.decompressors.withDecompressor { decompressor in
                 range.map { index in

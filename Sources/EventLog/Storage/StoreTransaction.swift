@@ -42,7 +42,12 @@ enum StoreTransaction: StorageTransaction {
     /// Reads the values of `keys` ahead, so that the `get`s of them that follow cost no round trip to a
     /// server (PostgreSQL: one query for all of them). LMDB reads from memory: nothing to do.
     func prefetch(_ table: String, keys: [[UInt8]]) throws {
-        if case .postgres(let txn) = self, !keys.isEmpty { try txn.prefetch(table, keys: keys) }
+        try prefetch([(table, keys)])
+    }
+
+    /// Reads ahead the keys of several tables at once (PostgreSQL: one round trip for all).
+    func prefetch(_ requests: [(table: String, keys: [[UInt8]])]) throws {
+        if case .postgres(let txn) = self { try txn.prefetch(requests) }
     }
 
     func count(_ table: String) throws -> Int {
@@ -98,5 +103,11 @@ enum StoreCursor: StorageCursor {
         case .lmdb(let cursor): try cursor.seek(atOrAfter: key)
         case .postgres(let cursor): try cursor.seek(atOrAfter: key)
         }
+    }
+
+    /// Tells the cursor its walk goes on forward: on PostgreSQL the next rows are asked for now, to
+    /// arrive while the caller works on these. LMDB reads from memory: nothing to do.
+    func readAhead() {
+        if case .postgres(let cursor) = self { cursor.readAhead() }
     }
 }

@@ -178,7 +178,7 @@ extension EventLog {
                     }
                     remaining -= chunk.count
                     next = chunk.last.map { $0.position + 1 } ?? next
-                    for result in decoder.decode(chunk, in: txn, transform: transform) {
+                    for result in decoder.decode(chunk, in: txn, whileDecoding: { if remaining > 0 { cursor.readAhead() } }, transform: transform) {
                         if skippingErased, case .failure(let error as EventLogError) = result, error.code == .keyDestroyed { continue }
                         try body(try result.get())
                     }

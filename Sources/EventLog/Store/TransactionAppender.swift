@@ -34,11 +34,17 @@ public final class TransactionAppender {
         return try apply(parts).get()
     }
 
-    /// Reads ahead the data keys of those of `streams` the writer knows, which each append to them
-    /// checks (a destroyed key refuses it): one query for all on PostgreSQL instead of one each.
-    func prefetchKeys(of streams: [StreamID]) throws {
-        let ids = Set(streams.compactMap { writer.pending[$0]?.state.row.keyID })
-        try txn.prefetch(StoreLayout.keys, keys: ids.sorted().map { [UInt8](bigEndian: $0) })
+    /// Reads ahead what appends to `streams` look up first: the data keys of the streams the writer
+    /// knows (an append checks that its key is not destroyed) and the rows of the others (whether they
+    /// exist). On PostgreSQL, one round trip for all instead of one per stream.
+    func readAhead(for streams: [StreamID]) throws {
+        var keyIDs: Set<UInt32> = []
+        var unknown: Set<StreamID> = []
+        for stream in streams {
+            if let keyID = writer.pending[stream]?.state.row.keyID { keyIDs.insert(keyID) } else { unknown.insert(stream) }
+        }
+        try txn.prefetch([(StoreLayout.keys, keyIDs.sorted().map { [UInt8](bigEndian: $0) }),
+                          (StoreLayout.streams, unknown.map(\.uuid.bytes))])
     }
 
     /// Applies one group; a refusal leaves the transaction as it was before the group.
@@ -68,7 +74,7 @@ public final class TransactionAppender {
         }
         if let last = records.last { state.lastRecordTag = BatchWriter.tag(of: last) }
         state.jobs.removeAll(keepingCapacity: true)
-        try MerkleNodes.extend(from: writtenThrough, to: state.position, in: txn)
+        try MerkleNodes.extend(from: writtenThrough, to: state.position, records: records, in: txn)
         writtenThrough = state.position
         if state.position - (try StreamIndex.indexedThrough(in: txn)) >= StreamIndex.maximumTail {
             try writer.writeIndex(through: state.position, in: txn)
