@@ -31,10 +31,11 @@ final class PGConnection {
         PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE
     }
 
-    /// Whether a transaction block is open (and perhaps failed): it needs ROLLBACK before reuse.
+    /// Whether a transaction block is open (perhaps failed, or with a query sent ahead still answering):
+    /// it needs ROLLBACK before reuse.
     var isInTransaction: Bool {
         let status = PQtransactionStatus(connection)
-        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR
+        return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
     }
 
     /// The connection's socket, to wait on for notifications with `poll`.

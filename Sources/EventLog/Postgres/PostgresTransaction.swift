@@ -46,9 +46,8 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {
-        if parameters.isEmpty, let answer = answered.removeValue(forKey: sql) { return answer }
-        let result = try connection.query(sql, parameters)
-        results.append(result)
+        let result = try (parameters.isEmpty ? answered.removeValue(forKey: sql) : nil) ?? connection.query(sql, parameters)
+        results.append(result)  // the bytes lent from it stay valid until the transaction ends
         return result
     }
 
