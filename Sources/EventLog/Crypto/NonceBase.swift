@@ -38,7 +38,7 @@ struct NonceBase: Equatable {
 struct NonceBaseCursor {
     /// Bases known, ascending, each with the positions it covers.
     private var known: [(range: Range<UInt64>, base: NonceBase)] = []
-    static let ahead = 16
+    private static let ahead = 16
 
     /// The base for `position`; nil when the store has none (a damaged store).
     mutating func base(for position: UInt64, in txn: StoreTransaction) throws -> NonceBase? {

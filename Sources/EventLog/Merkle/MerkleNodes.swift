@@ -47,11 +47,15 @@ enum MerkleNodes {
                       record.count >= RecordLayout.minimumCount else {
                     throw EventLogError.integrity(position, "is missing from the log, so the tree over it cannot be hashed")
                 }
-                let offset = Int(position - lo) * 32
-                buffer.baseAddress!.advanced(by: offset).copyMemory(from: record.baseAddress!.advanced(by: RecordLayout.leafOffset), byteCount: 32)
+                copyLeaf(of: record, into: buffer, slot: Int(position - lo))
                 entry = try cursor.next()
             }
         }
+    }
+
+    /// Copies the leaf hash of `record` into the `slot`th 32 bytes of `buffer`.
+    private static func copyLeaf(of record: UnsafeRawBufferPointer, into buffer: UnsafeMutableRawBufferPointer, slot: Int) {
+        buffer.baseAddress!.advanced(by: slot * 32).copyMemory(from: record.baseAddress!.advanced(by: RecordLayout.leafOffset), byteCount: 32)
     }
 
     /// The hash of the leaves `lo..<hi` (RFC 9162's MTH of that range; `lo` aligned as the RFC's
@@ -99,15 +103,10 @@ enum MerkleNodes {
             if let records {
                 let stored = min(max(lo, oldSize), hi)
                 for position in lo..<stored {
-                    let leaf = try leaf(position, in: txn)
-                    leaf.withUnsafeBytes { buffer.baseAddress!.advanced(by: Int(position - lo) * 32).copyMemory(from: $0.baseAddress!, byteCount: 32) }
+                    try leaf(position, in: txn).withUnsafeBytes { buffer.baseAddress!.advanced(by: Int(position - lo) * 32).copyMemory(from: $0.baseAddress!, byteCount: 32) }
                 }
                 for position in stored..<hi {
-                    let record = records[Int(position - oldSize)]
-                    let offset = Int(position - lo) * 32
-                    record.withUnsafeBytes {
-                        buffer.baseAddress!.advanced(by: offset).copyMemory(from: $0.baseAddress!.advanced(by: RecordLayout.leafOffset), byteCount: 32)
-                    }
+                    records[Int(position - oldSize)].withUnsafeBytes { copyLeaf(of: $0, into: buffer, slot: Int(position - lo)) }
                 }
             } else {
                 try copyLeaves(lo, hi, into: buffer, in: txn)

@@ -71,12 +71,16 @@ final class PGConnection {
     /// ahead. Only for reads in a snapshot (a read transaction): nothing may change what it answers.
     func sendAhead(_ statement: PGStatement) {
         guard inFlight == nil, early == nil else { return }
-        let sent = Self.withPointers(statement.parameters) { values in
+        if send(statement) { inFlight = statement }
+    }
+
+    /// Sends `statement` (binary parameters, binary results) without waiting for its result.
+    private func send(_ statement: PGStatement) -> Bool {
+        Self.withPointers(statement.parameters) { values in
             PQsendQueryParams(connection, statement.sql, Int32(statement.parameters.count), nil, values,
                               statement.parameters.map { Int32($0?.count ?? 0) },
                               [Int32](repeating: 1, count: statement.parameters.count), 1)
-        }
-        if sent == 1 { inFlight = statement }
+        } == 1
     }
 
     /// Reads the answer of the query ahead, if one is in flight, and keeps it for its ``query(_:_:)``.
@@ -116,14 +120,7 @@ final class PGConnection {
         discardAhead()
         guard PQenterPipelineMode(connection) == 1 else { throw failure("entering pipeline mode") }
         defer { PQexitPipelineMode(connection) }
-        for statement in statements {
-            let sent = Self.withPointers(statement.parameters) { values in
-                PQsendQueryParams(connection, statement.sql, Int32(statement.parameters.count), nil, values,
-                                  statement.parameters.map { Int32($0?.count ?? 0) },
-                                  [Int32](repeating: 1, count: statement.parameters.count), 1)
-            }
-            guard sent == 1 else { throw failure(statement.sql) }
-        }
+        for statement in statements where !send(statement) { throw failure(statement.sql) }
         guard PQpipelineSync(connection) == 1 else { throw failure("a pipeline's sync") }
         var results: [PGResult] = []
         var firstError: PostgresError?

@@ -23,7 +23,7 @@ final class PostgresTransaction: StorageTransaction {
     /// Held values already sent: kept so that bytes `get` lent from them stay valid.
     private var sentUpserts: [[HeldBytes]] = []
     /// Values known without asking the server, by table and key (nil: not there): read ahead by
-    /// ``prefetch(_:keys:)`` or ``readAhead(whole:from:)``, or sent by this transaction. Their bytes live
+    /// ``prefetch(_:)`` or ``readAhead(whole:from:)``, or sent by this transaction. Their bytes live
     /// in `results` or `sentUpserts`. A put drops its key here (the held value answers); a delete makes it
     /// nil.
     private var known: [String: [[UInt8]: UnsafeRawBufferPointer?]] = [:]
@@ -110,10 +110,7 @@ final class PostgresTransaction: StorageTransaction {
         for ((request, keys), result) in zip(zip(requests, bound), answers) {
             var values = known[request.table] ?? [:]
             for key in keys { values[key] = .some(nil) }
-            for row in 0..<result.rowCount {
-                guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { continue }
-                values[Array(key)] = value
-            }
+            values.merge(Self.values(in: result)) { _, found in found }
             known[request.table] = values
         }
     }
@@ -122,13 +119,18 @@ final class PostgresTransaction: StorageTransaction {
     /// of it without the server.
     func readAhead(whole table: String, from result: PGResult) {
         results.append(result)
+        known[table] = Self.values(in: result)
+        wholeTables.insert(table)
+    }
+
+    /// The rows of a key-and-value query, by key; the bytes live in `result`.
+    private static func values(in result: PGResult) -> [[UInt8]: UnsafeRawBufferPointer?] {
         var values: [[UInt8]: UnsafeRawBufferPointer?] = [:]
         for row in 0..<result.rowCount {
             guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { continue }
             values[Array(key)] = value
         }
-        known[table] = values
-        wholeTables.insert(table)
+        return values
     }
 
     /// Keeps `result` as the answer to `sql` (a parameterless query sent ahead), until a write.

@@ -15,11 +15,12 @@ struct ChunkDecoder {
         var cursor = NonceBaseCursor()
     }
 
+    static let parallelThreshold = 64
+    static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
+
     init(opener: RecordOpener) {
         self.opener = opener
     }
-    static let parallelThreshold = 64
-    static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
     func decode(_ entries: [Entry], in txn: StoreTransaction) -> [Result<RecordedEvent, any Error>] {
         decode(entries, in: txn) { $0 }
