@@ -3,7 +3,7 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The stream index lags the log by up to 2,048 events; readers complete it from the tail.
+/// The stream index lags the log by up to 2,048 events (256 on PostgreSQL); readers complete it from the tail.
 @Suite struct StreamIndexTests {
     /// Appends `rounds` single events round-robin to three streams and returns what each should hold.
     private func interleave(_ log: EventLog, _ streams: [StreamID], rounds: Int) async throws -> [StreamID: [String]] {
@@ -21,7 +21,7 @@ import Testing
         try await withTemporaryStore { store in
             let log = try store.create()
             let streams = [StreamID(), StreamID(), StreamID()]
-            // 5,000 events: the index is flushed twice and a tail of about 900 events remains.
+            // 5,000 events: the index is folded in several times (twice on LMDB) and a tail remains.
             let expected = try await interleave(log, streams, rounds: 5000)
             for stream in streams {
                 let all = try #require(expected[stream])

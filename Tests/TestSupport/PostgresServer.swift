@@ -49,6 +49,15 @@ public final class PostgresServer: Sendable {
         try runScript("crash")
     }
 
+    /// Starts this server again (after ``crash()``: it recovers from its write-ahead log), on a new port.
+    public func restart() throws -> PostgresServer {
+        let outcome = try ChildProcess.run(Self.script, ["start", directory.path], limit: .seconds(300))
+        guard outcome.status == 0, let url = outcome.stdoutText.split(separator: "\n").last else {
+            throw ServerFailure(description: "tools/postgres/server start failed (status \(outcome.status)): \(outcome.stderr)")
+        }
+        return PostgresServer(url: String(url), directory: directory)
+    }
+
     /// Makes this standby the primary.
     public func promote() throws {
         try runScript("promote")

@@ -4,11 +4,11 @@ extension PostgresStorage {
     /// Connects to the store at `url` (creating its tables with `createTables`), turning each way that
     /// can fail into one sentence: an unreachable server, refused credentials, a missing database, a
     /// database that holds no store.
-    static func connect(url: String, createTables: Bool, openLock: OpenLock = .shared) throws -> PostgresStorage {
+    static func connect(url: String, createTables: Bool, openLock: OpenLock = .shared, durable: Bool = true) throws -> PostgresStorage {
         let shown = StoreLocation.redacted(url)
         let storage: PostgresStorage
         do {
-            storage = try PostgresStorage(url: url, createTables: createTables, openLock: openLock)
+            storage = try PostgresStorage(url: url, createTables: createTables, openLock: openLock, durable: durable)
         } catch let error as PostgresError {
             throw openingError(error, shown: shown)
         } catch is OpenLockBusy {

@@ -65,9 +65,15 @@ final class PostgresStorage: @unchecked Sendable {
     /// How this storage holds ``openLock``, to take it again the same way.
     private let openLockMode: OpenLock
 
+    /// Whether COMMIT waits for the server to have the transaction on disk (``EventLogOptions/durable``).
+    /// When not, write transactions commit with `synchronous_commit = off`: the server may lose the last
+    /// ones in a crash but stays consistent, as LMDB without sync does; ``sync()`` makes them durable.
+    let durable: Bool
+
     /// Connects to `url`, creating the store's tables first with `createTables`.
-    init(url: String, createTables: Bool, openLock: OpenLock = .shared) throws {
+    init(url: String, createTables: Bool, openLock: OpenLock = .shared, durable: Bool = true) throws {
         self.url = url
+        self.durable = durable
         lockConnection = try PGConnection(url: url)
         openLockMode = openLock
         try Self.take(openLock, on: lockConnection)
@@ -156,14 +162,25 @@ final class PostgresStorage: @unchecked Sendable {
     func write<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
         try withConnection { connection in
             let meta = try Self.table(StoreLayout.meta)
-            let begun = try connection.pipeline([
-                PGStatement(sql: "BEGIN"), PGStatement(sql: "SELECT pg_advisory_xact_lock(\(Self.writerLock))"),
-                PGStatement(sql: "SELECT \(meta.key), \(meta.value) FROM \(meta.name)"), PGStatement(sql: Self.lastRecordQuery),
-            ])
+            let begun = try connection.pipeline([PGStatement(sql: "BEGIN")]
+                + (durable ? [] : [PGStatement(sql: "SET LOCAL synchronous_commit = off")])
+                + [PGStatement(sql: "SELECT pg_advisory_xact_lock(\(Self.writerLock))"),
+                   PGStatement(sql: "SELECT \(meta.key), \(meta.value) FROM \(meta.name)"), PGStatement(sql: Self.lastRecordQuery)])
             let transaction = PostgresTransaction(connection: connection)
-            transaction.readAhead(whole: StoreLayout.meta, from: begun[2])
-            transaction.readAhead(answer: begun[3], to: Self.lastRecordQuery)
+            transaction.readAhead(whole: StoreLayout.meta, from: begun[begun.count - 2])
+            transaction.readAhead(answer: begun[begun.count - 1], to: Self.lastRecordQuery)
             return try finish(transaction, body)
+        }
+    }
+
+    /// Makes every transaction committed so far durable, when commits do not wait for it themselves: one
+    /// transaction that writes to the server's write-ahead log (a logical-decoding message, which changes
+    /// no table) and commits synchronously. The log is written in order, so flushing its commit flushes
+    /// every earlier one.
+    func sync() throws {
+        guard !durable else { return }
+        try withConnection { connection in
+            try connection.pipeline(["BEGIN", "SELECT pg_logical_emit_message(true, 'sessionstore', 'sync')", "COMMIT"].map { PGStatement(sql: $0) })
         }
     }
 

@@ -12,7 +12,7 @@ struct PendingAppend {
 ///
 /// Each append is checked against its expected version on its own: a refused append writes
 /// nothing and does not affect the others in the batch. Stream rows and runs of recent appends are
-/// kept in memory and written to the index only every ``StreamIndex/maximumTail`` events, so a
+/// kept in memory and written to the index only every ``StoreEnvironment/maximumIndexTail`` events, so a
 /// commit writes the log's own pages and not one index page per stream (see ``StreamIndex``).
 final class BatchWriter {
     private let environment: StoreEnvironment
@@ -130,6 +130,9 @@ final class BatchWriter {
             return .failure(StoreEnvironment.isStorageError(error) ? EventLogError.storage(error) : error)
         }
     }
+
+    /// How many events the stream index may lag the log before the writer folds them in.
+    var maximumIndexTail: UInt64 { environment.maximumIndexTail }
 
     /// Writes every pending stream row and run to the index (when the log is closed).
     func flushIndex() throws {

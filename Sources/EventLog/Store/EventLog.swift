@@ -124,7 +124,7 @@ public final class EventLog: Sendable {
     private static func createPostgresStore(url: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
         var masterFromFile: SecureBytes?
         if case .keyFile(let path) = key { masterFromFile = try MasterKeyFile.read(at: path) }
-        let storage = try PostgresStorage.connect(url: url, createTables: true)
+        let storage = try PostgresStorage.connect(url: url, createTables: true, durable: options.durable)
         let master = try storage.write { txn in
             if try txn.count(StoreLayout.meta) > 0 {
                 let shown = StoreLocation.redacted(url)
@@ -133,13 +133,14 @@ public final class EventLog: Sendable {
             }
             return try StoreOpening.initialise(in: .postgres(txn), keySource: key, masterFromFile: masterFromFile, options: options)
         }
+        try storage.sync()  // a store, unlike an append, is not given up to a crash
         return try EventLog(directory: url, environment: .postgres(storage), master: master, options: options)
     }
 
     /// Opens the environment of an existing store, with clear errors for a missing or damaged one.
     static func openEnvironment(at directory: String, options: EventLogOptions) throws -> StoreEnvironment {
         if case .postgres(let url) = StoreLocation(directory) {
-            return .postgres(try PostgresStorage.connect(url: url, createTables: false))
+            return .postgres(try PostgresStorage.connect(url: url, createTables: false, durable: options.durable))
         }
         try StoreLayout.requireDataFile(in: directory)
         do {

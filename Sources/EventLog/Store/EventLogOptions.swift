@@ -2,9 +2,11 @@ import Foundation
 
 /// How an event log is opened.
 public struct EventLogOptions: Sendable {
-    /// Sync every commit to disk before acknowledging it (the default). Turn off only for bulk
+    /// Sync every commit to disk before acknowledging it (the default; on PostgreSQL, COMMIT with
+    /// `synchronous_commit` on, which also waits for a synchronous standby). Turn off only for bulk
     /// loads that can be redone: an append may then be lost on a crash, though the store stays
-    /// consistent. ``EventLog/close()`` syncs in either case.
+    /// consistent (on PostgreSQL, commits use `synchronous_commit = off`). ``EventLog/close()`` syncs
+    /// in either case.
     public var durable = true
     /// The first map size in bytes; the map grows by itself when it fills.
     public var initialMapSize = 64 << 20

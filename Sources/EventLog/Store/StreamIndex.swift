@@ -3,10 +3,8 @@ import Foundation
 /// The stream index as a reader sees it: `streams` and `stream-runs` cover the log up to
 /// `meta/indexed-through`; events after it (the tail, at most a few thousand) are found by their
 /// clear headers. Committing an event therefore writes no index page; the writer folds the tail
-/// into the index every ``StreamIndex/maximumTail`` events.
+/// into the index once it holds ``StoreEnvironment/maximumIndexTail`` events.
 enum StreamIndex {
-    /// The writer flushes the index once the tail holds this many events.
-    static let maximumTail: UInt64 = 2048
 
     /// One event of the tail: where it is and what its clear header says.
     struct TailEntry {

@@ -76,7 +76,7 @@ public final class TransactionAppender {
         state.jobs.removeAll(keepingCapacity: true)
         try MerkleNodes.extend(from: writtenThrough, to: state.position, records: records, in: txn)
         writtenThrough = state.position
-        if state.position - (try StreamIndex.indexedThrough(in: txn)) >= StreamIndex.maximumTail {
+        if state.position - (try StreamIndex.indexedThrough(in: txn)) >= writer.maximumIndexTail {
             try writer.writeIndex(through: state.position, in: txn)
         }
     }
