@@ -147,6 +147,29 @@ import Testing
         }
     }
 
+    @Test func aLargeAppendTheServerRefusesWhileItStreamsLeavesNothingAndTheNextAppendGoesThrough() async throws {
+        try await withDatabase { url, key, _ in
+            let log = try EventLog.create(at: url, key: key)
+            let stream = StreamID()
+            try await log.append([event("before")], to: stream)
+            // 1,000 records go to the server through a COPY while the rest are sealed; it refuses one in
+            // the middle of them.
+            try PostgresServer.psql("""
+                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'position 700 is reserved'; END $$;
+                CREATE TRIGGER refuse BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.position = 700) EXECUTE FUNCTION refuse();
+                """, on: url)
+            let texts = (0..<1000).map { "event \($0)" }
+            let refused = await #expect(throws: EventLogError.self) { try await log.append(texts.map { event($0) }, to: stream) }
+            #expect(refused?.message.contains("position 700 is reserved") == true, "\(refused?.message ?? "")")
+            #expect(try rowCount(url, StoreLayout.events) == 1, "nothing of the refused transaction is kept")
+
+            try PostgresServer.psql("DROP TRIGGER refuse ON events", on: url)
+            try await log.append(texts.map { event($0) }, to: stream, expectedVersion: .exact(1))
+            #expect(try log.readStream(stream).map(\.text) == ["before"] + texts)
+            #expect(try log.verify().isIntact)
+        }
+    }
+
     @Test(arguments: [
         ("postgresql://alice:s3cret@db.example:5432/sessions", "postgresql://alice:***@db.example:5432/sessions"),
         ("postgres://alice@h1:5432,h2:5433/s?password=s3cret&target_session_attrs=read-write",

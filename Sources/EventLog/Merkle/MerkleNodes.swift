@@ -79,6 +79,19 @@ enum MerkleNodes {
         return MerkleHash.interior(try node(lo, lo + k, in: txn), try node(lo + k, hi, in: txn))
     }
 
+    /// What ``extend(from:to:records:in:)`` with records reads, for one prefetch (on PostgreSQL, one round
+    /// trip for all): the leaves of the first chunk written before `oldSize`, and the left siblings of the
+    /// nodes the chunks completed up to `newSize` complete.
+    static func reads(extendingFrom oldSize: UInt64, to newSize: UInt64) -> KeyReads {
+        let chunkIndex = oldSize / chunk
+        guard (chunkIndex + 1) * chunk <= newSize else { return [] }
+        let stored = (chunkIndex * chunk..<oldSize).map(StoreLayout.positionKey)
+        let siblings = (chunkIndex..<(newSize / chunk)).flatMap { index in
+            (0..<(~index).trailingZeroBitCount).map { step in key(level: storedLevel + step, index: (index >> UInt64(step)) - 1) }
+        }
+        return [(StoreLayout.events, stored), (StoreLayout.merkle, siblings)]
+    }
+
     /// Stores the nodes of every chunk of 256 leaves completed between tree sizes `oldSize` and
     /// `newSize` and of every larger subtree they complete, in the writing transaction. `records`, when
     /// given, are the records at positions `oldSize..<newSize` just written: their leaf hashes are taken
@@ -87,15 +100,7 @@ enum MerkleNodes {
         precondition(records.map { UInt64($0.count) == newSize - oldSize } ?? true, "one record per new position")
         var chunkIndex = oldSize / chunk
         guard (chunkIndex + 1) * chunk <= newSize else { return }
-        if records != nil {
-            // What the loop below reads, in one round trip on PostgreSQL: the leaves of the first chunk
-            // written before this transaction, and the left siblings of the nodes it completes.
-            let stored = (chunkIndex * chunk..<oldSize).map(StoreLayout.positionKey)
-            let siblings = (chunkIndex..<(newSize / chunk)).flatMap { index in
-                (0..<(~index).trailingZeroBitCount).map { step in key(level: storedLevel + step, index: (index >> UInt64(step)) - 1) }
-            }
-            try txn.prefetch([(StoreLayout.events, stored), (StoreLayout.merkle, siblings)])
-        }
+        if records != nil { try txn.prefetch(reads(extendingFrom: oldSize, to: newSize)) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(chunk) * 32, alignment: 8)
         defer { buffer.deallocate() }
         while (chunkIndex + 1) * chunk <= newSize {

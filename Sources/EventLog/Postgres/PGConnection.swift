@@ -57,8 +57,72 @@ final class PGConnection {
 
     /// Runs statements without parameters or results (several may be separated by semicolons).
     func execute(_ sql: String) throws {
+        try endCopy()
         discardAhead()
         _ = try check(PQexec(connection, sql), sql)
+    }
+
+    /// The `COPY … FROM STDIN (FORMAT binary)` in progress, if any: rows go to it with
+    /// ``putCopyData(_:)``, and every other statement ends it first (``endCopy()``).
+    private var copying: String?
+
+    /// Whether a `COPY` is in progress.
+    var isCopying: Bool { copying != nil }
+
+    /// Starts `sql`, a `COPY … FROM STDIN (FORMAT binary)`, and sends the binary format's header.
+    func startBinaryCopy(_ sql: String) throws {
+        try endCopy()
+        discardAhead()
+        let result = PQexec(connection, sql)
+        guard PQresultStatus(result) == PGRES_COPY_IN else {
+            _ = try check(result, sql)  // throws the server's message
+            throw PostgresError(description: "\(sql): the server did not start the COPY")
+        }
+        PQclear(result)
+        copying = sql
+        try putCopyData(PGCopy.header)
+    }
+
+    /// Sends rows to the `COPY` in progress (``PGCopy/append(_:to:)``) and returns once libpq has handed
+    /// them to the socket: the server takes them while the caller goes on.
+    func putCopyData(_ bytes: [UInt8]) throws {
+        guard let sql = copying else { throw PostgresError(description: "rows for a COPY, but none is in progress") }
+        let sent = bytes.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(connection, $0.baseAddress, Int32(buffer.count)) }
+        }
+        guard sent == 1, PQflush(connection) == 0 else { throw failure(sql) }
+    }
+
+    /// Ends the `COPY` in progress, if any, and waits until the server has stored every row; throws its
+    /// error when it refused one (a position taken already).
+    func endCopy() throws {
+        guard let sql = copying else { return }
+        copying = nil
+        try putTrailerAndEnd(sql)
+        let result = PQgetResult(connection)
+        while let extra = PQgetResult(connection) { PQclear(extra) }
+        _ = try check(result, sql)
+    }
+
+    private func putTrailerAndEnd(_ sql: String) throws {
+        let trailer = PGCopy.trailer.withUnsafeBufferPointer { buffer in
+            buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(connection, $0.baseAddress, Int32(buffer.count)) }
+        }
+        guard trailer == 1, PQputCopyEnd(connection, nil) == 1 else { throw failure(sql) }
+    }
+
+    /// Ends whatever the connection is in the middle of (a `COPY`, a query sent ahead, a transaction)
+    /// without keeping any of it, so that it can go back to the pool; failures leave it unfit to
+    /// (``isReusable``).
+    func rollback() {
+        if copying != nil {
+            copying = nil
+            if PQputCopyEnd(connection, "the transaction is rolled back") == 1 {
+                while let result = PQgetResult(connection) { PQclear(result) }
+            }
+        }
+        discardAhead()
+        if isInTransaction { _ = try? check(PQexec(connection, "ROLLBACK"), "ROLLBACK") }
     }
 
     /// A query sent by ``sendAhead(_:)`` whose result is not read yet.
@@ -70,7 +134,7 @@ final class PGConnection {
     /// the ``query(_:_:)`` of the same statement then takes the answer. Does nothing while another is
     /// ahead. Only for reads in a snapshot (a read transaction): nothing may change what it answers.
     func sendAhead(_ statement: PGStatement) {
-        guard inFlight == nil, early == nil else { return }
+        guard inFlight == nil, early == nil, copying == nil else { return }
         if send(statement) { inFlight = statement }
     }
 
@@ -100,6 +164,7 @@ final class PGConnection {
     /// Runs one statement with binary `parameters` (nil is NULL); the result is binary too.
     @discardableResult
     func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {
+        try endCopy()
         collectAhead()
         if let early, early.statement.sql == sql, early.statement.parameters == parameters {
             self.early = nil
@@ -117,6 +182,7 @@ final class PGConnection {
     /// their results, in order. When one fails the server skips the rest, and this throws its error.
     @discardableResult
     func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
+        try endCopy()
         discardAhead()
         guard PQenterPipelineMode(connection) == 1 else { throw failure("entering pipeline mode") }
         defer { PQexitPipelineMode(connection) }

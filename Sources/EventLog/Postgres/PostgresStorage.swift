@@ -157,18 +157,23 @@ final class PostgresStorage: @unchecked Sendable {
     /// when it throws. COMMIT returns once the server (and a synchronous standby, where one is
     /// configured) has the transaction durably: `synchronous_commit` is never off on these connections.
     ///
-    /// Three round trips carry a typical append: BEGIN with the writer lock and the reads every writer
-    /// makes first; the reads `body` needs; and every held write with COMMIT.
-    func write<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
+    /// Two round trips carry a typical append: BEGIN with the writer lock, the reads every writer makes
+    /// first and `reads` (the keys an append looks up, read after the lock like the rest); and every held
+    /// write with COMMIT.
+    func write<R>(readingAhead reads: KeyReads = [], _ body: (PostgresTransaction) throws -> R) throws -> R {
         try withConnection { connection in
             let meta = try Self.table(StoreLayout.meta)
+            let transaction = PostgresTransaction(connection: connection)
+            let (asked, readQueries) = try transaction.queries(reading: reads)
             let begun = try connection.pipeline([PGStatement(sql: "BEGIN")]
                 + (durable ? [] : [PGStatement(sql: "SET LOCAL synchronous_commit = off")])
                 + [PGStatement(sql: "SELECT pg_advisory_xact_lock(\(Self.writerLock))"),
-                   PGStatement(sql: "SELECT \(meta.key), \(meta.value) FROM \(meta.name)"), PGStatement(sql: Self.lastRecordQuery)])
-            let transaction = PostgresTransaction(connection: connection)
-            transaction.readAhead(whole: StoreLayout.meta, from: begun[begun.count - 2])
-            transaction.readAhead(answer: begun[begun.count - 1], to: Self.lastRecordQuery)
+                   PGStatement(sql: "SELECT \(meta.key), \(meta.value) FROM \(meta.name)"), PGStatement(sql: Self.lastRecordQuery)]
+                + readQueries)
+            let answers = begun.suffix(readQueries.count + 2)
+            transaction.readAhead(whole: StoreLayout.meta, from: answers[answers.startIndex])
+            transaction.readAhead(answer: answers[answers.startIndex + 1], to: Self.lastRecordQuery)
+            transaction.take(asked, answers: Array(answers.dropFirst(2)))
             return try finish(transaction, body)
         }
     }
@@ -179,7 +184,7 @@ final class PostgresStorage: @unchecked Sendable {
     /// every earlier one.
     func sync() throws {
         guard !durable else { return }
-        try withConnection { connection in
+        _ = try withConnection { connection in
             try connection.pipeline(["BEGIN", "SELECT pg_logical_emit_message(true, 'sessionstore', 'sync')", "COMMIT"].map { PGStatement(sql: $0) })
         }
     }
@@ -200,7 +205,7 @@ final class PostgresStorage: @unchecked Sendable {
             }
             return result
         } catch {
-            if connection.isInTransaction { try? connection.execute("ROLLBACK") }
+            connection.rollback()
             throw error
         }
     }

@@ -4,7 +4,9 @@ import Foundation
 /// 10,000 rows, so that a transaction costs a few round trips rather than one per row:
 ///
 /// - appended records (`put(_:_:_:append: true)` on `events`) as one `INSERT … SELECT FROM unnest` of
-///   two binary arrays (a position taken already is an error, as it must be);
+///   two binary arrays, or, once ``streamedAppends`` are held, streamed through a binary `COPY` that
+///   stays open while the caller seals more, so that the server stores records while the client
+///   works (a position taken already is an error either way, as it must be);
 /// - every other put as one upsert from `unnest` per table, the last value put per key.
 ///
 /// A table's held rows are sent before a cursor, count or delete touches that table, and all of them
@@ -32,6 +34,10 @@ final class PostgresTransaction: StorageTransaction {
     /// Answers to parameterless queries sent ahead (with BEGIN), by SQL; used once, before any write.
     private var answered: [String: PGResult] = [:]
     private static let batch = 10_000
+    /// Held appended records at least this many go to the server at once, through the `COPY` (one round
+    /// trip to start it); fewer go with COMMIT, costing no round trip of their own.
+    private static let streamedAppends = 256
+    private static let copyEvents = "COPY events (position, record) FROM STDIN (FORMAT binary)"
     /// The position after the last record this transaction appended, if it appended any.
     private(set) var appendedEnd: Int64?
     /// Bumped by every write: a cursor's known rows from before it are stale.
@@ -70,7 +76,7 @@ final class PostgresTransaction: StorageTransaction {
         if append, table == StoreLayout.events {
             appendedPositions.append(key.withUnsafeBytes { Int64(bigEndian: $0.loadUnaligned(as: Int64.self)) })
             appendedRecords.append(value.withUnsafeBytes { Array($0) })
-            if appendedPositions.count >= Self.batch { try flushAppends() }
+            if appendedPositions.count >= Self.streamedAppends { try streamAppends() }
             return
         }
         if table == StoreLayout.events { try flushAppends() }
@@ -90,29 +96,45 @@ final class PostgresTransaction: StorageTransaction {
     }
 
     /// Reads the values of the keys of every table named, one query per table, all in one round trip;
-    /// `get` then answers from them.
-    func prefetch(_ requests: [(table: String, keys: [[UInt8]])]) throws {
-        let requests = requests.filter { !$0.keys.isEmpty }
-        guard !requests.isEmpty else { return }
-        let bound = try requests.map { request in try request.keys.map { try keyBytes(request.table, $0) } }
+    /// `get` then answers from them. Keys `get` can answer already are not asked for again.
+    func prefetch(_ requests: KeyReads) throws {
+        let (requests, statements) = try queries(reading: requests)
+        guard !statements.isEmpty else { return }
         // Records appended here are not on the server yet: send them first if any is asked for.
         if let firstHeld = appendedPositions.min(),
-           zip(requests, bound).contains(where: { $0.table == StoreLayout.events && $1.contains { Self.position($0) >= firstHeld } }) {
+           requests.contains(where: { $0.table == StoreLayout.events && $0.keys.contains { Self.position($0) >= firstHeld } }) {
             try flushAppends()
         }
-        let statements = try zip(requests, bound).map { request, keys in
+        take(requests, answers: try connection.pipeline(statements))
+    }
+
+    /// The reads of `requests` that `get` cannot answer yet, and a query for each table of them.
+    func queries(reading requests: KeyReads) throws -> (KeyReads, [PGStatement]) {
+        let requests = try requests.map { request in
+            (table: request.table, keys: try request.keys.map { try keyBytes(request.table, $0) }.filter { !isAnswered(request.table, $0) })
+        }.filter { !$0.keys.isEmpty }
+        let statements = try requests.map { request in
             let definition = try PostgresStorage.table(request.table)
             return PGStatement(sql: "SELECT \(definition.key), \(definition.value) FROM \(definition.name) WHERE \(definition.key) = ANY($1::\(definition.keyType)[])",
-                               parameters: [request.table == StoreLayout.events ? PGArray.int8(keys.map(Self.position)) : PGArray.bytea(keys)])
+                               parameters: [request.table == StoreLayout.events ? PGArray.int8(request.keys.map(Self.position)) : PGArray.bytea(request.keys)])
         }
-        let answers = try connection.pipeline(statements)
+        return (requests, statements)
+    }
+
+    /// Takes the answers to the ``queries(reading:)`` of `requests`: `get` answers those keys from them.
+    func take(_ requests: KeyReads, answers: [PGResult]) {
         results += answers
-        for ((request, keys), result) in zip(zip(requests, bound), answers) {
+        for (request, result) in zip(requests, answers) {
             var values = known[request.table] ?? [:]
-            for key in keys { values[key] = .some(nil) }
+            for key in request.keys { values[key] = .some(nil) }
             values.merge(Self.values(in: result)) { _, found in found }
             known[request.table] = values
         }
+    }
+
+    /// Whether `get` answers `key` of `table` without the server.
+    private func isAnswered(_ table: String, _ key: [UInt8]) -> Bool {
+        heldUpserts[table]?[key] != nil || known[table]?[key] != nil || wholeTables.contains(table)
     }
 
     /// Takes every row of `table` from `result` (its key and value columns): `get` then answers every key
@@ -150,13 +172,13 @@ final class PostgresTransaction: StorageTransaction {
 
     /// Sends what is held for `table`.
     func flush(_ table: String) throws {
-        let statements = (table == StoreLayout.events ? [takeAppends()] : []) + [try takeUpserts(table)]
+        let statements = (table == StoreLayout.events ? [try takeAppends()] : []) + [try takeUpserts(table)]
         for statement in statements.compactMap({ $0 }) { try connection.query(statement.sql, statement.parameters) }
     }
 
-    /// Everything held, as statements to send before COMMIT.
+    /// Everything held, as statements to send before COMMIT (appends go to a `COPY` in progress).
     func takeHeldStatements() throws -> [PGStatement] {
-        ([takeAppends()] + (try Array(heldUpserts.keys).map(takeUpserts))).compactMap { $0 }
+        ([try takeAppends()] + (try Array(heldUpserts.keys).map(takeUpserts))).compactMap { $0 }
     }
 
     /// The held upserts of `table` as one statement, now counted as sent: `get` answers them from here on.
@@ -171,19 +193,41 @@ final class PostgresTransaction: StorageTransaction {
                            parameters: [table == StoreLayout.events ? PGArray.int8(keys.map(Self.position)) : PGArray.bytea(keys), PGArray.bytea(values)])
     }
 
+    /// Puts the held appended records on the server, where the next statement sees them.
     private func flushAppends() throws {
-        if let statement = takeAppends() { try connection.query(statement.sql, statement.parameters) }
+        if let statement = try takeAppends() { try connection.query(statement.sql, statement.parameters) }
+        try connection.endCopy()
     }
 
-    /// The held appended records as one `INSERT … SELECT FROM unnest` of two binary arrays.
-    private func takeAppends() -> PGStatement? {
+    /// The held appended records as one `INSERT … SELECT FROM unnest` of two binary arrays; or, while a
+    /// `COPY` of them is in progress, nil after sending them to it (the next statement ends it).
+    private func takeAppends() throws -> PGStatement? {
         guard !appendedPositions.isEmpty else { return nil }
+        if connection.isCopying {
+            try streamAppends()
+            return nil
+        }
         let statement = PGStatement(sql: "INSERT INTO events (position, record) SELECT * FROM unnest($1::bigint[], $2::bytea[])",
                                     parameters: [PGArray.int8(appendedPositions), PGArray.bytea(appendedRecords)])
+        takeAppendedRows()
+        return statement
+    }
+
+    /// Sends the held appended records to the `COPY` of them, started first when none is in progress.
+    private func streamAppends() throws {
+        if !connection.isCopying { try connection.startBinaryCopy(Self.copyEvents) }
+        var rows: [UInt8] = []
+        rows.reserveCapacity(appendedRecords.reduce(appendedRecords.count * 18) { $0 + $1.count })
+        for (position, record) in zip(appendedPositions, appendedRecords) { PGCopy.append(position, record, to: &rows) }
+        takeAppendedRows()
+        try connection.putCopyData(rows)
+    }
+
+    /// Counts the held appended records as sent.
+    private func takeAppendedRows() {
         appendedEnd = max(appendedEnd ?? 0, appendedPositions.max()! + 1)
         appendedPositions.removeAll(keepingCapacity: true)
         appendedRecords.removeAll(keepingCapacity: true)
-        return statement
     }
 
     /// The key as bound: `events` takes exactly eight bytes (a bigint).

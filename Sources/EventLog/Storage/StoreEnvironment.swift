@@ -16,10 +16,13 @@ enum StoreEnvironment: Sendable {
 
     /// Runs `body` in a write transaction, after every other writer's, and commits it. On LMDB `body`
     /// runs again from scratch when the map must grow, so it must derive everything it writes itself.
-    func write<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
+    ///
+    /// `reads` are read ahead as ``StoreTransaction/prefetch(_:)`` does (on PostgreSQL, with BEGIN: no
+    /// round trip of their own).
+    func write<R>(readingAhead reads: KeyReads = [], _ body: (StoreTransaction) throws -> R) throws -> R {
         switch self {
         case .lmdb(let environment): try environment.write { try body(.lmdb($0)) }
-        case .postgres(let storage): try storage.write { try body(.postgres($0)) }
+        case .postgres(let storage): try storage.write(readingAhead: reads) { try body(.postgres($0)) }
         }
     }
 

@@ -1,5 +1,8 @@
 import Foundation
 
+/// Keys to read ahead, by table (``StoreTransaction/prefetch(_:)``).
+typealias KeyReads = [(table: String, keys: [[UInt8]])]
+
 /// A transaction on whichever backend holds the store: the one type the engine is written against.
 /// A switch per call is nothing next to a B-tree lookup, let alone a round trip to a server.
 enum StoreTransaction: StorageTransaction {
@@ -46,7 +49,7 @@ enum StoreTransaction: StorageTransaction {
     }
 
     /// Reads ahead the keys of several tables at once (PostgreSQL: one round trip for all).
-    func prefetch(_ requests: [(table: String, keys: [[UInt8]])]) throws {
+    func prefetch(_ requests: KeyReads) throws {
         if case .postgres(let txn) = self { try txn.prefetch(requests) }
     }
 

@@ -94,10 +94,10 @@ final class BatchWriter {
 
     /// Writes the batch; returns one result per group of appends, in order.
     func write(_ batch: [PendingAppend]) -> [Result<[AppendResult], EventLogError>] {
-        switch transaction({ appender in
-            try appender.readAhead(for: batch.flatMap { $0.parts.map(\.stream) })
-            return try batch.map { group in try appender.apply(group.parts) }
-        }) {
+        let written = transaction(readingAhead: readsAhead(for: batch)) { appender in
+            try batch.map { group in try appender.apply(group.parts) }
+        }
+        switch written {
         case .success(let results): return results
         case .failure(let error):
             let failure = EventLogError.storage(error)
@@ -105,13 +105,28 @@ final class BatchWriter {
         }
     }
 
+    /// What appending `batch` looks up, to read ahead with BEGIN: the data keys of the streams the writer
+    /// knows (an append checks that its key is not destroyed), the rows of the others (whether they
+    /// exist), and what the Merkle tree needs to take the events. On PostgreSQL, no round trip of its
+    /// own, where it was one per stream and one more for the tree.
+    private func readsAhead(for batch: [PendingAppend]) -> KeyReads {
+        var keyIDs: Set<UInt32> = []
+        var unknown: Set<StreamID> = []
+        for stream in batch.flatMap({ $0.parts.map(\.stream) }) {
+            if let keyID = pending[stream]?.state.row.keyID { keyIDs.insert(keyID) } else { unknown.insert(stream) }
+        }
+        let eventCount = UInt64(batch.reduce(0) { $0 + $1.eventCount })
+        return [(StoreLayout.keys, keyIDs.sorted().map { [UInt8](bigEndian: $0) }), (StoreLayout.streams, unknown.map(\.uuid.bytes))]
+            + MerkleNodes.reads(extendingFrom: nextPosition, to: nextPosition + eventCount)
+    }
+
     /// Runs `body` in one write transaction and commits what it appended; on any error, nothing.
     /// `body` runs again from the start when the map must grow (LMDB then aborts the transaction).
     /// Storage failures become ``EventLogError``; errors `body` throws pass through unchanged.
-    func transaction<T>(_ body: (TransactionAppender) throws -> T) -> Result<T, any Error> {
+    func transaction<T>(readingAhead reads: KeyReads = [], _ body: (TransactionAppender) throws -> T) -> Result<T, any Error> {
         var createdKeys: [UInt32] = []
         do {
-            let (value, position, keyID, tag) = try environment.write { txn in
+            let (value, position, keyID, tag) = try environment.write(readingAhead: reads) { txn in
                 createdKeys.forEach(keys.forget)
                 createdKeys = []
                 let appender = try TransactionAppender(writer: self, txn: txn)

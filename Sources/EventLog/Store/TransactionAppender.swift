@@ -16,6 +16,8 @@ public final class TransactionAppender {
     private var writtenThrough: UInt64
     /// Queued records are sealed and written once this many are queued.
     private static let writeThreshold = 2048
+    /// Records are sealed (on all cores) and written this many at a time.
+    private static let sealingSlice = 256
 
     init(writer: BatchWriter, txn: StoreTransaction) throws {
         self.writer = writer
@@ -32,19 +34,6 @@ public final class TransactionAppender {
     public func append(_ parts: [StreamAppend]) throws -> [AppendResult] {
         try EventLog.checkStorable(parts)
         return try apply(parts).get()
-    }
-
-    /// Reads ahead what appends to `streams` look up first: the data keys of the streams the writer
-    /// knows (an append checks that its key is not destroyed) and the rows of the others (whether they
-    /// exist). On PostgreSQL, one round trip for all instead of one per stream.
-    func readAhead(for streams: [StreamID]) throws {
-        var keyIDs: Set<UInt32> = []
-        var unknown: Set<StreamID> = []
-        for stream in streams {
-            if let keyID = writer.pending[stream]?.state.row.keyID { keyIDs.insert(keyID) } else { unknown.insert(stream) }
-        }
-        try txn.prefetch([(StoreLayout.keys, keyIDs.sorted().map { [UInt8](bigEndian: $0) }),
-                          (StoreLayout.streams, unknown.map(\.uuid.bytes))])
     }
 
     /// Applies one group; a refusal leaves the transaction as it was before the group.
@@ -65,12 +54,21 @@ public final class TransactionAppender {
             try base.write(firstPosition: state.jobs[0].position, in: txn)
             nonceBase = base
         }
-        let records = writer.seal(state.jobs, nonceBase: base)
-        for (job, record) in zip(state.jobs, records) {
-            try txn.put(StoreLayout.events, StoreLayout.positionKey(job.position), record, append: true)
-            totals.recordBytes += UInt64(record.count)
-            totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
-            totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
+        // Before the first record is written: on PostgreSQL, reads end the COPY the records stream through.
+        try txn.prefetch(MerkleNodes.reads(extendingFrom: writtenThrough, to: state.position))
+        var records: [[UInt8]] = []
+        records.reserveCapacity(state.jobs.count)
+        // A slice is written before the next is sealed: PostgreSQL stores one while the next is sealed.
+        for start in stride(from: 0, to: state.jobs.count, by: Self.sealingSlice) {
+            let jobs = Array(state.jobs[start..<min(start + Self.sealingSlice, state.jobs.count)])
+            let sealed = writer.seal(jobs, nonceBase: base)
+            for (job, record) in zip(jobs, sealed) {
+                try txn.put(StoreLayout.events, StoreLayout.positionKey(job.position), record, append: true)
+                totals.recordBytes += UInt64(record.count)
+                totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
+                totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
+            }
+            records += sealed
         }
         if let last = records.last { state.lastRecordTag = BatchWriter.tag(of: last) }
         state.jobs.removeAll(keepingCapacity: true)
