@@ -79,6 +79,10 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
         if let error = error as? PostgresError, error.isConnectionLoss {
             return EventLogError(.unavailable, "lost the connection to the PostgreSQL server: \(error)")
         }
+        if let error = error as? PostgresError, error.isReadOnlyRefusal {
+            return EventLogError(.permissionDenied, "the PostgreSQL server refuses writes (a hot standby serves reads only); nothing was written. "
+                                 + "Write through the primary: a multi-host URL with target_session_attrs=read-write finds it: \(error)")
+        }
         if let error = error as? LMDBError, error.isWriteFailure {
             return EventLogError(.storage, "cannot write the store file (is the disk full, or a quota or file size limit reached?); "
                                  + "nothing of this write was stored: \(error)")

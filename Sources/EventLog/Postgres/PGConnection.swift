@@ -6,6 +6,11 @@ struct PostgresError: Error, CustomStringConvertible {
     let description: String
     /// The connection broke (the server went away): the next transaction connects again.
     var isConnectionLoss = false
+    /// The server's SQLSTATE code for the failure, when it sent one.
+    var sqlState: String?
+
+    /// The server refuses to write: a hot standby, or a read-only transaction (SQLSTATE 25006).
+    var isReadOnlyRefusal: Bool { sqlState == "25006" }
 }
 
 /// One libpq connection. Blocking, like LMDB's calls: the engine's writer and readers are threads.
@@ -221,9 +226,10 @@ final class PGConnection {
         let status = PQresultStatus(result)
         guard status == PGRES_COMMAND_OK || status == PGRES_TUPLES_OK, let result else {
             let message = result.map { Self.message(PQresultErrorMessage($0)) } ?? Self.message(PQerrorMessage(connection))
+            let sqlState = result.flatMap { PQresultErrorField($0, Int32(UInt8(ascii: "C"))) }.map { String(cString: $0) }
             PQclear(result)
             throw PostgresError(description: "\(sql.split(separator: "\n").first ?? ""): \(message)",
-                                isConnectionLoss: PQstatus(connection) != CONNECTION_OK)
+                                isConnectionLoss: PQstatus(connection) != CONNECTION_OK, sqlState: sqlState)
         }
         return PGResult(result)
     }
