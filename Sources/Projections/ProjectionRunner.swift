@@ -27,6 +27,10 @@ public struct ProjectionRunner: Sendable {
     /// Events folded in memory before their rows and checkpoints are committed: fewer commits (each
     /// one a sync), and a session spread over several batches is written once.
     public let eventsPerCommit: Int
+    /// On a read-only replica (a PostgreSQL hot standby), which refuses the views' rows: what the last
+    /// ``catchUp(progress:)`` folded past the stored checkpoints. The queries answer from the stored
+    /// rows with these over them, as they would after the rows were written.
+    private let unstored = UnstoredRows()
 
     /// A runner over `log`'s persisted views.
     public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec, batchSize: Int = defaultBatchSize,
@@ -44,10 +48,15 @@ public struct ProjectionRunner: Sendable {
     /// While one batch is folded and written, the next two are read (decrypted and decoded) on other
     /// threads: the fold and the commit do not wait for the reads, and two reads fill the gaps in
     /// each other's use of the cores.
+    ///
+    /// On a read-only replica nothing is written: the folded rows stay in this runner, and its queries
+    /// answer with them (the views' tail since the primary last caught up, or the whole log at worst).
     @discardableResult
     public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         var checkpoints: [UInt64] = []
         for view in Self.views { checkpoints.append(try log.readView(view) { try $0.checkpoint() } ?? 0) }
+        let readOnly = try log.isReadOnlyReplica()
+        var unwritten = FoldedRows()
         var read: UInt64 = 0
         let reader = BatchPrefetcher(log: log, codec: codec, batchSize: batchSize)
         var position = checkpoints.min() ?? 0
@@ -59,7 +68,6 @@ public struct ProjectionRunner: Sendable {
                 while pending.count < Self.readAhead, let start = starts.next() { pending.append(reader.prefetch(from: start)) }
             }
             readAhead()
-            var unwritten = FoldedRows()
             while !pending.isEmpty {
                 let next = pending.removeFirst()
                 let batch = try next.wait()
@@ -67,7 +75,7 @@ public struct ProjectionRunner: Sendable {
                 try fold(batch, from: checkpoints, into: &unwritten)
                 position = min(next.end, end)  // erased records are not in the batch, but were read past
                 read += UInt64(batch.count)
-                if unwritten.events >= eventsPerCommit || pending.isEmpty {
+                if !readOnly, unwritten.events >= eventsPerCommit || pending.isEmpty {
                     try write(unwritten, from: checkpoints, through: position)
                     checkpoints = checkpoints.map { max($0, position) }
                     unwritten = FoldedRows()
@@ -75,6 +83,7 @@ public struct ProjectionRunner: Sendable {
                 progress?(position, end)
             }
         }
+        if readOnly { unstored.rows = unwritten }
         return read
     }
 
@@ -228,31 +237,45 @@ public struct ProjectionRunner: Sendable {
     /// The persisted transcript of `session` (call ``catchUp(progress:)`` first); nil when the
     /// session has no transcript events.
     public func transcript(of session: UUID) throws -> TranscriptView? {
-        try log.readView(Self.transcriptsView) { view in
+        let unstored = unstored.rows
+        if let transcript = unstored?.transcripts[session] { return transcript }
+        if unstored?.shreddedTranscripts.contains(session) == true { return nil }
+        var stored = try log.readView(Self.transcriptsView) { view in
             try view.row(session.wireBytes).map { try TranscriptView(session: session, row: $0) }
         }
+        if unstored?.partialsDropped.contains(session) == true { stored?.dropPartials() }
+        return stored
     }
 
     /// The consent trail of `subject`, from the persisted view (call ``catchUp(progress:)`` first).
     public func consentTrail(of subject: SubjectHash) throws -> ConsentTrail {
-        try log.readView(Self.consentView) { view in
-            var entries: [ConsentTrail.Entry] = []
-            try view.forEachRow(startingWith: subject.bytes) { key, row in entries.append(try ConsentTrail.Entry.decode(key: key, row: row).1) }
-            return ConsentTrail(subject: subject, entries: entries)
+        let rows = try trailRows(startingWith: subject.bytes)
+        return ConsentTrail(subject: subject, entries: try rows.map { try ConsentTrail.Entry.decode(key: $0.key, row: $0.row).1 })
+    }
+
+    /// The consent view's rows whose keys start with `prefix`, in key order, with the unstored ones.
+    private func trailRows(startingWith prefix: [UInt8] = []) throws -> [(key: [UInt8], row: [UInt8])] {
+        var rows = try log.readView(Self.consentView) { view in
+            var rows: [(key: [UInt8], row: [UInt8])] = []
+            try view.forEachRow(startingWith: prefix) { key, row in rows.append((key, row)) }
+            return rows
         }
+        guard let unstored = unstored.rows, !unstored.trailRows.isEmpty else { return rows }
+        var byKey = Dictionary(rows.map { ($0.key, $0.row) }, uniquingKeysWith: { $1 })
+        for (key, row) in unstored.trailRows where key.starts(with: prefix) { byKey[key] = row }
+        rows = byKey.map { (key: $0.key, row: $0.value) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        return rows
     }
 
     /// Every grant and revocation given in `session`, with its subject, in log order, from the
     /// persisted view (call ``catchUp(progress:)`` first). Also for sessions erased or purged since.
     public func consentEntries(ofSession session: UUID) throws -> [(subject: SubjectHash, entry: ConsentTrail.Entry)] {
-        try log.readView(Self.consentView) { view in
-            var found: [(subject: SubjectHash, entry: ConsentTrail.Entry)] = []
-            try view.forEachRow { key, row in
-                let (subject, entry) = try ConsentTrail.Entry.decode(key: key, row: row)
-                if entry.session == session { found.append((subject, entry)) }
-            }
-            return found.sorted { $0.entry.position < $1.entry.position }
+        var found: [(subject: SubjectHash, entry: ConsentTrail.Entry)] = []
+        for (key, row) in try trailRows() {
+            let (subject, entry) = try ConsentTrail.Entry.decode(key: key, row: row)
+            if entry.session == session { found.append((subject, entry)) }
         }
+        return found.sorted { $0.entry.position < $1.entry.position }
     }
 
     /// Drops the persisted views and folds the whole log again.
@@ -264,13 +287,29 @@ public struct ProjectionRunner: Sendable {
 
     /// Every session in the persisted list (call ``catchUp(progress:)`` first for the latest).
     public func sessions() throws -> [SessionSummary] {
-        try log.readView(Self.sessionsView) { view in
+        let stored = try log.readView(Self.sessionsView) { view in
             var summaries: [SessionSummary] = []
             try view.forEachRow { key, row in
                 guard key.count == 16 else { return }
                 summaries.append(try SessionSummary(session: UUID(wire: key), row: row))
             }
             return summaries
+        }
+        guard let unstored = unstored.rows, !unstored.summaries.isEmpty else { return stored }
+        var bySession = Dictionary(stored.map { ($0.session, $0) }, uniquingKeysWith: { $1 })
+        bySession.merge(unstored.summaries) { $1 }
+        return bySession.values.sorted { $0.session.wireBytes.lexicographicallyPrecedes($1.session.wireBytes) }  // the view's order
+    }
+
+    /// Rows folded on a read-only replica, shared by the copies of a runner (it is a value).
+    private final class UnstoredRows: @unchecked Sendable {
+        // @unchecked: `stored` is guarded by `lock`.
+        private let lock = NSLock()
+        private var stored: FoldedRows?
+
+        var rows: FoldedRows? {
+            get { lock.withLock { stored } }
+            set { lock.withLock { stored = newValue } }
         }
     }
 }

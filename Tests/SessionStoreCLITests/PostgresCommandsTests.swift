@@ -29,6 +29,57 @@ import Testing
         }
     }
 
+    @Test func aHotStandbyAnswersSessionsTranscriptsAndConsentIncludingWhatThePrimaryHasNotFoldedYet() async throws {
+        let primary = try PostgresServer.start()
+        var servers = [primary]
+        defer { for server in servers { server.stop() } }
+        let standby = try primary.standby()
+        servers.append(standby)
+        try await withCLI { cli in
+            let demo = try cli.run(["demo", "--store", primary.url])  // the primary's views are caught up with the demo
+            #expect(demo.status == 0, "\(demo.stderr)")
+            // A session the primary's views have not folded: on the standby it is only in the log.
+            let session = UUID().uuidString.lowercased()
+            let file = cli.directory.appendingPathComponent("replicated.ndjson")
+            try Data("""
+                {"type":"session.started","session":"\(session)","at":"2026-11-21T10:00:00.000Z","subject":"replica-user","locale":"en"}
+                {"type":"consent.granted","session":"\(session)","at":"2026-11-21T10:00:00.100Z","subject":"replica-user","consent_type":"transcription","method":"in_app_prompt"}
+                {"type":"transcript.committed","session":"\(session)","at":"2026-11-21T10:00:01.000Z","segment":"1","text":"replicated words","start_ms":0,"end_ms":900}
+                """.utf8).write(to: file)
+            let ingested = try cli.run(["ingest", "--store", primary.url, file.path])
+            #expect(ingested.status == 0, "\(ingested.stderr)")
+            let events = try PostgresServer.psql("SELECT count(*) FROM events", on: primary.url)
+            let deadline = ContinuousClock.now + .seconds(60)
+            while try PostgresServer.psql("SELECT count(*) FROM events", on: standby.url) != events {
+                guard ContinuousClock.now < deadline else { Issue.record("the standby never caught up"); return }
+                try await Task.sleep(for: .milliseconds(100))
+            }
+
+            let sessions = try cli.run(["sessions", "--store", standby.url, "--format", "csv"])
+            #expect(sessions.status == 0, "\(sessions.stderr)")
+            #expect(sessions.stdout.contains(session))
+            let transcript = try cli.run(["transcript", session, "--store", standby.url])
+            #expect(transcript.status == 0, "\(transcript.stderr)")
+            #expect(transcript.stdout.contains("replicated words"))
+            let consent = try cli.run(["audit", "consent", "--session", session, "--store", standby.url, "--format", "csv"])
+            #expect(consent.status == 0, "\(consent.stderr)")
+            #expect(consent.stdout.contains("transcription"))
+            let another = cli.directory.appendingPathComponent("another.ndjson")
+            try Data(#"{"type":"session.started","session":"\#(UUID().uuidString.lowercased())","at":"2026-11-21T11:00:00.000Z","subject":"replica-user","locale":"en"}"#.utf8)
+                .write(to: another)
+            let ingestThere = try cli.run(["ingest", "--store", standby.url, another.path])
+            #expect(ingestThere.status == 77)
+            #expect(ingestThere.stderr.contains("refuses writes"), "\(ingestThere.stderr)")
+
+            // The primary, once it has folded them, answers the same.
+            for (arguments, onStandby) in [(["sessions", "--format", "csv"], sessions), (["transcript", session], transcript),
+                                           (["audit", "consent", "--session", session, "--format", "csv"], consent)] {
+                let onPrimary = try cli.run(arguments + ["--store", primary.url])
+                #expect(onPrimary.stdout == onStandby.stdout, "\(arguments)")
+            }
+        }
+    }
+
     @Test func anUnreachableServerAWrongKeyAndAnEmptyDatabaseEachExitWithTheirCode() async throws {
         let server = try #require(PostgresServer.current)
         try await withCLI { cli in

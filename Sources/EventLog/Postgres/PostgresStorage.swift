@@ -141,6 +141,11 @@ final class PostgresStorage: @unchecked Sendable {
         try withConnection { try $0.execute("VACUUM (FULL) \(names.joined(separator: ", "))") }
     }
 
+    /// Whether the server is a hot standby (in recovery): it serves reads and refuses every write.
+    func isInRecovery() throws -> Bool {
+        try withConnection { try $0.query("SELECT pg_is_in_recovery()").bytes(row: 0, column: 0)?.first == 1 }
+    }
+
     /// A read transaction: one snapshot of every table, as an LMDB read transaction.
     func read<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
         try withConnection { connection in

@@ -59,6 +59,14 @@ enum StoreEnvironment: Sendable {
         }
     }
 
+    /// Whether the store is served read-only: a PostgreSQL hot standby (in recovery). LMDB never is.
+    func isReadOnlyReplica() throws -> Bool {
+        switch self {
+        case .lmdb: false
+        case .postgres(let storage): try storage.isInRecovery()
+        }
+    }
+
     /// Whether a failure is the backend's own (to be reported as ``EventLogError/storage(_:)``).
     static func isStorageError(_ error: any Error) -> Bool {
         error is LMDBError || error is PostgresError

@@ -149,6 +149,16 @@ extension EventLog {
         }
     }
 
+    /// Whether the store is served by a read-only replica (a PostgreSQL hot standby): everything reads,
+    /// and every write (an append, a view's rows) is refused. Always false on LMDB.
+    public func isReadOnlyReplica() throws -> Bool {
+        do {
+            return try environment.isReadOnlyReplica()
+        } catch {
+            throw EventLogError.storage(error)
+        }
+    }
+
     /// The number of events in the log, which is also the position the next event will take.
     public func eventCount() throws -> UInt64 {
         try reading(StoreLayout.eventCount)
