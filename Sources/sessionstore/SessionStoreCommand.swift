@@ -9,7 +9,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
         discussion: """
             The store is a directory (default ./sessions.store, or $SESSIONSTORE_STORE), or a PostgreSQL \
             database given as --store postgresql://user@host:port/db, where several machines can share it \
-            (docs/SCALING.md). Its master key lives outside it: in a key file (default ./sessions.key, or $SESSIONSTORE_KEY_FILE) or derived \
+            (docs/SCALING.md); a hot standby's URL serves every command that only reads. Its master key lives outside it: in a key file (default ./sessions.key, or $SESSIONSTORE_KEY_FILE) or derived \
             from a passphrase read from an environment variable (--passphrase-env).
 
             Try `sessionstore demo` first: it creates the store and records the bundled fixture sessions. \

@@ -26,6 +26,9 @@ final class PGConnection {
             throw PostgresError(description: "cannot connect to the PostgreSQL server: \(Self.message(PQerrorMessage(connection)))")
         }
         self.connection = connection
+        // The server's notices and the last words of a dying server are not ours to print (libpq writes
+        // them to stderr by default): failures reach the caller as errors.
+        PQsetNoticeProcessor(connection, { _, _ in }, nil)
         try execute("SET client_min_messages = warning; SET synchronous_commit = on")
     }
 
