@@ -125,45 +125,39 @@ import Testing
         }
     }
 
-    @Test func aWriteTheServerRefusesAtCommitLeavesNothingAndTheNextAppendGoesThrough() async throws {
-        try await withDatabase { url, key, _ in
-            let log = try EventLog.create(at: url, key: key)
-            let stream = StreamID()
-            try await log.append([event("before")], to: stream)
-            // Every append writes a nonce base, sent with the records and COMMIT in one pipeline: the
-            // server refuses it there, after it has taken the records.
-            try PostgresServer.psql("""
-                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'nonce bases are read-only today'; END $$;
-                CREATE TRIGGER refuse BEFORE INSERT ON nonce_bases FOR EACH ROW EXECUTE FUNCTION refuse();
-                """, on: url)
-            let refused = await #expect(throws: EventLogError.self) { try await log.append([event("refused")], to: stream) }
-            #expect(refused?.message.contains("nonce bases are read-only today") == true, "\(refused?.message ?? "")")
-            #expect(try rowCount(url, StoreLayout.events) == 1, "nothing of the refused transaction is kept")
-
-            try PostgresServer.psql("DROP TRIGGER refuse ON nonce_bases", on: url)
-            try await log.append([event("after")], to: stream, expectedVersion: .exact(1))
-            #expect(try log.readStream(stream).map(\.text) == ["before", "after"])
-            #expect(try log.verify().isIntact)
-        }
+    /// Where in a write the server refuses it (a trigger on `table`), and how many events the append has.
+    struct Refusal: Sendable, CustomTestStringConvertible {
+        let testDescription: String
+        let table: String
+        let condition: String
+        let message: String
+        let events: Int
     }
 
-    @Test func aLargeAppendTheServerRefusesWhileItStreamsLeavesNothingAndTheNextAppendGoesThrough() async throws {
+    @Test(arguments: [
+        // Every append writes a nonce base, sent with the records and COMMIT in one pipeline: the server
+        // refuses it there, after it has taken the records.
+        Refusal(testDescription: "at COMMIT", table: "nonce_bases", condition: "", message: "nonce bases are read-only today", events: 1),
+        // 1,000 records go to the server through a COPY while the rest are sealed; it refuses one in the
+        // middle of them.
+        Refusal(testDescription: "while the records stream", table: "events", condition: "WHEN (NEW.position = 700)",
+                message: "position 700 is reserved", events: 1000),
+    ])
+    func aWriteTheServerRefusesLeavesNothingAndTheNextAppendGoesThrough(_ refusal: Refusal) async throws {
         try await withDatabase { url, key, _ in
             let log = try EventLog.create(at: url, key: key)
             let stream = StreamID()
             try await log.append([event("before")], to: stream)
-            // 1,000 records go to the server through a COPY while the rest are sealed; it refuses one in
-            // the middle of them.
             try PostgresServer.psql("""
-                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION 'position 700 is reserved'; END $$;
-                CREATE TRIGGER refuse BEFORE INSERT ON events FOR EACH ROW WHEN (NEW.position = 700) EXECUTE FUNCTION refuse();
+                CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '\(refusal.message)'; END $$;
+                CREATE TRIGGER refuse BEFORE INSERT ON \(refusal.table) FOR EACH ROW \(refusal.condition) EXECUTE FUNCTION refuse();
                 """, on: url)
-            let texts = (0..<1000).map { "event \($0)" }
+            let texts = (0..<refusal.events).map { "event \($0)" }
             let refused = await #expect(throws: EventLogError.self) { try await log.append(texts.map { event($0) }, to: stream) }
-            #expect(refused?.message.contains("position 700 is reserved") == true, "\(refused?.message ?? "")")
+            #expect(refused?.message.contains(refusal.message) == true, "\(refused?.message ?? "")")
             #expect(try rowCount(url, StoreLayout.events) == 1, "nothing of the refused transaction is kept")
 
-            try PostgresServer.psql("DROP TRIGGER refuse ON events", on: url)
+            try PostgresServer.psql("DROP TRIGGER refuse ON \(refusal.table)", on: url)
             try await log.append(texts.map { event($0) }, to: stream, expectedVersion: .exact(1))
             #expect(try log.readStream(stream).map(\.text) == ["before"] + texts)
             #expect(try log.verify().isIntact)

@@ -95,12 +95,12 @@ enum MerkleNodes {
     /// Stores the nodes of every chunk of 256 leaves completed between tree sizes `oldSize` and
     /// `newSize` and of every larger subtree they complete, in the writing transaction. `records`, when
     /// given, are the records at positions `oldSize..<newSize` just written: their leaf hashes are taken
-    /// from them rather than read back from the store (on PostgreSQL, a query per chunk).
+    /// from them rather than read back from the store (on PostgreSQL, a query per chunk), and what else
+    /// it reads is ``reads(extendingFrom:to:)``, for the caller to prefetch.
     static func extend(from oldSize: UInt64, to newSize: UInt64, records: [[UInt8]]? = nil, in txn: StoreTransaction) throws {
         precondition(records.map { UInt64($0.count) == newSize - oldSize } ?? true, "one record per new position")
         var chunkIndex = oldSize / chunk
         guard (chunkIndex + 1) * chunk <= newSize else { return }
-        if records != nil { try txn.prefetch(reads(extendingFrom: oldSize, to: newSize)) }
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: Int(chunk) * 32, alignment: 8)
         defer { buffer.deallocate() }
         while (chunkIndex + 1) * chunk <= newSize {

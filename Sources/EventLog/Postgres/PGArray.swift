@@ -8,8 +8,8 @@ enum PGArray {
     static func int8(_ values: [Int64]) -> [UInt8] {
         var bytes = header(count: values.count, elementType: int8OID, payload: values.count * 12)
         for value in values {
-            bytes += [UInt8](bigEndian: UInt32(8))
-            bytes += [UInt8](bigEndian: UInt64(bitPattern: value))
+            bytes.appendBigEndian(UInt32(8))
+            bytes.appendBigEndian(value)
         }
         return bytes
     }
@@ -17,7 +17,7 @@ enum PGArray {
     static func bytea(_ values: [[UInt8]]) -> [UInt8] {
         var bytes = header(count: values.count, elementType: byteaOID, payload: values.reduce(values.count * 4) { $0 + $1.count })
         for value in values {
-            bytes += [UInt8](bigEndian: UInt32(value.count))
+            bytes.appendBigEndian(UInt32(value.count))
             bytes += value
         }
         return bytes
@@ -26,11 +26,11 @@ enum PGArray {
     private static func header(count: Int, elementType: Int32, payload: Int) -> [UInt8] {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(20 + payload)
-        bytes += [UInt8](bigEndian: UInt32(1))  // dimensions
-        bytes += [UInt8](bigEndian: UInt32(0))  // no NULL elements
-        bytes += [UInt8](bigEndian: UInt32(bitPattern: elementType))
-        bytes += [UInt8](bigEndian: UInt32(count))
-        bytes += [UInt8](bigEndian: UInt32(1))  // lower bound
+        bytes.appendBigEndian(UInt32(1))  // dimensions
+        bytes.appendBigEndian(UInt32(0))  // no NULL elements
+        bytes.appendBigEndian(elementType)
+        bytes.appendBigEndian(UInt32(count))
+        bytes.appendBigEndian(UInt32(1))  // lower bound
         return bytes
     }
 }

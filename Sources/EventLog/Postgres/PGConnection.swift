@@ -95,10 +95,14 @@ final class PGConnection {
     /// them to the socket: the server takes them while the caller goes on.
     func putCopyData(_ bytes: [UInt8]) throws {
         guard let sql = copying else { throw PostgresError(description: "rows for a COPY, but none is in progress") }
-        let sent = bytes.withUnsafeBufferPointer { buffer in
+        guard put(bytes), PQflush(connection) == 0 else { throw failure(sql) }
+    }
+
+    /// Hands `bytes` to libpq for the `COPY` in progress.
+    private func put(_ bytes: [UInt8]) -> Bool {
+        bytes.withUnsafeBufferPointer { buffer in
             buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(connection, $0.baseAddress, Int32(buffer.count)) }
-        }
-        guard sent == 1, PQflush(connection) == 0 else { throw failure(sql) }
+        } == 1
     }
 
     /// Ends the `COPY` in progress, if any, and waits until the server has stored every row; throws its
@@ -106,17 +110,10 @@ final class PGConnection {
     func endCopy() throws {
         guard let sql = copying else { return }
         copying = nil
-        try putTrailerAndEnd(sql)
+        guard put(PGCopy.trailer), PQputCopyEnd(connection, nil) == 1 else { throw failure(sql) }
         let result = PQgetResult(connection)
         while let extra = PQgetResult(connection) { PQclear(extra) }
         _ = try check(result, sql)
-    }
-
-    private func putTrailerAndEnd(_ sql: String) throws {
-        let trailer = PGCopy.trailer.withUnsafeBufferPointer { buffer in
-            buffer.withMemoryRebound(to: CChar.self) { PQputCopyData(connection, $0.baseAddress, Int32(buffer.count)) }
-        }
-        guard trailer == 1, PQputCopyEnd(connection, nil) == 1 else { throw failure(sql) }
     }
 
     /// Ends whatever the connection is in the middle of (a `COPY`, a query sent ahead, a transaction)

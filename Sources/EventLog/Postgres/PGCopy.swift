@@ -8,10 +8,10 @@ enum PGCopy {
 
     /// Appends a row of a bigint and a bytea column.
     static func append(_ key: Int64, _ value: [UInt8], to bytes: inout [UInt8]) {
-        bytes += [UInt8](bigEndian: UInt16(2))
-        bytes += [UInt8](bigEndian: UInt32(8))
-        bytes += [UInt8](bigEndian: UInt64(bitPattern: key))
-        bytes += [UInt8](bigEndian: UInt32(value.count))
+        bytes.appendBigEndian(UInt16(2))
+        bytes.appendBigEndian(UInt32(8))
+        bytes.appendBigEndian(key)
+        bytes.appendBigEndian(UInt32(value.count))
         bytes += value
     }
 }

@@ -160,7 +160,8 @@ final class PostgresStorage: @unchecked Sendable {
 
     /// A write transaction, after every other writer's: committed when `body` returns, rolled back
     /// when it throws. COMMIT returns once the server (and a synchronous standby, where one is
-    /// configured) has the transaction durably: `synchronous_commit` is never off on these connections.
+    /// configured) has the transaction durably, unless the store was opened without `durable`
+    /// (``durable``).
     ///
     /// Two round trips carry a typical append: BEGIN with the writer lock, the reads every writer makes
     /// first and `reads` (the keys an append looks up, read after the lock like the rest); and every held

@@ -15,4 +15,9 @@ extension Array where Element == UInt8 {
     init<T: FixedWidthInteger>(bigEndian value: T) {
         self = Swift.withUnsafeBytes(of: value.bigEndian) { Array($0) }
     }
+
+    /// Appends the big-endian bytes of an integer, without an array of its own.
+    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+        Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
+    }
 }

@@ -54,7 +54,8 @@ public final class TransactionAppender {
             try base.write(firstPosition: state.jobs[0].position, in: txn)
             nonceBase = base
         }
-        // Before the first record is written: on PostgreSQL, reads end the COPY the records stream through.
+        // What the Merkle tree reads, before the first record is written: on PostgreSQL, a read ends the
+        // COPY the records stream through.
         try txn.prefetch(MerkleNodes.reads(extendingFrom: writtenThrough, to: state.position))
         var records: [[UInt8]] = []
         records.reserveCapacity(state.jobs.count)
