@@ -4,17 +4,18 @@ import TestSupport
 import Testing
 
 /// tools/format-reader/read_store.py reads stores from docs/FORMAT.md alone, sharing no code with
-/// EventLog; it must decode exactly what the library reads back.
+/// EventLog; it must decode exactly what the library reads back. In tools/test's PostgreSQL pass the store
+/// is a database, which the reader reads as FORMAT.md §11 lays it out.
 @Suite struct IndependentReaderTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let reader = packageRoot.appendingPathComponent("tools/format-reader/read_store.py").path
 
-    static let modules = "lmdb, nacl.bindings, zstandard"
+    static let modules = "lmdb, nacl.bindings, zstandard" + (TestBackend.isLMDB ? "" : ", psycopg")
     /// Skipped only outside CI: with `CI` set, missing modules fail the test.
     static let pythonReaderEnabled = pythonTestEnabled(modules)
 
-    @Test(.enabled(if: pythonReaderEnabled, "needs python3 with lmdb, pynacl and zstandard"))
+    @Test(.enabled(if: pythonReaderEnabled, "needs python3 with lmdb, pynacl, zstandard (and psycopg on PostgreSQL)"))
     func anIndependentReaderDecodesEveryEventAsTheLibraryDoes() async throws {
         try requirePython(Self.modules)
         try await withTemporaryStore { store in

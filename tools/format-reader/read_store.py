@@ -1,15 +1,16 @@
 #!/usr/bin/env python3
 """An independent reader of a SessionStore store, written from docs/FORMAT.md alone.
 
-It shares no code with the Swift implementation: py-lmdb for LMDB, PyNaCl (libsodium) for
-XChaCha20-Poly1305, hashlib for BLAKE2b and SHA-256, zstandard for zstd. It prints every event as
+It shares no code with the Swift implementation: py-lmdb for LMDB, psycopg for a store in PostgreSQL
+(the same values in a table per database, §11), PyNaCl (libsodium) for XChaCha20-Poly1305, hashlib for
+BLAKE2b and SHA-256, zstandard for zstd. It prints every event as
 one JSON line (`position`, `stream`, `number`, `event_id`, `recorded_at_ms`, `type`, `data_hex`), or
 `"erased": true` when the record's key was destroyed; then one line per stream from the stream index
 and the unindexed tail (`stream`, `version`, `key_id`, `created_at_ms`, `first_position`,
 `last_position`). It exits 2 on the first record that fails a check.
 
-    pip install lmdb pynacl zstandard
-    python3 read_store.py STORE KEY_FILE
+    pip install lmdb pynacl zstandard "psycopg[binary]"
+    python3 read_store.py STORE_DIRECTORY_OR_POSTGRESQL_URL KEY_FILE
 """
 import hashlib
 import json
@@ -37,89 +38,161 @@ class Damaged(Exception):
     pass
 
 
-def main(store: str, key_file: str) -> int:
+DATABASES = ["meta", "events", "streams", "stream-runs", "keys", "dictionaries", "nonce-bases"]
+
+
+class LMDBStore:
+    """The store's databases in an LMDB environment (§2), read in one read transaction."""
+
+    def __init__(self, path: str):
+        env = lmdb.open(path, readonly=True, lock=False, max_dbs=8, subdir=True)
+        self.dbs = {name: env.open_db(name.encode(), create=False) for name in DATABASES}
+        self.txn = env.begin()
+
+    def items(self, name: str, start: bytes = b""):
+        """(key, value) pairs of a database in key order, from the first key >= start."""
+        cursor = self.txn.cursor(db=self.dbs[name])
+        if cursor.set_range(start):
+            yield from cursor
+
+    def get(self, name: str, key: bytes):
+        return self.txn.get(key, db=self.dbs[name])
+
+
+class PostgresStore:
+    """The same databases as tables of a PostgreSQL database (§11), read in one snapshot."""
+
+    def __init__(self, url: str):
+        import psycopg
+        self.connection = psycopg.connect(url)
+        self.connection.isolation_level = psycopg.IsolationLevel.REPEATABLE_READ
+        self.connection.read_only = True
+        self.cursors = 0
+
+    @staticmethod
+    def table(name: str):
+        """Table, key column and value column: events(position bigint, record bytea); the others
+        (key bytea, value bytea) under the database's name with '-' as '_'."""
+        return ("events", "position", "record") if name == "events" else (name.replace("-", "_"), "key", "value")
+
+    @staticmethod
+    def bound(name: str, key: bytes):
+        """A key as its column holds it: a position (eight big-endian bytes) is a bigint."""
+        return struct.unpack(">Q", key)[0] if name == "events" else key
+
+    def items(self, name: str, start: bytes = b""):
+        table, key, value = self.table(name)
+        self.cursors += 1
+        # A server-side cursor: rows arrive a few thousand at a time, never the whole table at once.
+        with self.connection.cursor(name=f"read_{self.cursors}") as cursor:
+            cursor.itersize = 2000
+            where = f"WHERE {key} >= %s " if start else ""
+            cursor.execute(f"SELECT {key}, {value} FROM {table} {where}ORDER BY {key}",
+                           [self.bound(name, start)] if start else [])
+            for found, stored in cursor:
+                yield (struct.pack(">Q", found) if name == "events" else bytes(found)), bytes(stored)
+
+    def get(self, name: str, key: bytes):
+        table, column, value = self.table(name)
+        row = self.connection.execute(f"SELECT {value} FROM {table} WHERE {column} = %s",
+                                      [self.bound(name, key)]).fetchone()
+        return None if row is None else bytes(row[0])
+
+
+def open_store(location: str):
+    if location.lower().startswith(("postgresql://", "postgres://")):
+        return PostgresStore(location)
+    return LMDBStore(location)
+
+
+def main(location: str, key_file: str) -> int:
     master = open(key_file, "rb").read()
     assert len(master) == 32, "a key file holds 32 bytes"
-    env = lmdb.open(store, readonly=True, lock=False, max_dbs=8, subdir=True)
-    dbs = {name: env.open_db(name.encode(), create=False)
-           for name in ["meta", "events", "streams", "stream-runs", "keys", "dictionaries", "nonce-bases"]}
-    with env.begin() as txn:
-        meta = dict(txn.cursor(db=dbs["meta"]))
-        assert struct.unpack(">I", meta[b"format"])[0] in (1, 2), "formats 1 and 2 only (their records are the same)"
-        assert b"kdf" not in meta, "this reader takes key-file stores only"
-        store_id = meta[b"store-id"]
-        open_box(meta[b"key-check"], b"key-check" + store_id, subkey(master, 4))  # raises on a wrong key
-        wrapping, metadata_key = subkey(master, 1), subkey(master, 5)
-        dictionaries = {
-            struct.unpack(">H", k)[0]: zstandard.ZstdCompressionDict(
-                open_box(v, b"dictionary" + store_id + k, metadata_key))
-            for k, v in txn.cursor(db=dbs["dictionaries"])
-        }
-        expected_position = 0
-        for key, record in txn.cursor(db=dbs["events"]):
-            position = struct.unpack(">Q", key)[0]
-            if position != expected_position:
-                raise Damaged(f"positions jump from {expected_position} to {position}")
-            expected_position += 1
-            header = record[:60]
-            fmt, codec, dict_id, key_id = struct.unpack(">BBHI", header[:8])
-            stream = uuid.UUID(bytes=header[8:24])
-            number, recorded_at = struct.unpack(">Qq", header[24:40])
-            event_id = uuid.UUID(bytes=header[40:56])
-            body_length = struct.unpack(">I", header[56:60])[0]
-            if fmt != 1 or codec > 2 or (codec == 2) != (dict_id != 0):
-                raise Damaged(f"position {position}: bad header")
-            base = nonce_base(txn, dbs, position)
-            nonce = base[:16] + struct.pack(">Q", struct.unpack(">Q", base[16:])[0] ^ position)
-            digest = hashlib.sha256(nonce + record[92:]).digest()
-            leaf = hashlib.sha256(b"\x00" + key + header + digest).digest()
-            if leaf != record[60:92]:
-                raise Damaged(f"position {position}: leaf hash mismatch")
-            wrapped = txn.get(struct.pack(">I", key_id), db=dbs["keys"])
-            line = {"position": position, "stream": str(stream), "number": number,
-                    "event_id": str(event_id), "recorded_at_ms": recorded_at}
-            if wrapped is None:
-                print(json.dumps({**line, "erased": True}))
-                continue
-            data_key = open_box(wrapped, b"key" + store_id + struct.pack(">I", key_id), wrapping)
-            ad = store_id + key + header
-            compressed = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(record[92:], ad, nonce, data_key)
-            if codec == 0:
-                body = compressed
-            else:
-                # Magicless zstd frames: the 4-byte magic number is not stored.
-                decompressor = zstandard.ZstdDecompressor(
-                    dict_data=dictionaries[dict_id] if codec == 2 else None, format=zstandard.FORMAT_ZSTD1_MAGICLESS)
-                body = decompressor.decompress(compressed, max_output_size=body_length)
-            if len(body) != body_length:
-                raise Damaged(f"position {position}: body length mismatch")
-            type_length = body[0]
-            event_type = body[1:1 + type_length].decode("utf-8")
-            print(json.dumps({**line, "type": event_type, "data_hex": body[1 + type_length:].hex()}))
-        for stream in streams(txn, dbs, meta):
-            print(json.dumps(stream))
+    store = open_store(location)
+    meta = dict(store.items("meta"))
+    assert struct.unpack(">I", meta[b"format"])[0] in (1, 2), "formats 1 and 2 only (their records are the same)"
+    assert b"kdf" not in meta, "this reader takes key-file stores only"
+    store_id = meta[b"store-id"]
+    open_box(meta[b"key-check"], b"key-check" + store_id, subkey(master, 4))  # raises on a wrong key
+    wrapping, metadata_key = subkey(master, 1), subkey(master, 5)
+    dictionaries = {
+        struct.unpack(">H", k)[0]: zstandard.ZstdCompressionDict(open_box(v, b"dictionary" + store_id + k, metadata_key))
+        for k, v in store.items("dictionaries")
+    }
+    nonce_bases = NonceBases(store.items("nonce-bases"))
+    expected_position = 0
+    for key, record in store.items("events"):
+        position = struct.unpack(">Q", key)[0]
+        if position != expected_position:
+            raise Damaged(f"positions jump from {expected_position} to {position}")
+        expected_position += 1
+        header = record[:60]
+        fmt, codec, dict_id, key_id = struct.unpack(">BBHI", header[:8])
+        stream = uuid.UUID(bytes=header[8:24])
+        number, recorded_at = struct.unpack(">Qq", header[24:40])
+        event_id = uuid.UUID(bytes=header[40:56])
+        body_length = struct.unpack(">I", header[56:60])[0]
+        if fmt != 1 or codec > 2 or (codec == 2) != (dict_id != 0):
+            raise Damaged(f"position {position}: bad header")
+        base = nonce_bases.base(position)
+        nonce = base[:16] + struct.pack(">Q", struct.unpack(">Q", base[16:])[0] ^ position)
+        digest = hashlib.sha256(nonce + record[92:]).digest()
+        leaf = hashlib.sha256(b"\x00" + key + header + digest).digest()
+        if leaf != record[60:92]:
+            raise Damaged(f"position {position}: leaf hash mismatch")
+        wrapped = store.get("keys", struct.pack(">I", key_id))
+        line = {"position": position, "stream": str(stream), "number": number,
+                "event_id": str(event_id), "recorded_at_ms": recorded_at}
+        if wrapped is None:
+            print(json.dumps({**line, "erased": True}))
+            continue
+        data_key = open_box(wrapped, b"key" + store_id + struct.pack(">I", key_id), wrapping)
+        ad = store_id + key + header
+        compressed = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(record[92:], ad, nonce, data_key)
+        if codec == 0:
+            body = compressed
+        else:
+            # Magicless zstd frames: the 4-byte magic number is not stored.
+            decompressor = zstandard.ZstdDecompressor(
+                dict_data=dictionaries[dict_id] if codec == 2 else None, format=zstandard.FORMAT_ZSTD1_MAGICLESS)
+            body = decompressor.decompress(compressed, max_output_size=body_length)
+        if len(body) != body_length:
+            raise Damaged(f"position {position}: body length mismatch")
+        type_length = body[0]
+        event_type = body[1:1 + type_length].decode("utf-8")
+        print(json.dumps({**line, "type": event_type, "data_hex": body[1 + type_length:].hex()}))
+    for stream in streams(store, meta):
+        print(json.dumps(stream))
     return 0
 
 
-def nonce_base(txn, dbs, position):
-    """The 24-byte base stored under the greatest first position <= position."""
-    cursor = txn.cursor(db=dbs["nonce-bases"])
-    key = struct.pack(">Q", position)
-    if not (cursor.set_range(key) and cursor.key() == key):
-        if not (cursor.prev() if cursor.key() else cursor.last()):
+class NonceBases:
+    """The nonce bases, walked in position order beside the records: a record's base is the one stored
+    under the greatest first position <= its position."""
+
+    def __init__(self, items):
+        self.items = iter(items)
+        self.current = None
+        self.following = next(self.items, None)
+
+    def base(self, position: int) -> bytes:
+        key = struct.pack(">Q", position)
+        while self.following is not None and self.following[0] <= key:
+            self.current, self.following = self.following, next(self.items, None)
+        if self.current is None:
             raise Damaged(f"position {position}: no nonce base")
-    return cursor.value()
+        return self.current[1]
 
 
-def streams(txn, dbs, meta):
+def streams(store, meta):
     """Every stream from `streams` and `stream-runs` (indexed part) and the tail's clear headers."""
     indexed_through = struct.unpack(">Q", meta[b"indexed-through"])[0] if b"indexed-through" in meta else 0
     found = {}
-    for key, row in txn.cursor(db=dbs["streams"]):
+    for key, row in store.items("streams"):
         created, key_id, first = struct.unpack(">qIQ", row)
         found[key] = {"stream": str(uuid.UUID(bytes=key)), "version": 0, "key_id": key_id,
                       "created_at_ms": created, "first_position": first, "last_position": first}
-    for key, value in txn.cursor(db=dbs["stream-runs"]):
+    for key, value in store.items("stream-runs"):
         first_number = struct.unpack(">Q", key[16:])[0]
         first_position, count = struct.unpack(">QI", value)
         stream = found[key[:16]]
@@ -127,21 +200,19 @@ def streams(txn, dbs, meta):
             raise Damaged(f"stream {stream['stream']}: runs do not cover its numbers in order")
         stream["version"] = first_number + count
         stream["last_position"] = first_position + count - 1
-    cursor = txn.cursor(db=dbs["events"])
-    if cursor.set_range(struct.pack(">Q", indexed_through)):
-        for key, record in cursor:
-            position = struct.unpack(">Q", key)[0]
-            stream_key, number = record[8:24], struct.unpack(">Q", record[24:32])[0]
-            if stream_key not in found:
-                found[stream_key] = {"stream": str(uuid.UUID(bytes=stream_key)), "version": 0,
-                                     "key_id": struct.unpack(">I", record[4:8])[0],
-                                     "created_at_ms": struct.unpack(">q", record[32:40])[0],
-                                     "first_position": position, "last_position": position}
-            stream = found[stream_key]
-            if number != stream["version"]:
-                raise Damaged(f"position {position}: tail record out of sequence in its stream")
-            stream["version"] = number + 1
-            stream["last_position"] = position
+    for key, record in store.items("events", struct.pack(">Q", indexed_through)):
+        position = struct.unpack(">Q", key)[0]
+        stream_key, number = record[8:24], struct.unpack(">Q", record[24:32])[0]
+        if stream_key not in found:
+            found[stream_key] = {"stream": str(uuid.UUID(bytes=stream_key)), "version": 0,
+                                 "key_id": struct.unpack(">I", record[4:8])[0],
+                                 "created_at_ms": struct.unpack(">q", record[32:40])[0],
+                                 "first_position": position, "last_position": position}
+        stream = found[stream_key]
+        if number != stream["version"]:
+            raise Damaged(f"position {position}: tail record out of sequence in its stream")
+        stream["version"] = number + 1
+        stream["last_position"] = position
     return found.values()
 
 
