@@ -9,7 +9,7 @@ one JSON line (`position`, `stream`, `number`, `event_id`, `recorded_at_ms`, `ty
 and the unindexed tail (`stream`, `version`, `key_id`, `created_at_ms`, `first_position`,
 `last_position`). It exits 2 on the first record that fails a check.
 
-    pip install lmdb pynacl zstandard "psycopg[binary]"
+    pip install pynacl zstandard lmdb        # and "psycopg[binary]" for a store in PostgreSQL
     python3 read_store.py STORE_DIRECTORY_OR_POSTGRESQL_URL KEY_FILE
 """
 import hashlib
@@ -18,7 +18,6 @@ import struct
 import sys
 import uuid
 
-import lmdb
 import nacl.bindings as sodium
 import zstandard
 
@@ -45,6 +44,7 @@ class LMDBStore:
     """The store's databases in an LMDB environment (§2), read in one read transaction."""
 
     def __init__(self, path: str):
+        import lmdb
         env = lmdb.open(path, readonly=True, lock=False, max_dbs=8, subdir=True)
         self.dbs = {name: env.open_db(name.encode(), create=False) for name in DATABASES}
         self.txn = env.begin()
