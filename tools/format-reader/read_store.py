@@ -120,6 +120,7 @@ def main(location: str, key_file: str) -> int:
         for k, v in store.items("dictionaries")
     }
     nonce_bases = NonceBases(store.items("nonce-bases"))
+    data_keys = {}  # key id -> unwrapped data key, or None when destroyed
     expected_position = 0
     for key, record in store.items("events"):
         position = struct.unpack(">Q", key)[0]
@@ -140,13 +141,15 @@ def main(location: str, key_file: str) -> int:
         leaf = hashlib.sha256(b"\x00" + key + header + digest).digest()
         if leaf != record[60:92]:
             raise Damaged(f"position {position}: leaf hash mismatch")
-        wrapped = store.get("keys", struct.pack(">I", key_id))
+        if key_id not in data_keys:  # one lookup per key, not per record (a round trip on PostgreSQL)
+            wrapped = store.get("keys", struct.pack(">I", key_id))
+            data_keys[key_id] = wrapped and open_box(wrapped, b"key" + store_id + struct.pack(">I", key_id), wrapping)
+        data_key = data_keys[key_id]
         line = {"position": position, "stream": str(stream), "number": number,
                 "event_id": str(event_id), "recorded_at_ms": recorded_at}
-        if wrapped is None:
+        if data_key is None:
             print(json.dumps({**line, "erased": True}))
             continue
-        data_key = open_box(wrapped, b"key" + store_id + struct.pack(">I", key_id), wrapping)
         ad = store_id + key + header
         compressed = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(record[92:], ad, nonce, data_key)
         if codec == 0:
