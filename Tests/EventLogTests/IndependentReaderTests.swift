@@ -11,17 +11,21 @@ import Testing
         .deletingLastPathComponent()
     static let reader = packageRoot.appendingPathComponent("tools/format-reader/read_store.py").path
 
-    static let modules = "lmdb, nacl.bindings, zstandard" + (TestBackend.isLMDB ? "" : ", psycopg")
+    static let modules = (TestBackend.isLMDB ? "lmdb" : "psycopg") + ", nacl.bindings, zstandard"
     /// Skipped only outside CI: with `CI` set, missing modules fail the test.
     static let pythonReaderEnabled = pythonTestEnabled(modules)
 
-    @Test(.enabled(if: pythonReaderEnabled, "needs python3 with lmdb, pynacl, zstandard (and psycopg on PostgreSQL)"))
+    @Test(.enabled(if: pythonReaderEnabled, "needs python3 with pynacl, zstandard and lmdb (psycopg on PostgreSQL)"))
     func anIndependentReaderDecodesEveryEventAsTheLibraryDoes() async throws {
         try requirePython(Self.modules)
         try await withTemporaryStore { store in
             let log = try store.create()
             let samples = (0..<300).map { event("{\"segment\":\($0),\"text\":\"sample dictation number \($0)\"}", type: "transcript.partial") }
             try await log.append([event("before any dictionary")], to: StreamID())
+            // A stream whose key is destroyed below, its records before and after others' (the reader keeps
+            // each key it looked up, the destroyed one included).
+            let erased = StreamID()
+            try await log.append([event("erased 0"), event("erased 1")], to: erased)
             try log.installDictionary(try EventLog.trainDictionary(samples: samples))
             try await log.append(Array(samples.prefix(20)), to: StreamID())
             try await log.append([ProposedEvent(type: "recording.chunk", data: (0..<3200).map { _ in UInt8.random(in: 0...255) })],
@@ -33,18 +37,23 @@ import Testing
             let long = StreamID()
             for chunk in 0..<5 { try await log.append((0..<500).map { event("long \(chunk) \($0)") }, to: long) }
             try await log.append([event("in the tail")], to: StreamID())
-            let expected = try log.readAll()
-            let streams = Dictionary(grouping: expected, by: \.stream).keys
+            try await log.append([event("erased 2")], to: erased)
+            try log.destroyKeys(of: [erased])
+            let expected = try log.readAll(skippingErased: true)
+            let erasedPositions = try log.positions(of: erased)
+            let streams = Set(expected.map(\.stream)).union([erased])
             let metadata = try Dictionary(uniqueKeysWithValues: streams.map { ($0.description, try #require(try log.streamMetadata($0))) })
             // Read the store as it is on disk now (a tail included): the log stays open until the end.
 
             let run = try runPython([Self.reader, store.storePath, store.keyPath])
             #expect(run.status == 0, "\(run.stderr)")
 
-            let lines = String(decoding: run.stdout, as: UTF8.self).split(separator: "\n")
-            #expect(lines.count == expected.count + metadata.count)
-            for line in lines.dropFirst(expected.count) {
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let lines = try String(decoding: run.stdout, as: UTF8.self).split(separator: "\n").map { line in
+                try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            }
+            let eventCount = expected.count + erasedPositions.count
+            #expect(lines.count == eventCount + metadata.count)
+            for json in lines.dropFirst(eventCount) {
                 let name = try #require(json["stream"] as? String)
                 let stream = try #require(metadata[name])
                 #expect(json["version"] as? Int == Int(stream.version))
@@ -53,8 +62,13 @@ import Testing
                 #expect(json["first_position"] as? Int == Int(stream.firstPosition))
                 #expect(json["last_position"] as? Int == Int(stream.lastPosition))
             }
-            for (line, event) in zip(lines, expected) {
-                let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            let eventLines = lines.prefix(eventCount)
+            let erasedLines = eventLines.filter { $0["erased"] as? Bool == true }
+            #expect(erasedLines.compactMap { $0["position"] as? Int } == erasedPositions.map { Int($0) })
+            #expect(erasedLines.allSatisfy { $0["stream"] as? String == erased.description && $0["type"] == nil })
+            let decodedLines = eventLines.filter { $0["erased"] == nil }
+            #expect(decodedLines.count == expected.count)
+            for (json, event) in zip(decodedLines, expected) {
                 #expect(json["position"] as? Int == Int(event.position))
                 #expect(json["stream"] as? String == event.stream.description)
                 #expect(json["number"] as? Int == Int(event.streamNumber))
