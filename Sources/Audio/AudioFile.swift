@@ -61,6 +61,22 @@ public enum AudioFile {
         return DecodedAudio(samples: Resampler.quantize(resampled), format: format, sourceFormat: source)
     }
 
+    /// The bytes of a WAV or FLAC file holding 16-bit `samples`, made in memory: for outputs that cannot
+    /// seek (a pipe) or must not be replaced (a device).
+    public static func encoded(_ samples: [Int16], format: AudioFormat, as container: Container) throws(AudioError) -> [UInt8] {
+        let file = MemoryFile()
+        var info = SF_INFO()
+        info.samplerate = Int32(format.sampleRate)
+        info.channels = Int32(format.channels)
+        info.format = container.sndfileFormat
+        guard let sound = file.open(Int32(SFM_WRITE), &info) else {
+            throw AudioError(.writeFailed, "cannot encode \(container.rawValue.uppercased()) (\(format)): \(SoundFile.lastError(nil))")
+        }
+        try sound.writeAll(samples, channels: format.channels, destination: "a \(container.rawValue.uppercased()) file")
+        sound.close()
+        return file.bytes
+    }
+
     /// Writes 16-bit samples as WAV or FLAC (by `path`'s extension), replacing the file.
     public static func write(_ samples: [Int16], format: AudioFormat, to path: String) throws(AudioError) {
         let container = try Container(path: path)

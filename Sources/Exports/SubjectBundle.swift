@@ -98,30 +98,29 @@ public struct SubjectBundle {
         return files.sorted { $0.path < $1.path }
     }
 
-    /// The ZIP of `names` (deflated, dated `time`), written beside `path` and renamed onto it.
+    /// The ZIP of `names` (deflated, dated `time`), built in `staging` and then written to `path` through an
+    /// ``OutputSink`` (a regular file replaced when complete; a FIFO or device written in place).
     private static func archive(_ staging: URL, names: [String], to path: String, dated time: Int64) throws {
-        let partial = URL(fileURLWithPath: path + ".partial-\(getpid())")
-        try? FileManager.default.removeItem(at: partial)
-        do {
-            let archive: Archive
-            do { archive = try Archive(url: partial, accessMode: .create) } catch {
-                throw ExportError(.cannotWrite, "cannot create \(path): \(fileErrorReason(error))")
-            }
-            let date = Date(timeIntervalSince1970: Double(time / 1000))
-            for name in names {
-                let data = try Data(contentsOf: staging.appendingPathComponent(name))
-                try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), modificationDate: date,
-                                     permissions: 0o644, compressionMethod: .deflate) { position, size in
-                    data.subdata(in: Int(position)..<Int(position) + size)
-                }
-            }
-            guard rename(partial.path, path) == 0 else {
-                throw ExportError(.cannotWrite, "cannot write \(path): \(String(cString: strerror(errno)))")
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: partial)
-            throw error
+        let built = staging.appendingPathComponent(".bundle-\(UUID().uuidString).zip")
+        let archive: Archive
+        do { archive = try Archive(url: built, accessMode: .create) } catch {
+            throw ExportError(.cannotWrite, "cannot create \(path): \(fileErrorReason(error))")
         }
+        let date = Date(timeIntervalSince1970: Double(time / 1000))
+        for name in names {
+            let data = try Data(contentsOf: staging.appendingPathComponent(name))
+            try archive.addEntry(with: name, type: .file, uncompressedSize: Int64(data.count), modificationDate: date,
+                                 permissions: 0o644, compressionMethod: .deflate) { position, size in
+                data.subdata(in: Int(position)..<Int(position) + size)
+            }
+        }
+        let sink = try OutputSink.file(path)
+        let input = try FileHandle(forReadingFrom: built)
+        defer { try? input.close() }
+        while let chunk = try input.read(upToCount: OutputSink.bufferCapacity), !chunk.isEmpty {
+            try sink.write(bytes: chunk)
+        }
+        try sink.close()
     }
 }
 
@@ -147,7 +146,7 @@ public struct ManifestFile: Hashable, Sendable, OutputRow {
 
 /// `manifest.json`.
 struct Manifest: OutputRow {
-    static let columns = ["schema_version", "subject_hash", "as_of", "files"]
+    static let columns = ["schema_version", "generator", "subject_hash", "as_of", "files"]
 
     var subject: SubjectHash
     var asOf: Int64
@@ -155,6 +154,7 @@ struct Manifest: OutputRow {
 
     func write(to fields: inout Fields) {
         fields.field("schema_version", 1)
+        fields.field("generator", SessionStoreRelease.generator)
         fields.field("subject_hash", subject.description)
         fields.field("as_of", time: asOf)
         fields.field("files", rows: files)

@@ -6,8 +6,10 @@ import Darwin
 
 /// Bytes on their way to standard output or a file, in a bounded buffer flushed as it fills.
 ///
-/// A file is written beside its final path and renamed into place by ``close()``, so a command that
-/// fails half-way leaves the earlier file (or none) rather than a truncated one.
+/// A regular file is written beside its final path and renamed into place by ``close()``, so a command
+/// that fails half-way leaves the earlier file (or none) rather than a truncated one. Anything else a
+/// path can name (a device such as `/dev/null`, a FIFO, `/dev/stdout`) is written in place and never
+/// renamed over (``OutputDestination``).
 ///
 /// ```swift
 /// let sink = try OutputSink.file("sessions.csv")
@@ -23,43 +25,76 @@ public final class OutputSink {
     private let descriptor: Int32
     private let path: String?
     private let partialPath: String?
+    private let ownsDescriptor: Bool
     private var closed = false
 
-    private init(descriptor: Int32, path: String?, partialPath: String?) {
+    private init(descriptor: Int32, path: String?, partialPath: String? = nil, ownsDescriptor: Bool) {
         self.descriptor = descriptor
         self.path = path
         self.partialPath = partialPath
+        self.ownsDescriptor = ownsDescriptor
         buffer.reserveCapacity(Self.bufferCapacity + 4096)
     }
 
     /// Standard output.
     public static func standardOutput() -> OutputSink {
-        OutputSink(descriptor: 1, path: nil, partialPath: nil)
+        OutputSink(descriptor: 1, path: nil, ownsDescriptor: false)
     }
 
-    /// A file at `path` (replaced when ``close()`` succeeds), or standard output when `path` is `nil` or `-`.
+    /// The output at `path`, or standard output when `path` is `nil` or `-`: a regular file is replaced
+    /// when ``close()`` succeeds; a device, FIFO or descriptor name is written in place.
+    /// - Throws: ``OutputError`` when the path cannot be opened for writing (a directory, a socket, a
+    ///   missing directory, no permission).
     public static func file(_ path: String?) throws(OutputError) -> OutputSink {
-        guard let path, path != "-" else { return standardOutput() }
-        let partial = path + ".partial-\(getpid())"
-        let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else {
-            throw OutputError(.cannotCreate, "cannot create \(path): \(SystemCalls.lastError)", path: path)
+        guard let path else { return standardOutput() }
+        switch try OutputDestination.of(path) {
+        case .descriptor(1):
+            return standardOutput()
+        case .descriptor(let named):
+            let descriptor = dup(named)
+            guard descriptor >= 0 else {
+                throw OutputError(.cannotCreate, "cannot write \(path): \(SystemCalls.lastError)", path: path)
+            }
+            return OutputSink(descriptor: descriptor, path: path, ownsDescriptor: true)
+        case .inPlace(let target, let truncate):
+            let flags = O_WRONLY | O_CLOEXEC | (truncate ? O_CREAT | O_TRUNC : 0)
+            let descriptor = open(target, flags, 0o644)
+            guard descriptor >= 0 else {
+                throw OutputError(.cannotCreate, "cannot write \(path): \(SystemCalls.lastError)", path: path)
+            }
+            return OutputSink(descriptor: descriptor, path: path, ownsDescriptor: true)
+        case .replace(let target):
+            let partial = target + ".partial-\(getpid())"
+            let descriptor = open(partial, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard descriptor >= 0 else {
+                throw OutputError(.cannotCreate, "cannot create \(path): \(SystemCalls.lastError)", path: path)
+            }
+            return OutputSink(descriptor: descriptor, path: target, partialPath: partial, ownsDescriptor: true)
         }
-        return OutputSink(descriptor: descriptor, path: path, partialPath: partial)
     }
 
     deinit {
+        guard !closed, ownsDescriptor else { return }
+        SystemCalls.close(descriptor)
         // Not closed: the command failed; leave no partial file behind.
-        if !closed, let partialPath {
-            SystemCalls.close(descriptor)
-            unlink(partialPath)
-        }
+        if let partialPath { unlink(partialPath) }
     }
 
     /// Appends `text` to the buffer.
     public func write(_ text: String) {
         buffer.append(contentsOf: text.utf8)
         if buffer.count >= Self.bufferCapacity { flushQuietly() }
+    }
+
+    /// Appends raw bytes (an encoded file, an archive), handing them to the system a buffer at a time.
+    public func write(bytes: some Collection<UInt8>) throws(OutputError) {
+        var rest = bytes[...]
+        while !rest.isEmpty {
+            let room = max(Self.bufferCapacity - buffer.count, 1)
+            buffer.append(contentsOf: rest.prefix(room))
+            rest = rest.dropFirst(room)
+            try flushIfFull()
+        }
     }
 
     /// Hands the buffer to the system when it is full.
@@ -92,13 +127,14 @@ public final class OutputSink {
         buffer.removeAll(keepingCapacity: true)
     }
 
-    /// Flushes and, for a file, makes it durable and moves it to its final path.
+    /// Flushes and, for a regular file, makes it durable and moves it to its final path.
     public func close() throws(OutputError) {
         guard !closed else { return }
         try flush()
         closed = true
-        guard let path, let partialPath else { return }
+        guard ownsDescriptor else { return }
         defer { SystemCalls.close(descriptor) }
+        guard let path, let partialPath else { return }
         guard fsync(descriptor) == 0, rename(partialPath, path) == 0 else {
             let reason = SystemCalls.lastError
             unlink(partialPath)

@@ -3,6 +3,7 @@ import Audio
 import Exports
 import Foundation
 import Ingest
+import Output
 import SessionModel
 
 struct AudioCommand: AsyncParsableCommand {
@@ -13,6 +14,9 @@ struct AudioCommand: AsyncParsableCommand {
             The recording's chunks are concatenated in index order. A missing or repeated chunk index is \
             reported (exit 65) and nothing is written: gaps are never filled. With one recording in the \
             session, --recording may be left out.
+
+            --out takes a file name ending in .wav or .flac, which is replaced only when the recording is \
+            complete; or, with --format, standard output (-), a pipe or a device, written in place.
             """
     )
 
@@ -24,19 +28,32 @@ struct AudioCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The recording id (needed when the session has several).", valueName: "id"))
     var recording: String?
 
-    @Option(help: ArgumentHelp("Where to write: a file name ending in .wav or .flac.", valueName: "file"))
+    @Option(help: ArgumentHelp("Where to write: a file name ending in .wav or .flac, or - (standard output), a pipe or a device with --format.",
+                               valueName: "file"))
     var out: String
+
+    @Option(help: ArgumentHelp("The container, wav or flac. Default: from the --out file name's extension.", valueName: "format"))
+    var format: AudioFile.Container?
 
     func run() async throws {
         try await reportingFailures {
-            _ = try AudioFile.Container(path: out)  // a bad file name fails before the store is read
-            let events = try readSession(session, from: try storeOptions.openLog())
+            guard let container = format ?? (try? AudioFile.Container(path: out)) else {
+                throw CommandFailure(.usage, "--out \(out) does not end in .wav or .flac; name such a file or choose --format wav or flac")
+            }
+            let sink = try OutputSink.file(out)  // an unwritable place fails before the store is read
+            let log = try storeOptions.openLog()
+            let events = try readSession(session, from: log)
             let chosen = try RecordingExport.recording(recording, in: events, session: session)
-            let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: session)
-            try AudioFile.write(samples, format: format, to: out)
-            let frames = samples.count / format.channels
-            print("wrote \(frames) frames (\(String(format: "%.1f", Double(frames) / Double(format.sampleRate))) s, \(format)) "
-                  + "of recording \(chosen.recording) to \(out)")
+            let (samples, audioFormat) = try RecordingExport.samples(of: chosen, in: events, session: session)
+            try sink.write(bytes: try AudioFile.encoded(samples, format: audioFormat, as: container))
+            try sink.close()
+            let frames = samples.count / audioFormat.channels
+            let seconds = String(format: "%.1f", Double(frames) / Double(audioFormat.sampleRate))
+            // On standard error, as `report` does: the recording itself may be going to standard output.
+            FileHandle.standardError.write(Data(("wrote \(frames) frames (\(seconds) s, \(audioFormat)) of recording "
+                                                 + "\(chosen.recording) to \(out)\n").utf8))
         }
     }
 }
+
+extension AudioFile.Container: ExpressibleByArgument {}

@@ -25,7 +25,7 @@ import Testing
 
     static let cases: [Case] = [
         Case(label: "no store", setup: .none, arguments: ["sessions"], status: 65,
-             says: ["there is no store at sessions.store (no data.mdb)", "run `sessionstore init` first"]),
+             says: ["there is no store at sessions.store: nothing is there", "run `sessionstore init` first"]),
         Case(label: "a store of an older format", setup: .format0Store, arguments: ["sessions"], status: 65,
              says: ["older than this build's", "run `sessionstore migrate`"]),
         Case(label: "the wrong key", setup: .foreignKey, arguments: ["stats"], status: 77, says: ["key"]),
@@ -65,7 +65,7 @@ import Testing
              arguments: ["audio", session, "--out", "recording.mp3"], status: 64, says: ["recording.mp3", ".wav or .flac"]),
         Case(label: "an audio file that cannot be created", setup: .fixtureStore,
              arguments: ["audio", session, "--out", "/nonexistent-dir/r.wav"], status: 64,
-             says: ["/nonexistent-dir/r.wav cannot be created"]),
+             says: ["cannot create /nonexistent-dir/r.wav"]),
     ]
 
     @Test(.timeLimit(.minutes(10)), arguments: cases)
