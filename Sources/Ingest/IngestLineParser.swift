@@ -12,6 +12,8 @@ public struct IngestedEvent: Hashable, Sendable {
     /// The event encoded for its session's stream, and for its subject's consent stream if it is consent.
     var encoded: ProposedEvent
     var encodedForConsentTrail: ProposedEvent?
+    /// The line gave no id, so it was derived from the line's bytes: equal ids then mean equal lines.
+    var idIsDerived = false
 
     init(_ event: SessionEvent, line: Int, codec: SessionEventCodec) {
         self.event = event
@@ -72,7 +74,9 @@ struct IngestLineParser {
         let eventID = id ?? UUID(version8From: hashIdentifier("event-id:\(String(decoding: bytes, as: UTF8.self))"))
         let event = SessionEvent(id: eventID, session: session, occurredAt: at, correlationID: correlation,
                                  causationID: causation, payload: payload)
-        return .success(IngestedEvent(event, line: line, codec: codec))
+        var ingested = IngestedEvent(event, line: line, codec: codec)
+        ingested.idIsDerived = id == nil
+        return .success(ingested)
     }
 
     private func subject(_ fields: inout JSONFields) -> SubjectHash? {

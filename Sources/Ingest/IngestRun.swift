@@ -1,6 +1,7 @@
 import Audio
 import EventLog
 import Foundation
+import Output
 import SessionLog
 import SessionModel
 
@@ -19,6 +20,14 @@ struct IngestRun {
     /// Every session the input touches, and the id of its session.started in the input.
     private var sessions: Set<UUID> = []
     private var started: [UUID: UUID] = [:]
+    /// When each session started (client clock) and on which line (0: in the store), for the check that
+    /// no session ends before it starts.
+    private var startTimes: [UUID: (at: Int64, line: Int)?] = [:]
+    /// The first line of each event id in the input, with a digest of its content: an id repeated with
+    /// other content is refused, an identical repeat is skipped.
+    /// Only ids the client gave are kept (a derived id already stands for its line's bytes), each with the
+    /// first 16 bytes of a SHA-256, so that an hour of audio chunks costs a few megabytes at most.
+    private var contentByID: [UUID: (line: Int, digest: ContentDigest)] = [:]
     /// Each recording's format, from its recording.started (in the input, or else in the store); nil
     /// when a chunk's recording is started nowhere.
     private var formats: [RecordingKey: AudioFormat?] = [:]
@@ -80,12 +89,21 @@ struct IngestRun {
         if IngestLineParser.storeWrittenTypes.contains(event.type) {
             found.append(IngestProblem(line: ingested.line, field: "type", reason: "\(event.type.rawValue) is written by the store itself"))
         }
+        found += conflictingRepeat(ingested)
         if case .sessionStarted = event.payload {
             if let earlier = started[event.session], earlier != event.id {
                 found.append(IngestProblem(line: ingested.line, field: "type",
                                            reason: "session \(event.session.uuidString.lowercased()) is started twice in this file"))
             }
             started[event.session] = event.id
+            startTimes[event.session] = (event.occurredAt, ingested.line)
+        }
+        if case .sessionEnded = event.payload, let start = try startTime(of: event.session), event.occurredAt < start.at {
+            let place = start.line == 0 ? "in the store" : "on line \(start.line)"
+            found.append(IngestProblem(
+                line: ingested.line, field: "at",
+                reason: "session \(event.session.uuidString.lowercased()) ends at \(RFC3339.string(event.occurredAt)), before it started "
+                    + "(\(RFC3339.string(start.at)), \(place)); a session cannot end before it starts"))
         }
         if sessions.insert(event.session).inserted, event.type != .sessionStarted,
            try appender.streamMetadata(SessionStreams.session(event.session)) == nil {
@@ -107,6 +125,34 @@ struct IngestRun {
         default: break
         }
         return found
+    }
+
+    /// A problem when `ingested` repeats an earlier line's event id with other content. The digest covers
+    /// the event's type and its encoded payload (before audio coding), so a byte-identical resend of a
+    /// line, or the same event with its keys in another order, is a repeat and not a conflict.
+    private mutating func conflictingRepeat(_ ingested: IngestedEvent) -> [IngestProblem] {
+        guard !ingested.idIsDerived else { return [] }
+        let digest = ContentDigest(SHA256.hash(Array(ingested.encoded.type.utf8) + [0] + ingested.encoded.data))
+        guard let earlier = contentByID[ingested.event.id] else {
+            contentByID[ingested.event.id] = (ingested.line, digest)
+            return []
+        }
+        guard earlier.digest != digest else { return [] }
+        return [IngestProblem(line: ingested.line, field: "id",
+                              reason: "event id \(ingested.event.id.uuidString.lowercased()) is also on line \(earlier.line) with other "
+                                + "content; an id names one event, and a resend must repeat it exactly")]
+    }
+
+    /// When `session` started: in this input, or else by its stored session.started; nil when unknown.
+    private mutating func startTime(of session: UUID) throws -> (at: Int64, line: Int)? {
+        if let known = startTimes[session] { return known }
+        let first = try appender.readStream(SessionStreams.session(session), from: 0, maxCount: 1, skippingErased: true) { $0 }.first
+        var stored: (at: Int64, line: Int)?
+        if let first, first.type == EventType.sessionStarted.rawValue {
+            stored = (try codec.decode(first).event.occurredAt, 0)
+        }
+        startTimes[session] = .some(stored)
+        return stored
     }
 
     /// Stores each chunk's PCM as FLAC in its recording's format, on all cores; a chunk that is not
@@ -185,5 +231,16 @@ struct IngestRun {
             next += 256
         }
         return nil
+    }
+}
+
+/// The first 128 bits of a SHA-256: enough to tell two events' contents apart, kept inline.
+private struct ContentDigest: Equatable {
+    var high: UInt64
+    var low: UInt64
+
+    init(_ hash: [UInt8]) {
+        high = hash[0..<8].reduce(0) { $0 << 8 | UInt64($1) }
+        low = hash[8..<16].reduce(0) { $0 << 8 | UInt64($1) }
     }
 }

@@ -45,6 +45,10 @@ struct IngestCommand: AsyncParsableCommand {
                 throw CommandFailure(.invalidData, error.description)
             }
             try log.close()
+            progress.finish()  // erased before the result is printed, not after
+            if report.lines == 0 {
+                FileHandle.standardError.write(Data("\(name) holds no events (it is empty or only blank lines); nothing was appended\n".utf8))
+            }
             print(report.summary)
         }
     }
