@@ -131,7 +131,8 @@ public struct Exporter {
 
     private func exportJSON(_ sessions: [UUID], options: ExportOptions, to sink: OutputSink,
                             progress: ((Int, Int) -> Void)?) throws {
-        sink.write(#"{"schema_version":1,"sessions":["#)
+        // The generator has no character JSON must escape.
+        sink.write(#"{"schema_version":1,"generator":""# + SessionStoreRelease.generator + #"","sessions":["#)
         for (index, session) in sessions.enumerated() {
             sink.write(index == 0 ? "\n" : ",\n")
             try sink.writeObject(ExportSessionRow(session: try load(session), options: options), lineEnd: false)

@@ -142,12 +142,6 @@ public struct Fields {
         nested(key, isNull: false) { out in Fields.appendObject(members, to: &out) }
     }
 
-    /// Fields kept under an old name for one release (docs/OUTPUT.md): written in JSON only.
-    public mutating func deprecated(_ members: (inout Fields) -> Void) {
-        guard !isFlat else { return }
-        members(&self)
-    }
-
     // MARK: Writing
 
     /// Writes one member: its JSON into ``bytes``, its cell text into ``cells``, or its CSV cell into

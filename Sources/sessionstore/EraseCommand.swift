@@ -77,15 +77,13 @@ struct CompactCommand: AsyncParsableCommand {
         discussion: """
             LMDB keeps older copies of changed pages in data.mdb until it reuses them. `erase` and \
             `retention apply` compact by themselves; run this when one of them could not (another \
-            process had the store open). Needs no key. Waits up to --wait seconds for other processes \
-            to close the store, then stops with exit 75.
+            process had the store open). Needs no key (--key-file and --passphrase-env are accepted, as by \
+            every command, and not read). Waits up to --wait seconds for other processes to close the \
+            store, then stops with exit 75.
             """
     )
 
-    @Option(name: .customLong("store"), help: ArgumentHelp(
-        "The store: a directory, or a postgresql:// URL. Default: $SESSIONSTORE_STORE, else ./sessions.store.", valueName: "path-or-url"))
-    var storePath: String?
-
+    @OptionGroup var storeOptions: StoreOptions
     @OptionGroup var wait: WaitOption
     @OptionGroup var progressOption: ProgressOption
 
@@ -93,8 +91,9 @@ struct CompactCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let store = storePath ?? ProcessInfo.processInfo.environment["SESSIONSTORE_STORE"] ?? "sessions.store"
-            let report = try progressOption.running("compacting the store file") { try EventLog.compact(at: store, waitingUpTo: wait.duration) }
+            let report = try progressOption.running("compacting the store file") {
+                try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
+            }
             let sink = try output.sink()
             try sink.writeRecord(CompactionRow(report: report), format: output.format)
             try sink.close()

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Exports
+import EventLog
 import Foundation
 import Output
 import SessionModel
@@ -21,7 +22,8 @@ struct ExportCommand: AsyncParsableCommand {
             segment, columns session_id, segment_id, start_ms, end_ms, start, end (HH:MM:SS.mmm), speaker, \
             confidence, text; UTF-8 without a BOM. vtt and srt: one cue per committed segment, the speaker \
             as a voice tag (vtt) or a "Speaker: " prefix (srt); one session per file, so for several \
-            sessions give --out an existing directory: it gets SESSION.vtt (or .srt) for each.
+            sessions give --out a directory (an existing one, or a path ending in / that is then created): it \
+            gets SESSION.vtt (or .srt) for each.
 
             --excel (csv) writes a UTF-8 BOM so that Excel reads the text right, and puts a ' before any \
             cell that begins with =, +, -, @, a tab or CR, which a spreadsheet would otherwise run as a \
@@ -61,7 +63,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("json (default), csv, vtt or srt.", valueName: "format"))
     var format: ExportFormat = .json
 
-    @Option(help: ArgumentHelp("Write to this file (or, for vtt/srt, into this existing directory, a file per session) "
+    @Option(help: ArgumentHelp("Write to this file (or into this directory, a file per session; a path ending in / is created) "
                                + "instead of standard output.", valueName: "path"))
     var out: String?
 
@@ -101,9 +103,9 @@ struct ExportCommand: AsyncParsableCommand {
             }
             let chosen = all ? exporter.allSessions : try person.map { try exporter.subjectSessions($0) } ?? exporter.resolve(sessions)
             let options = ExportOptions(partials: partials, excel: excel, redact: redact)
-            var isDirectory: ObjCBool = false
             let progress = progressOption.start("exporting", unit: "sessions")
-            if let out, FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory), isDirectory.boolValue {
+            defer { progress.finish() }
+            if let out, try Self.isDirectoryOutput(out) {
                 for (index, session) in chosen.enumerated() {
                     let path = (out as NSString).appendingPathComponent("\(Hex.uuid(session)).\(format.fileExtension)")
                     try write([session], with: exporter, options: options, to: path)
@@ -118,6 +120,20 @@ struct ExportCommand: AsyncParsableCommand {
                                             subject: person, at: Int64(Date().timeIntervalSince1970 * 1000))
             try log.close()
         }
+    }
+
+    /// Whether `out` names a directory to fill with a file per session: an existing directory, or a path
+    /// ending in `/`, which is then created (with its parents).
+    static func isDirectoryOutput(_ out: String) throws -> Bool {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: out, isDirectory: &isDirectory) { return isDirectory.boolValue }
+        guard out.hasSuffix("/") else { return false }
+        do {
+            try FileManager.default.createDirectory(atPath: out, withIntermediateDirectories: true)
+        } catch {
+            throw CommandFailure(.usage, "cannot create the directory \(out): \(fileErrorReason(error))")
+        }
+        return true
     }
 
     private func write(_ sessions: [UUID], with exporter: Exporter, options: ExportOptions, to path: String?,

@@ -18,8 +18,9 @@ struct KeysRotateCommand: AsyncParsableCommand {
         discussion: """
             Opens the store with the current key (--key-file or --passphrase-env, as for every command) \
             and, in one transaction, seals every data key, compression dictionary and view row again \
-            under the new key (--new-key-file, a 32-byte file made by `init` or any 32 random bytes with \
-            mode 0600, or --new-passphrase-env). No event record is rewritten. Subject hashes and the \
+            under the new key (--new-key-file, or --new-passphrase-env). A --new-key-file that does not \
+            exist is created (32 random bytes, mode 0600) and kept; one that exists must be 32 bytes with \
+            mode 0600 (made by `init`, or by an earlier rotation that stopped), and is never overwritten. No event record is rewritten. Subject hashes and the \
             checkpoint verifier key stay the same. Then compacts the store so no copy of the old \
             wrappings is left in the file.
 
@@ -53,6 +54,10 @@ struct KeysRotateCommand: AsyncParsableCommand {
         try await reportingFailures {
             let new: KeySource
             if let newKeyFile {
+                if !FileManager.default.fileExists(atPath: newKeyFile) {
+                    try MasterKeyFile.create(at: newKeyFile)
+                    FileHandle.standardError.write(Data("created the new key file \(newKeyFile) (mode 0600); keep it away from the store\n".utf8))
+                }
                 new = .keyFile(newKeyFile)
             } else {
                 let variable = newPassphraseVariable!

@@ -13,20 +13,20 @@ struct ReplayCommand: AsyncParsableCommand {
             become waits: none with --speed max, the recorded ones with realtime, or divided by a \
             factor such as 10. A recorded time that goes backwards waits 0 and is noted.
 
-            --trace FILE writes one JSON line per step: step, virtual_ms, wait_ms, type, stream_number, \
-            views_digest and clock_went_backwards_ms (null unless it did); --format json writes the trace \
-            as one array and csv as CSV. --digest prints the trace digest (64 \
-            hex characters) as the last line: it depends only on the session's content, so the same \
-            session in two stores, or replayed twice, gives the same digest. --verify rebuilds the views \
-            while replaying and compares them with the stored projections; on a difference it prints \
-            the first divergent event as JSON (view, field, expected, actual, step, stream_number, type) \
-            and exits 2.
+            --format ndjson, json or csv prints the steps as trace rows instead: step, virtual_ms, wait_ms, \
+            type, stream_number, views_digest and clock_went_backwards_ms (null unless it did). --trace FILE \
+            writes the same rows to a file (as ndjson when --format is text). --digest prints the trace \
+            digest (64 hex characters) as the last line (on standard error with a --format other than text, \
+            so the rows stay parseable): it depends only on the session's content, so the same session in \
+            two stores, or replayed twice, gives the same digest. --verify rebuilds the views while \
+            replaying and compares them with the stored projections; on a difference it prints the first \
+            divergent event as JSON (view, field, expected, actual, step, stream_number, type) and exits 2.
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: ArgumentHelp("The session id.", valueName: "session"))
+    @Argument(help: ArgumentHelp("The session id, or a unique prefix of at least 8 characters.", valueName: "session"))
     var session: String
 
     @Option(help: ArgumentHelp("max, realtime, or a factor such as 10.", valueName: "speed"))
@@ -35,7 +35,7 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Write the trace to this file (replaced only when the replay succeeds).", valueName: "file"))
     var trace: String?
 
-    @OptionGroup var traceFormat: FormatOption<LineFormats>
+    @OptionGroup var format: FormatOption<ReplayFormats>
 
     @Flag(help: "Print the trace digest as the last line.")
     var digest = false
@@ -57,12 +57,18 @@ struct ReplayCommand: AsyncParsableCommand {
             let log = try storeOptions.openLog()
             let id = try existingSession(session, in: log)
             var replay = try SessionReplay.load(id, from: log, speed: pace, until: until)
+            let rows = format.format == .text ? nil : format.format
             let traceSink = try trace.map { try OutputSink.file($0) }
-            var traceWriter = traceSink.map { RowWriter<TraceRow>(format: traceFormat.format, sink: $0) }
+            var traceWriter = traceSink.map { RowWriter<TraceRow>(format: rows ?? .ndjson, sink: $0) }
             let output = OutputSink.standardOutput()
+            var rowWriter = rows.flatMap { quiet ? nil : RowWriter<TraceRow>(format: $0, sink: output) }
             let onStep = { (step: ReplayStep) throws in
                 try traceWriter?.write(TraceRow(step: step))
-                if !quiet { output.write(Self.humanLine(step)) }
+                if rowWriter != nil {
+                    try rowWriter?.write(TraceRow(step: step))
+                } else if !quiet {
+                    output.write(Self.humanLine(step))
+                }
             }
             let result: (digest: String, divergence: ReplayDivergence?)
             if verify {
@@ -72,10 +78,23 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             try traceWriter?.finish()
             try traceSink?.close()
+            try rowWriter?.finish()
             if let divergence = result.divergence {
-                try output.writeObject(DivergenceDocument(divergence: divergence))
+                if rows == nil {
+                    try output.writeObject(DivergenceDocument(divergence: divergence))
+                } else {
+                    let sink = try OutputSink.file("/dev/stderr")  // the rows on standard output stay parseable
+                    try sink.writeObject(DivergenceDocument(divergence: divergence))
+                    try sink.close()
+                }
             }
-            if digest { output.write(result.digest + "\n") }
+            if digest {
+                if rows == nil {
+                    output.write(result.digest + "\n")
+                } else {
+                    FileHandle.standardError.write(Data("trace digest: \(result.digest)\n".utf8))
+                }
+            }
             try output.close()
             if let divergence = result.divergence { throw CommandFailure(.integrity, "\(divergence)") }
             if verify { FileHandle.standardError.write(Data("the replayed views match the stored projections\n".utf8)) }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SessionModel
 
 @main
 struct SessionStoreCommand: AsyncParsableCommand {
@@ -23,6 +24,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
             cannot be reached, 75 the store is busy (compaction needs it alone), 77 wrong key, unusable key \
             file, or credentials or file permissions refused.
             """,
+        version: SessionStoreRelease.version,
         subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, ReportCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
                       ConsentCommand.self, AuditCommand.self, RetentionCommand.self, EraseCommand.self, CompactCommand.self,
                       AnchorCommand.self, ProveCommand.self, KeysCommand.self,

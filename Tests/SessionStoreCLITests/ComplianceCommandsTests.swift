@@ -35,14 +35,14 @@ import TestSupport
             #expect(violations.first?["rule"] as? String == "event_after_revocation")
             #expect(violations.first?["session"] as? String == Self.revoked)
             #expect(violations.first?["position"] as? Int == 4)
-            #expect(violations.first?["at"] as? String == "2026-03-01T10:00:04.000Z")
+            #expect(violations.first?["occurred_at"] as? String == "2026-03-01T10:00:04.000Z")
             #expect((violations.first?["detail"] as? String)?.isEmpty == false)
 
             let trail = try cli.run(["audit", "consent", "--subject", "bob", "--format", "json"])
             #expect(trail.status == 0)
             let entries = try #require(try Self.json(trail.stdout) as? [[String: Any]])
             #expect(entries.map { $0["status"] as? String } == ["granted", "revoked"])
-            #expect(entries.allSatisfy { $0["position"] is Int && $0["at"] is String && $0["subject_hash"] is String })
+            #expect(entries.allSatisfy { $0["position"] is Int && $0["occurred_at"] is String && $0["at"] == nil && $0["subject_hash"] is String })
             #expect(!trail.stdout.contains("bob\""), "the raw user id is never printed")
             #expect(try cli.run(["consent", "bob", "--format", "json"]).stdout == trail.stdout, "consent is an alias of audit consent")
 

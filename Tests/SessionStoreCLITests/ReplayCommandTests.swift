@@ -73,7 +73,7 @@ import Testing
             #expect(divergence["expected"] as? String == "99")
             #expect(divergence["actual"] as? String == "3")
             #expect(divergence["type"] as? String == "transcript.committed")
-            #expect(divergence["event_number"] as? Int == 3)
+            #expect(divergence["stream_number"] as? Int == 3)
         }
     }
 

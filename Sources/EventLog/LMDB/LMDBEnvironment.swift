@@ -91,7 +91,7 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// damaged that LMDB could not find it) is a thrown error, never a crash.
     func database(_ name: String) throws -> MDB_dbi {
         guard let dbi = databases[name] else {
-            throw EventLogError(.storeUnusable, "the store at \(path) lacks its \(name) database: it is of an older format, or its file is damaged",
+            throw EventLogError(.storeUnusable, "the store at \(path) lacks its \(name) database: it is another program's LMDB environment, a store of an older format, or a damaged one",
                                 path: path)
         }
         return dbi

@@ -14,6 +14,9 @@ struct LMDBError: Error, CustomStringConvertible {
     /// The file is not an LMDB environment, or its pages are damaged.
     var isCorruption: Bool { [MDB_CORRUPTED, MDB_PAGE_NOTFOUND, MDB_INVALID, MDB_BAD_TXN].contains(code) }
 
+    /// The file has no LMDB meta pages: another program's file, or one damaged at its start.
+    var isNotAnLMDBFile: Bool { code == MDB_INVALID }
+
     var description: String {
         "\(operation) failed: \(String(cString: mdb_strerror(code))) (\(code))"
     }

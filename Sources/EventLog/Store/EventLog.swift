@@ -146,6 +146,9 @@ public final class EventLog: Sendable {
         do {
             return .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
                                              initialMapSize: options.initialMapSize, durable: options.durable, create: false))
+        } catch let error as LMDBError where error.isNotAnLMDBFile {
+            throw EventLogError(.integrity, "the store at \(directory) cannot be opened: its \(StoreLayout.dataFileName) is not an LMDB "
+                                + "file (another program's file, or a damaged store): \(error)", path: directory)
         } catch let error as LMDBError where error.isCorruption {
             throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory)
         } catch {

@@ -31,13 +31,28 @@ enum StoreLayout {
         let reason = errno
         switch reason {
         case ENOENT, ENOTDIR:
-            throw EventLogError(.storeMissing, "there is no store at \(directory) (no \(dataFileName))", path: directory)
+            throw EventLogError(.storeMissing, "there is no store at \(directory): " + describeNonStore(directory), path: directory)
         case EACCES, EPERM:
             throw EventLogError(.permissionDenied,
                                 "cannot open the store at \(directory): this user may not read\(readOnly ? "" : " and write") \(dataFileName) there (permission denied)",
                                 path: directory)
         default:
             throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(String(cString: strerror(reason)))", path: directory)
+        }
+    }
+
+    /// What is at a path that holds no store, in words: a file, an empty or another directory, nothing.
+    static func describeNonStore(_ path: String) -> String {
+        var status = stat()
+        guard stat(path, &status) == 0 else { return "nothing is there" }
+        switch status.st_mode & S_IFMT {
+        case S_IFDIR:
+            let entries = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            return entries.isEmpty ? "it is an empty directory" : "it is a directory without \(dataFileName) (\(entries.count) other entries)"
+        case S_IFREG:
+            return "it is a regular file, not a store directory"
+        default:
+            return "it is not a directory"
         }
     }
 

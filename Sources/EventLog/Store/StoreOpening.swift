@@ -19,7 +19,8 @@ enum StoreOpening {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue, (try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
-                throw EventLogError(.alreadyExists, "\(directory) exists and is not an empty directory; refusing to create a store there",
+                let what = isDirectory.boolValue ? "is a directory that is not empty" : "is a file, not a directory"
+                throw EventLogError(.alreadyExists, "\(directory) \(what); refusing to create a store there (name a new or empty directory)",
                                     path: directory)
             }
         }

@@ -22,7 +22,13 @@ enum ListFormats: FormatOffer {
     static let defaultFormat = OutputFormat.table
 }
 
-/// Event lines, replay traces.
+/// What replay prints: its own lines for people, or trace rows.
+enum ReplayFormats: FormatOffer {
+    static let formats: [OutputFormat] = [.text, .ndjson, .json, .csv]
+    static let defaultFormat = OutputFormat.text
+}
+
+/// Event lines.
 enum LineFormats: FormatOffer {
     static let formats: [OutputFormat] = [.ndjson, .json, .csv]
     static let defaultFormat = OutputFormat.ndjson

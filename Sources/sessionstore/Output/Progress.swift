@@ -38,6 +38,9 @@ final class Progress: @unchecked Sendable {
     private var started: ContinuousClock.Instant
     private var lastDrawn: ContinuousClock.Instant?
     private var drawn = false
+    /// Set by ``finish()``: a timer tick or update that comes later draws nothing, so no line reappears
+    /// after the result is printed.
+    private var finished = false
 
     init(_ what: String, unit: String, shown: Bool) {
         self.what = what
@@ -50,6 +53,7 @@ final class Progress: @unchecked Sendable {
     func stage(_ what: String, unit: String = "") {
         guard shown else { return }
         lock.withLock {
+            finished = false
             self.what = what
             self.unit = unit
             started = clock.now
@@ -66,6 +70,7 @@ final class Progress: @unchecked Sendable {
     private func update(_ done: Double?, _ total: Double?) {
         guard shown else { return }
         lock.withLock {
+            guard !finished else { return }
             let now = clock.now
             let finished = done != nil && done == total
             if let lastDrawn, now - lastDrawn < .milliseconds(100), !finished { return }
@@ -92,12 +97,15 @@ final class Progress: @unchecked Sendable {
         lock.withLock {
             if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
             drawn = false
+            finished = true
         }
     }
 
     private func draw(_ done: Double?, _ total: Double?, elapsed: Duration) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
         var line = what
+        // A total not known yet (0, or less than what is done) is left out rather than shown wrong.
+        let total = total.flatMap { $0 > 0 && ($0 >= (done ?? 0)) ? $0 : nil }
         if let done {
             line += ": \(Self.count(done))" + (total.map { " of \(Self.count($0))" } ?? "") + (unit.isEmpty ? "" : " \(unit)")
             if seconds >= 0.5, done > 0 {

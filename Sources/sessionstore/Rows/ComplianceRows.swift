@@ -58,7 +58,6 @@ struct ViolationRow: OutputRow {
         fields.field("position", violation.position)
         fields.field("occurred_at", time: violation.occurredAt)
         fields.field("detail", violation.detail)
-        fields.deprecated { $0.field("at", time: violation.occurredAt) }
     }
 }
 

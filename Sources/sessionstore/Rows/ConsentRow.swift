@@ -20,9 +20,5 @@ struct ConsentRow: OutputRow {
         fields.field("occurred_at", time: entry.occurredAt)
         fields.field("recorded_at", time: entry.recordedAt)
         fields.field("position", entry.position)
-        fields.deprecated {
-            $0.field("granted", entry.granted)
-            $0.field("at", time: entry.occurredAt)
-        }
     }
 }

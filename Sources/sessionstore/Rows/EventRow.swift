@@ -29,7 +29,6 @@ struct EventRow: OutputRow {
         fields.field("correlation_id", id: event.correlationID)
         fields.field("causation_id", id: event.causationID)
         writePayload(event.payload, to: &fields)
-        fields.deprecated { $0.field("at", time: event.occurredAt) }
     }
 
     private func writePayload(_ payload: SessionPayload, to fields: inout Fields) {
@@ -97,7 +96,6 @@ struct EventRow: OutputRow {
             fields.field("policy", p.policy)
             fields.field("cutoff_at", time: p.cutoff)
             fields.field("partials_only", p.partialsOnly)
-            fields.deprecated { $0.field("cutoff", time: p.cutoff) }
         case .subjectErased(let p):
             fields.field("subject_hash", p.subject?.description)
             fields.field("sessions", strings: p.sessions.map(Hex.uuid))

@@ -16,7 +16,6 @@ struct TraceRow: OutputRow {
         fields.field("stream_number", step.event.streamNumber)
         fields.field("views_digest", step.viewsDigest)
         fields.field("clock_went_backwards_ms", step.clockWentBackwardsBy)
-        fields.deprecated { $0.field("event_number", step.event.streamNumber) }
     }
 }
 
@@ -34,7 +33,6 @@ struct DivergenceRow: OutputRow {
         fields.field("step", divergence.step)
         fields.field("stream_number", divergence.eventNumber)
         fields.field("type", divergence.eventType)
-        fields.deprecated { $0.field("event_number", divergence.eventNumber) }
     }
 }
 

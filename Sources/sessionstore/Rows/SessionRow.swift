@@ -27,9 +27,5 @@ struct SessionRow: OutputRow {
         }
         fields.field("subject_hash", s.subject?.description)
         fields.field("locale", s.locale)
-        fields.deprecated {
-            $0.field("started", time: s.startedAt)
-            $0.field("ended", time: s.endedAt)
-        }
     }
 }

@@ -1,10 +1,11 @@
 import EventLog
 import Output
+import SessionModel
 
 /// The store's statistics as one JSON object.
 struct StatisticsRow: OutputRow {
     static let columns = ["events", "streams", "data_keys", "dictionaries", "bytes_on_disk", "payload_bytes",
-                          "compressed_payload_bytes", "compression_ratio", "record_bytes", "map_size", "map_used"]
+                          "compressed_payload_bytes", "compression_ratio", "record_bytes", "map_size", "map_used", "version"]
 
     var statistics: StoreStatistics
 
@@ -21,5 +22,6 @@ struct StatisticsRow: OutputRow {
         fields.field("record_bytes", s.recordBytes)
         fields.field("map_size", s.mapSize)
         fields.field("map_used", s.mapUsed)
+        fields.field("version", SessionStoreRelease.version)
     }
 }

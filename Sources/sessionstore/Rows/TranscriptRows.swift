@@ -19,7 +19,6 @@ struct SegmentRow: OutputRow {
         fields.field("committed_text", segment.correction == nil ? nil : segment.text)
         fields.field("committed_at", time: segment.committedAt)
         fields.field("words", rows: segment.words.isEmpty ? nil : segment.words.map(WordRow.init))
-        fields.deprecated { $0.field("corrected", segment.correction) }
     }
 }
 
