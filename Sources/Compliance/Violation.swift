@@ -19,6 +19,8 @@ public struct Violation: Hashable, Sendable {
         case retentionExceeded = "retention_exceeded"
         /// Data of an erased subject, or of a purged session, is still readable.
         case erasedDataReadable = "erased_data_readable"
+        /// A session's client clock went backwards between two of its events by more than 2 seconds.
+        case clockWentBackwards = "clock_went_backwards"
     }
 
     /// The rule broken.

@@ -46,6 +46,7 @@ public struct ViolationCheck {
             LateConsentRule(),
             RetentionRule(),
             ErasedDataRule(),
+            ClockBackwardsRule(),
         ]
         let reader = BatchPrefetcher(log: log, codec: SessionMigrations.codec, batchSize: batchSize)
         let end = try log.eventCount()

@@ -70,6 +70,22 @@ struct SessionScript {
         #expect(found.first?.detail.contains("recording.started") == true)
     }
 
+    @Test func aSessionClockGoingBackwardsBeyondTheToleranceIsReportedOnceWithACount() async throws {
+        var breaks = SessionScript(subject: "a", startedAt: 10)
+        breaks.grant("transcription", 11)
+        breaks.commit("s1", 7)  // 4 s before the grant
+        breaks.commit("s2", 6)
+        breaks.end(12)
+        var skewed = SessionScript(subject: "b", startedAt: 10)
+        skewed.grant("transcription", 11)
+        skewed.commit("s1", 9)  // 2 s back: within the tolerance
+        skewed.end(12)
+        let found = try await Self.check([breaks, skewed]).filter { $0.rule == .clockWentBackwards }
+        #expect(found.map(\.session) == [breaks.session])
+        #expect(found.first?.detail.contains("4000 ms before an earlier event") == true)
+        #expect(found.first?.detail.contains("1 more such event followed") == true)
+    }
+
     @Test func transcriptsWithoutTranscriptionConsentAreReportedOncePerSessionWithACount() async throws {
         var breaks = SessionScript(subject: "a")
         breaks.commit("s1", 1)
@@ -122,7 +138,9 @@ struct SessionScript {
         var keeps = SessionScript(subject: "b")
         keeps.grant("audio_recording", 5)
         keeps.record(5)
-        let found = try await Self.check([breaks, keeps])
+        let all = try await Self.check([breaks, keeps])
+        #expect(all.filter { $0.rule == .clockWentBackwards }.map(\.session) == [breaks.session], "its clock also stepped back 5 s")
+        let found = all.filter { $0.rule != .clockWentBackwards }
         #expect(found.map(\.rule) == [.consentGrantedAfterUse])
         #expect(found.first?.session == breaks.session)
         #expect(found.first?.detail.contains("5000 ms before") == true)
