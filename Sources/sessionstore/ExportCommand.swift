@@ -96,8 +96,7 @@ struct ExportCommand: AsyncParsableCommand {
             if let person, let bundle {
                 let subjectBundle = SubjectBundle(exporter: exporter, subject: person)
                 try subjectBundle.write(to: bundle, asOf: asOf.flatMap(RFC3339.milliseconds))
-                try await exporter.recordExport(of: subjectBundle.sessions, as: "bundle", by: actor ?? Self.operatingSystemUser,
-                                                subject: person, at: Int64(Date().timeIntervalSince1970 * 1000))
+                try await record(subjectBundle.sessions, as: "bundle", subject: person, with: exporter)
                 try log.close()
                 return
             }
@@ -116,10 +115,20 @@ struct ExportCommand: AsyncParsableCommand {
                 try write(chosen, with: exporter, options: options, to: out, progress: out == nil ? nil : progress)
             }
             progress.finish()
-            try await exporter.recordExport(of: chosen, as: format.rawValue, by: actor ?? Self.operatingSystemUser,
-                                            subject: person, at: Int64(Date().timeIntervalSince1970 * 1000))
+            try await record(chosen, as: format.rawValue, subject: person, with: exporter)
             try log.close()
         }
+    }
+
+    /// Records the export in the audit stream; a store this user may only read (an auditor's copy, a hot
+    /// standby) cannot take the record, which is said on stderr instead.
+    private func record(_ sessions: [UUID], as format: String, subject: SubjectHash?, with exporter: Exporter) async throws {
+        guard try !exporter.log.isReadOnlyReplica() else {
+            FileHandle.standardError.write(Data("note: the store is read-only here, so this export is not recorded in its audit stream\n".utf8))
+            return
+        }
+        try await exporter.recordExport(of: sessions, as: format, by: actor ?? Self.operatingSystemUser, subject: subject,
+                                        at: Int64(Date().timeIntervalSince1970 * 1000))
     }
 
     /// Whether `out` names a directory to fill with a file per session: an existing directory, or a path

@@ -15,11 +15,14 @@ final class LMDBEnvironment: @unchecked Sendable {
     private let databases: [String: MDB_dbi]
     private let directoryLock: DirectoryLock
     let path: String
+    /// Opened with MDB_RDONLY because this user may not write the store (an auditor's read-only copy):
+    /// every write transaction is refused with one sentence.
+    let isReadOnly: Bool
 
     /// Opens (and with `create`, creates) the environment at `path` with the named databases,
     /// holding the directory lock shared (waiting while a compaction holds it), or holding `lock`.
     init(path: String, databaseNames: [String], initialMapSize: Int, durable: Bool, create: Bool,
-         lock: DirectoryLock? = nil) throws {
+         lock: DirectoryLock? = nil, readOnly: Bool = false) throws {
         guard let directoryLock = try lock ?? DirectoryLock(path, exclusive: false, wait: true) else {
             throw EventLogError(.storeUnusable, "cannot lock the store directory \(path)", path: path)
         }
@@ -32,6 +35,7 @@ final class LMDBEnvironment: @unchecked Sendable {
             try LMDBError.check(mdb_env_set_mapsize(env, initialMapSize), "mdb_env_set_mapsize")
             var flags = UInt32(MDB_NOTLS)
             if !durable { flags |= UInt32(MDB_NOSYNC) }
+            if readOnly { flags |= Self.readOnlyFlags(path) }
             try LMDBError.check(mdb_env_open(env, path, flags, 0o600), "mdb_env_open(\(path))")
             self.databases = try Self.openDatabases(env, names: databaseNames, create: create)
         } catch {
@@ -41,6 +45,16 @@ final class LMDBEnvironment: @unchecked Sendable {
         self.env = env
         self.path = path
         self.directoryLock = directoryLock
+        self.isReadOnly = readOnly
+    }
+
+    /// MDB_RDONLY, and MDB_NOLOCK when the lock file cannot be opened for writing (LMDB would fail, or
+    /// create one in a directory the user may not change). Without the lock file a reader cannot tell a
+    /// writer which pages it uses: fine for a read-only copy, which no one writes (docs/FORMAT.md §1).
+    private static func readOnlyFlags(_ path: String) -> UInt32 {
+        let lockFile = (path as NSString).appendingPathComponent(StoreLayout.lockFileName)
+        let lockUsable = access(lockFile, R_OK | W_OK) == 0
+        return UInt32(MDB_RDONLY) | (lockUsable ? 0 : UInt32(MDB_NOLOCK))
     }
 
     deinit {
@@ -76,7 +90,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         guard let env = handle else { throw LMDBError(code: ENOMEM, operation: "mdb_env_create") }
         defer { mdb_env_close(env) }
         try LMDBError.check(mdb_env_set_maxreaders(env, 256), "mdb_env_set_maxreaders")
-        try LMDBError.check(mdb_env_open(env, path, UInt32(MDB_NOTLS | MDB_RDONLY), 0o600), "mdb_env_open(\(path))")
+        try LMDBError.check(mdb_env_open(env, path, UInt32(MDB_NOTLS) | readOnlyFlags(path), 0o600), "mdb_env_open(\(path))")
         var txn: OpaquePointer?
         try LMDBError.check(mdb_txn_begin(env, nil, UInt32(MDB_RDONLY), &txn), "mdb_txn_begin")
         defer { mdb_txn_abort(txn) }
@@ -105,7 +119,11 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Runs `body` in a write transaction and commits it; grows the map and runs `body` again
     /// from scratch when the map is full, so `body` must derive everything it writes inside itself.
     func write<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
-        try run(readOnly: false, body)
+        guard !isReadOnly else {
+            throw EventLogError(.permissionDenied, "the store at \(path) is read-only for this user (it may read but not write "
+                                + "\(StoreLayout.dataFileName)); only reading commands work on it", path: path)
+        }
+        return try run(readOnly: false, body)
     }
 
     private func run<R>(readOnly: Bool, _ body: (LMDBTransaction) throws -> R) throws -> R {
@@ -181,6 +199,7 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Flushes data to disk; needed only for environments opened without `durable`.
     func sync() throws {
+        guard !isReadOnly else { return }  // nothing was written; LMDB answers EACCES on a read-only environment
         try LMDBError.check(mdb_env_sync(env, 1), "mdb_env_sync")
     }
 }

@@ -59,10 +59,11 @@ enum StoreEnvironment: Sendable {
         }
     }
 
-    /// Whether the store is served read-only: a PostgreSQL hot standby (in recovery). LMDB never is.
+    /// Whether the store is served read-only: a PostgreSQL hot standby (in recovery), or an LMDB store
+    /// this user may only read.
     func isReadOnlyReplica() throws -> Bool {
         switch self {
-        case .lmdb: false
+        case .lmdb(let environment): environment.isReadOnly
         case .postgres(let storage): try storage.isInRecovery()
         }
     }

@@ -142,10 +142,13 @@ public final class EventLog: Sendable {
         if case .postgres(let url) = StoreLocation(directory) {
             return .postgres(try PostgresStorage.connect(url: url, createTables: false, durable: options.durable))
         }
-        try StoreLayout.requireDataFile(in: directory)
+        // A store this user may read but not write opens read-only: every reading command works on it.
+        try StoreLayout.requireDataFile(in: directory, readOnly: true)
+        let readOnly = !StoreLayout.dataFileIsWritable(in: directory)
         do {
             return .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                             initialMapSize: options.initialMapSize, durable: options.durable, create: false))
+                                             initialMapSize: options.initialMapSize, durable: options.durable, create: false,
+                                             readOnly: readOnly))
         } catch let error as LMDBError where error.isNotAnLMDBFile {
             throw EventLogError(.integrity, "the store at \(directory) cannot be opened: its \(StoreLayout.dataFileName) is not an LMDB "
                                 + "file (another program's file, or a damaged store): \(error)", path: directory)

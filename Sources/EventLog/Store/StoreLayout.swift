@@ -41,6 +41,11 @@ enum StoreLayout {
         }
     }
 
+    /// Whether this user may write the store's data file (false on a read-only copy or file system).
+    static func dataFileIsWritable(in directory: String) -> Bool {
+        access((directory as NSString).appendingPathComponent(dataFileName), W_OK) == 0
+    }
+
     /// What is at a path that holds no store, in words: a file, an empty or another directory, nothing.
     static func describeNonStore(_ path: String) -> String {
         var status = stat()
