@@ -148,7 +148,7 @@ import Testing
                 outcome = try ChildProcess(CLIRunner.binary(), arguments, directory: cli.directory).wait(limit: .seconds(60))
             }
             #expect(outcome.status == 77, "\(outcome.stderr)")
-            #expect(outcome.stderr.contains("cannot open the store at \(cli.storePath): this user may not read and write data.mdb there (permission denied)"),
+            #expect(outcome.stderr.contains("cannot open the store at \(cli.storePath): this user may not read data.mdb there (permission denied)"),
                     "\(outcome.stderr)")
         }
     }

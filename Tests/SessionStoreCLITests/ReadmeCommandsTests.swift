@@ -1,0 +1,116 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// Every `sessionstore` command line in README.md's shell blocks runs as written, so the README cannot
+/// drift from the CLI again. Each runs in a copy of a directory holding a demo store (made by
+/// `sessionstore demo`), its key, an anchor and the files the README names; the README's placeholders
+/// are filled from that store. Optional parts in `[brackets]` are left out. Lines that name a PostgreSQL
+/// server (and the block that exports one) are left to PostgresCommandsTests, which runs a real server.
+@Suite(.serialized) struct ReadmeCommandsTests {
+    /// One command line of the README, as written, and its 1-based line number.
+    struct Line: CustomTestStringConvertible, Sendable {
+        var number: Int
+        var text: String
+        var testDescription: String { "README.md:\(number): \(text)" }
+    }
+
+    static let readme = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("README.md")
+
+    /// The `sessionstore` lines of every `sh` block that names no PostgreSQL server, comments removed.
+    static let lines: [Line] = {
+        guard let text = try? String(contentsOf: readme, encoding: .utf8) else { return [] }
+        var found: [Line] = []
+        var block: [Line]?
+        for (index, raw) in text.components(separatedBy: "\n").enumerated() {
+            if raw.hasPrefix("```") {
+                if let finished = block {
+                    // A block that exports a PostgreSQL store is about that backend; a line naming a server is too.
+                    if !finished.contains(where: { $0.text.hasPrefix("export ") }) {
+                        found += finished.filter {
+                            $0.text.contains("sessionstore ") && !$0.text.hasPrefix("alias ") && !$0.text.contains("postgresql://")
+                        }
+                    }
+                    block = nil
+                } else if raw == "```sh" {
+                    block = []
+                }
+                continue
+            }
+            guard block != nil else { continue }
+            let command = raw.components(separatedBy: " #")[0].trimmingCharacters(in: .whitespaces)  // a shell comment
+            if !command.isEmpty, !command.hasPrefix("#") { block!.append(Line(number: index + 1, text: command)) }
+        }
+        return found
+    }()
+
+    @Test func theReadmeHasCommandLinesToRun() {
+        #expect(Self.lines.count >= 30, "found only \(Self.lines.count) command lines in README.md")
+    }
+
+    /// The demo store and the files the README's commands name, made once.
+    static let template: Result<(directory: URL, fillings: [String: String]), any Error> = Result {
+        let directory = Scratch.url("readme-template-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let cli = CLIRunner(directory: directory)
+        let demo = try cli.run(["demo"])
+        guard demo.status == 0 else { throw CLIFailure("sessionstore demo failed: \(demo.stderr)") }
+        for (name, ext) in [("a", "flac"), ("a", "json")] {
+            try FileManager.default.copyItem(at: RepositoryFixtures.root.appendingPathComponent("audio/short-dictation.\(ext)"),
+                                             to: directory.appendingPathComponent("\(name).\(ext)"))
+        }
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("Fixtures"), withDestinationURL: RepositoryFixtures.root)
+        guard try cli.run(["anchor", "--out", "cp.txt"]).status == 0,
+              try cli.run(["retention", "set", "--max-age", "90d"]).status == 0 else { throw CLIFailure("anchor or retention set failed") }
+        let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let list = try cli.run(["sessions", "--format", "csv"]).stdout.split(whereSeparator: \.isNewline)
+        guard list.count > 1, let session = list[1].split(separator: ",").first else { throw CLIFailure("the demo store lists no session") }
+        return (directory, [
+            "SESSION": String(session), "USER_ID": "demo-clinician", "KEY": key, "T": "2026-12-01T00:00:00Z",
+            "/data/s.store": cli.storePath, "/secrets/s.key": cli.keyPath,
+        ])
+    }
+
+    struct CLIFailure: Error, CustomStringConvertible {
+        var description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// The words of `line` with placeholders filled and `[optional parts]` left out; leading
+    /// `NAME=value` words become the environment.
+    static func words(of line: String, fillings: [String: String]) -> (environment: [String: String], arguments: [String]) {
+        var text = line
+        while let open = text.firstIndex(of: "["), let close = text[open...].firstIndex(of: "]") {
+            text.removeSubrange(open...close)
+        }
+        var environment: [String: String] = [:]
+        var arguments: [String] = []
+        for word in text.split(separator: " ").map(String.init) {
+            if arguments.isEmpty, let equals = word.firstIndex(of: "="), word.first?.isUppercase == true {
+                environment[String(word[..<equals])] = String(word[word.index(after: equals)...]).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
+            } else {
+                arguments.append(fillings[word] ?? word)
+            }
+        }
+        return (environment, arguments)
+    }
+
+    @Test(.timeLimit(.minutes(10)), arguments: lines)
+    func everyReadmeCommandRunsAsWritten(_ line: Line) async throws {
+        let (template, fillings) = try Self.template.get()
+        let directory = Scratch.url("readme-\(UUID().uuidString)")
+        try FileManager.default.copyItem(at: template, to: directory)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        var (environment, arguments) = Self.words(of: line.text, fillings: fillings)
+        try #require(arguments.first == "sessionstore", "\(line.text) does not start with sessionstore")
+        arguments.removeFirst()
+        if arguments.first == "init" {
+            // `init` makes a new store: run where there is none yet.
+            try FileManager.default.removeItem(at: directory.appendingPathComponent("sessions.store"))
+            if environment.isEmpty { try FileManager.default.removeItem(at: directory.appendingPathComponent("sessions.key")) }
+        }
+        let outcome = try CLIRunner(directory: directory).run(arguments, environment: environment)
+        let allowed: Set<Int32> = arguments.starts(with: ["audit", "check"]) ? [0, 3] : [0]  // the README: exit 3 on violations
+        #expect(allowed.contains(outcome.status), "README.md:\(line.number) `\(line.text)` exited \(outcome.status): \(outcome.stderr)")
+    }
+}
