@@ -5,13 +5,15 @@ import Output
 /// data URL, and a few lines of script that the page works without (they make a click on a segment
 /// play the recording from there). The same report always gives the same bytes.
 public enum SessionReportHTML {
-    /// Pixels per second of the timeline: 20, within 800 and 36,000 pixels in all.
-    static func timelineWidth(_ milliseconds: Int64) -> Int { min(max(Int(milliseconds / 50), 800), 36_000) }
+    /// The timeline's width in SVG units, whatever the session's length: the drawing is scaled to the
+    /// width of its column (zoom to fit), so a one-hour session shows whole, as a two-minute one does.
+    /// About the column's width on a laptop screen, so that its 11-unit text reads at about 11 pixels.
+    static func timelineWidth(_ milliseconds: Int64) -> Int { 760 }
 
     static let waveformTop = 24, waveformHeight = 120
     static let segmentsTop = 152, laneHeight = 20, lanes = 2
-    /// Room left and right of the time axis, so that a marker at either end shows whole.
-    static let margin = 10
+    /// Room left and right of the time axis, so that a marker or a tick label at either end shows whole.
+    static let margin = 24
     static let revisionsTop = 194, revisionRow = 5, revisionRows = 8
     static let markersTop = 240
     static let height = 262
@@ -81,13 +83,14 @@ public enum SessionReportHTML {
             tenths(margin * 10 + Int(max(0, min(milliseconds, duration)) * Int64(width) * 10 / duration))
         }
         page.line(#"<section class="timeline"><h2>Timeline</h2><div class="scroll">"#)
-        page.line(#"<svg xmlns="http://www.w3.org/2000/svg" width="\#(width + 2 * margin)" height="\#(height)" viewBox="0 0 \#(width + 2 * margin) \#(height)" role="img" aria-label="Timeline of the session">"#)
+        page.line(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(width + 2 * margin) \#(height)" preserveAspectRatio="xMinYMin meet" role="img" aria-label="Timeline of the session, \#(clock(duration)) long">"#)
         // Time axis.
         let step = tickStep(duration, width: width)
         page.line(#"<g class="axis">"#)
         var tick: Int64 = 0
         while tick <= duration {
-            page.line(#"<line x1="\#(x(tick))" y1="14" x2="\#(x(tick))" y2="\#(height)"/><text x="\#(x(tick))" y="11">\#(clock(tick))</text>"#)
+            let anchor = tick == 0 ? "start" : "middle"
+            page.line(#"<line x1="\#(x(tick))" y1="14" x2="\#(x(tick))" y2="\#(height)"/><text x="\#(x(tick))" y="11" text-anchor="\#(anchor)">\#(clock(tick))</text>"#)
             tick += step
         }
         page.line("</g>")
@@ -96,7 +99,7 @@ public enum SessionReportHTML {
             let scale = drawn / Double(waveform.columns)
             page.line(#"<path class="waveform" transform="translate(\#(margin) \#(waveformTop)) scale(\#(number(scale)) 1)" d="\#(waveform.path(height: waveformHeight))"/>"#)
         } else {
-            page.line(#"<text class="empty" x="8" y="\#(waveformTop + waveformHeight / 2)">\#(report.isShredded ? "no audio: erased" : "no recording")</text>"#)
+            page.line(#"<text class="empty" x="\#(margin + 8)" y="\#(waveformTop + waveformHeight / 2)">\#(report.isShredded ? "no audio: erased" : "no recording")</text>"#)
         }
         for pause in report.pauses {
             page.line(#"<rect class="pause" x="\#(x(pause.fromMilliseconds))" y="\#(waveformTop)" width="\#(span(pause.fromMilliseconds, pause.toMilliseconds, duration, width))" height="\#(waveformHeight)"><title>paused \#(clock(pause.fromMilliseconds))–\#(clock(pause.toMilliseconds))</title></rect>"#)
@@ -106,10 +109,10 @@ public enum SessionReportHTML {
             let segmentWidth = span(segment.startMilliseconds, segment.endMilliseconds, duration, width)
             let top = segmentsTop + lanes[index] * laneHeight
             let speaker = segment.speaker.map { "\($0): " } ?? ""
-            page.line(##"<a href="#segment-\##(index + 1)" data-start-ms="\##(segment.startMilliseconds)"><rect id="timeline-\##(index + 1)" class="segment" x="\##(x(segment.startMilliseconds))" y="\##(top)" width="\##(segmentWidth)" height="\##(laneHeight - 2)"><title>\##(escape(speaker + segment.text))</title></rect>"##)
-            let fits = Int(Double(segmentWidth) ?? 0) / 8
-            if fits >= 3 {
-                page.line(#"<text class="segment-text" x="\#(x(segment.startMilliseconds + 0))" dx="3" y="\#(top + 13)">\#(escape(truncated(speaker + segment.text, to: fits)))</text>"#)
+            // The title belongs to the link, so that the rectangle and its label both show the whole text.
+            page.line(##"<a href="#segment-\##(index + 1)" data-start-ms="\##(segment.startMilliseconds)"><title>\##(escape(speaker + segment.text))</title><rect id="timeline-\##(index + 1)" class="segment" x="\##(x(segment.startMilliseconds))" y="\##(top)" width="\##(segmentWidth)" height="\##(laneHeight - 2)"/>"##)
+            if let label = label(speaker + segment.text, fitting: (Int(Double(segmentWidth) ?? 0) - 6) / 7) {
+                page.line(#"<text class="segment-text" x="\#(x(segment.startMilliseconds + 0))" dx="3" y="\#(top + 13)">\#(escape(label))</text>"#)
             }
             page.line("</a>")
             for (row, revision) in segment.revisions.suffix(revisionRows).enumerated() {
@@ -117,9 +120,11 @@ public enum SessionReportHTML {
                 page.line(#"<line class="revision" x1="\#(x(segment.startMilliseconds))" y1="\#(y)" x2="\#(x(segment.endMilliseconds))" y2="\#(y)"><title>revision \#(revision.revision): \#(escape(revision.text))</title></line>"#)
             }
         }
+        // Without a waveform, marker lines start below its lane, clear of the "no recording" label.
+        let markerTop = report.waveform?.columns ?? 0 > 0 ? waveformTop : segmentsTop
         for marker in report.markers {
             let classes = "marker \(marker.kind.rawValue)"
-            page.line(#"<g class="\#(classes)"><line x1="\#(x(marker.atMilliseconds))" y1="\#(waveformTop)" x2="\#(x(marker.atMilliseconds))" y2="\#(markersTop + 16)"/>"#
+            page.line(#"<g class="\#(classes)"><line x1="\#(x(marker.atMilliseconds))" y1="\#(markerTop)" x2="\#(x(marker.atMilliseconds))" y2="\#(markersTop + 16)"/>"#
                       + #"<circle cx="\#(x(marker.atMilliseconds))" cy="\#(markersTop + 8)" r="5"/>"#
                       + (marker.toMilliseconds.map { #"<line class="seek-to" x1="\#(x(marker.atMilliseconds))" y1="\#(markersTop + 8)" x2="\#(x($0))" y2="\#(markersTop + 8)"/>"# } ?? "")
                       + "<title>\(clock(marker.atMilliseconds)) \(escape(marker.label))</title></g>")
@@ -219,8 +224,19 @@ public enum SessionReportHTML {
         return steps.first { $0 * Int64(width) / duration >= 80 } ?? 3_600_000
     }
 
-    private static func truncated(_ text: String, to characters: Int) -> String {
-        text.count <= characters ? text : String(text.prefix(max(characters - 1, 1))) + "…"
+    /// `text` if it fits in `characters`, else its longest run of whole words that fits with "…" after
+    /// them (never a word cut in two), else nil: then only the link's title (a tooltip) shows the text.
+    static func label(_ text: String, fitting characters: Int) -> String? {
+        guard characters > 0 else { return nil }
+        if text.count <= characters { return text }
+        var kept = ""
+        for word in text.split(whereSeparator: \.isWhitespace) {
+            let longer = kept.isEmpty ? String(word) : kept + " " + word
+            if longer.count + 1 > characters { break }
+            kept = longer
+        }
+        // A speaker's name alone ("slt:") says nothing of the words.
+        return kept.isEmpty || kept.hasSuffix(":") ? nil : kept + "…"
     }
 
     /// Text safe in HTML and SVG content and in double-quoted attributes.
@@ -244,10 +260,11 @@ public enum SessionReportHTML {
     static let style = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 1.5rem 2rem;color:#1d2330;background:#fff}\
         h1{font-size:1.3rem;margin:1rem 0 .5rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}code,.hash{font-family:ui-monospace,monospace;font-size:.85em}\
-        dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0}dt{color:#5b6475}dd{margin:0;word-break:break-all}\
+        dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0}dt{color:#5b6475}dd{margin:0;overflow-wrap:anywhere}\
         .good{color:#17703a}.bad{color:#b3261e;font-weight:600}.notice{background:#fff4e5;border-left:4px solid #e69500;padding:.6rem .8rem}\
         main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16rem,2fr);gap:1.5rem;align-items:start}\
-        @media (max-width:900px){main{grid-template-columns:1fr}}.scroll{overflow-x:auto;border:1px solid #d8dce4;border-radius:4px}\
+        @media (max-width:900px){main{grid-template-columns:1fr}}.scroll{border:1px solid #d8dce4;border-radius:4px}\
+        .scroll svg{display:block;width:100%;height:auto}\
         svg text{font-size:11px;fill:#1d2330}.axis line{stroke:#eef0f4}.axis text{fill:#5b6475}.waveform{fill:#3d6fb6}\
         .pause{fill:#9aa3b2;fill-opacity:.35}.segment{fill:#dbe8ff;stroke:#3d6fb6}a:hover .segment,.segment:target{fill:#b9d2ff}\
         .revision{stroke:#9aa3b2;stroke-width:2}.marker line{stroke-width:1.5}.marker circle{stroke:none}\
