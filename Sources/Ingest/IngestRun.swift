@@ -62,6 +62,7 @@ struct IngestRun {
             }
         }
         found += codeAudioLosslessly(&events)
+        found += try conflictsWithStoredEvents(events)
         record(found)
         if problems.isEmpty, unlistedProblems == 0 { try append(events) }
     }
@@ -141,6 +142,28 @@ struct IngestRun {
         return [IngestProblem(line: ingested.line, field: "id",
                               reason: "event id \(ingested.event.id.uuidString.lowercased()) is also on line \(earlier.line) with other "
                                 + "content; an id names one event, and a resend must repeat it exactly")]
+    }
+
+    /// A problem for each event whose client-given id names a stored event of its session with other
+    /// content (compared after audio coding, as stored); identical ones are left to deduplication.
+    private func conflictsWithStoredEvents(_ events: [IngestedEvent]) throws -> [IngestProblem] {
+        var bySession: [UUID: [IngestedEvent]] = [:]
+        for ingested in events where !ingested.idIsDerived { bySession[ingested.event.session, default: []].append(ingested) }
+        var found: [IngestProblem] = []
+        for (session, candidates) in bySession {
+            let stream = SessionStreams.session(session)
+            guard try appender.streamMetadata(stream) != nil else { continue }
+            let stored = try appender.storedEvents(of: stream, withIDs: Set(candidates.map(\.event.id)))
+            for ingested in candidates {
+                guard let earlier = stored[ingested.event.id],
+                      earlier.type != ingested.encoded.type || earlier.data != ingested.encoded.data else { continue }
+                found.append(IngestProblem(
+                    line: ingested.line, field: "id",
+                    reason: "event id \(ingested.event.id.uuidString.lowercased()) is stored already (position \(earlier.position)) "
+                        + "with other content; an id names one event, and a resend must repeat it exactly"))
+            }
+        }
+        return found
     }
 
     /// When `session` started: in this input, or else by its stored session.started; nil when unknown.

@@ -70,4 +70,29 @@ import TestSupport
             #expect(try await SessionIngest(log: log).ingest(Data(onTime.utf8)).appended == 1, "ending at the start time is allowed")
         }
     }
+
+    @Test func anEventIdStoredEarlierIsRefusedWithOtherContentAndSkippedWhenIdentical() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let pcm = Data((0..<640).map { UInt8(truncatingIfNeeded: $0 &* 7) }).base64EncodedString()
+            let chunkID = "22222222-2222-4222-8222-222222222222"
+            let chunk = #"{"id":"\#(chunkID)","type":"recording.chunk","session":"\#(Self.session)","at":"2026-11-21T10:00:00.300Z","recording":"r1","index":0,"pcm":"\#(pcm)"}"#
+            let recording = #"{"type":"recording.started","session":"\#(Self.session)","at":"2026-11-21T10:00:00.200Z","recording":"r1","sample_rate":16000,"channels":1}"#
+            let first = [Self.started, recording, chunk, Self.partial(id: Self.id, text: "one")].joined(separator: "\n")
+            _ = try await SessionIngest(log: log).ingest(Data(first.utf8))
+            let stored = try log.eventCount()
+
+            let again = try await SessionIngest(log: log).ingest(Data((chunk + "\n" + Self.partial(id: Self.id, text: "one")).utf8))
+            #expect(again.appended == 0)
+            #expect(again.duplicates == 2, "an identical resend, audio chunk included, is skipped")
+
+            let failure = await #expect(throws: IngestFailure.self) {
+                try await SessionIngest(log: log).ingest(Data(Self.partial(id: Self.id, text: "changed").utf8))
+            }
+            let problem = try #require(failure?.problems.first)
+            #expect(problem.field == "id")
+            #expect(problem.reason.contains("stored already (position 3)"))
+            #expect(try log.eventCount() == stored)
+        }
+    }
 }

@@ -78,6 +78,28 @@ enum StreamIndex {
         return ids
     }
 
+    /// The stream numbers and positions of the events of `stream` whose ids are in `ids`, read from
+    /// clear headers (no key needed).
+    static func places(of ids: Set<UUID>, in stream: StreamID, in txn: StoreTransaction) throws -> [UUID: (number: UInt64, position: UInt64)] {
+        guard !ids.isEmpty, let (view, _) = try view(of: stream, in: txn) else { return [:] }
+        var found: [UUID: (number: UInt64, position: UInt64)] = [:]
+        func check(_ number: UInt64, _ position: UInt64) throws {
+            guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
+                  let header = RecordHeader(parsing: record) else {
+                throw EventLogError.integrity(position, "is missing or has an unreadable header")
+            }
+            if ids.contains(header.eventID) { found[header.eventID] = (number, position) }
+        }
+        if view.indexedVersion > 0 {
+            try StreamRun.visit(stream, from: 0, direction: .forward, in: txn) { run in
+                for number in run.numbers { try check(number, run.position(of: number)) }
+                return true
+            }
+        }
+        for (offset, position) in view.tailPositions.enumerated() { try check(view.indexedVersion + UInt64(offset), position) }
+        return found
+    }
+
     /// The data key id of `stream`, or nil when it has no events: from its row, or (for a stream
     /// whose first event is in the tail) from that event's header.
     static func keyID(of stream: StreamID, in txn: StoreTransaction) throws -> UInt32? {

@@ -1,3 +1,4 @@
+import Foundation
 /// Appends made one group after another inside one write transaction, for
 /// ``EventLog/appendInOneTransaction(_:)``: sealed records are written as they come, so memory holds
 /// one group's events rather than the whole transaction's, and nothing is visible to readers (or
@@ -95,6 +96,20 @@ extension TransactionAppender {
     /// transaction has written so far.
     public func streamMetadata(_ stream: StreamID) throws -> StreamMetadata? {
         try EventLog.streamMetadata(stream, in: txn)
+    }
+
+    /// The events `stream` already holds among `ids`, by id, decrypted: so that a resent event can be
+    /// compared with the one stored under its id. Events whose key is destroyed are left out.
+    public func storedEvents(of stream: StreamID, withIDs ids: Set<UUID>) throws -> [UUID: RecordedEvent] {
+        var events: [UUID: RecordedEvent] = [:]
+        for (id, place) in try StreamIndex.places(of: ids, in: stream, in: txn) {
+            do {
+                events[id] = try log.readIndexedEvent(stream, number: place.number, position: place.position, in: txn)
+            } catch let error as EventLogError where error.code == .keyDestroyed {
+                continue
+            }
+        }
+        return events
     }
 
     /// Reads a stream as ``EventLog/readStream(_:from:maxCount:skippingErased:transform:)`` does, as
