@@ -17,7 +17,7 @@ import SessionModel
 public struct SessionRecorder: Sendable {
     /// How the fixture session is built.
     public struct Options: Sendable {
-        /// The session id; by default derived from the audio, the script and the seed.
+        /// The session id; by default derived from the audio, the script and every other option.
         public var session: UUID?
         /// The raw subject id (hashed by the store).
         public var subject: String
@@ -63,12 +63,19 @@ public struct SessionRecorder: Sendable {
         self.hashSubject = hashSubject
     }
 
-    /// The session id: the one given, or one derived from the audio, the script and the seed.
+    /// The session id: the one given, or one derived from the audio, the script and every option that
+    /// shapes the events (seed, subject, start, recording id, mishearing rate). Event ids follow from the
+    /// session id, so two recordings that differ in any of these never share ids (v1 left out all but
+    /// the seed, and a second recording for another subject was taken for a resend).
     public var session: UUID {
         if let session = options.session { return session }
         var digest = SHA256()
-        digest.update("sessionstore fixture session v1")
+        digest.update("sessionstore fixture session v2")
         withUnsafeBytes(of: options.seed.bigEndian) { digest.update($0) }
+        digest.updateField(Array(options.subject.utf8))
+        withUnsafeBytes(of: options.startAt.bigEndian) { digest.update($0) }
+        digest.updateField(Array(options.recording.utf8))
+        withUnsafeBytes(of: options.misrecognitionRate.bitPattern.bigEndian) { digest.update($0) }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         digest.updateField(Array((try? encoder.encode(script)) ?? Data()))

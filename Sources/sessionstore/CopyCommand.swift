@@ -55,7 +55,7 @@ struct CopyCommand: AsyncParsableCommand {
             checking.finish()
             guard verified.isIntact else {
                 throw CommandFailure(.integrity, "the copy at \(report.destination) is NOT intact: \(verified.problemCount) problems; "
-                                     + "run `sessionstore verify --store` on it for the list")
+                                     + "run `sessionstore verify --store \(report.destination)` on it for the list")
             }
             let root = Data(verified.treeHead.rootHash).base64EncodedString()
             print("copy verified: \(verified.checkedRecords) records intact, tree root \(root)")

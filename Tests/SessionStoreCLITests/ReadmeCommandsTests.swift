@@ -113,4 +113,54 @@ import TestSupport
         let allowed: Set<Int32> = arguments.starts(with: ["audit", "check"]) ? [0, 3] : [0]  // the README: exit 3 on violations
         #expect(allowed.contains(outcome.status), "README.md:\(line.number) `\(line.text)` exited \(outcome.status): \(outcome.stderr)")
     }
+
+    /// The `sessionstore …` examples quoted in backticks in `sessionstore --help` and every subcommand's
+    /// help (wrapped lines joined), with their placeholders FILE, A and S.
+    static func helpExamples(_ cli: CLIRunner) throws -> [String] {
+        func help(_ path: [String]) throws -> String {
+            try cli.run(["help"] + path).stdout
+        }
+        func subcommands(_ text: String) -> [String] {
+            guard let section = text.components(separatedBy: "SUBCOMMANDS:").dropFirst().first else { return [] }
+            return section.split(separator: "\n").compactMap { line in
+                line.hasPrefix("  ") && !line.hasPrefix("   ") ? line.split(separator: " ").first.map(String.init) : nil
+            }
+        }
+        var texts: [String] = []
+        let top = try help([])
+        texts.append(top)
+        for name in subcommands(top) where name != "help" {
+            let text = try help([name])
+            texts.append(text)
+            for nested in subcommands(text) where nested != "help" { texts.append(try help([name, nested])) }
+        }
+        var examples: [String] = []
+        for text in texts {
+            let joined = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+            for (index, part) in joined.components(separatedBy: "`").enumerated() where index % 2 == 1 && part.hasPrefix("sessionstore ") {
+                if !examples.contains(part) { examples.append(part) }
+            }
+        }
+        return examples
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func everyHelpExampleRunsAsWritten() async throws {
+        let (template, fillings) = try Self.template.get()
+        let examples = try Self.helpExamples(CLIRunner(directory: template))
+        #expect(examples.count >= 3, "found only \(examples)")
+        var more = fillings
+        more["FILE"] = "Fixtures/demo/session.ndjson"
+        more["A"] = "a.flac"
+        more["S"] = "a.json"
+        for example in examples {
+            let directory = Scratch.url("help-\(UUID().uuidString)")
+            try FileManager.default.copyItem(at: template, to: directory)
+            defer { try? FileManager.default.removeItem(at: directory) }
+            var (environment, arguments) = Self.words(of: example, fillings: more)
+            arguments.removeFirst()
+            let outcome = try CLIRunner(directory: directory).run(arguments, environment: environment)
+            #expect(outcome.status == 0, "the help's example `\(example)` exited \(outcome.status): \(outcome.stderr)")
+        }
+    }
 }
