@@ -34,7 +34,7 @@ struct RecordCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("The timed script (JSON).", valueName: "file"))
     var script: String
 
-    @Option(help: ArgumentHelp("The session id (default: derived from the audio, the script and the seed).", valueName: "uuid"))
+    @Option(help: ArgumentHelp("The session id (default: derived from the audio, the script, the seed and the other options).", valueName: "uuid"))
     var session: String?
 
     @Option(help: ArgumentHelp("The raw subject id; the store keeps only its keyed hash.", valueName: "id"))
