@@ -59,44 +59,39 @@ enum StreamIndex {
 
     /// The ids of every event of `stream`, read from clear headers (no key needed).
     static func eventIDs(of stream: StreamID, in txn: StoreTransaction) throws -> Set<UUID> {
-        guard let (view, _) = try view(of: stream, in: txn) else { return [] }
-        var ids = Set<UUID>(minimumCapacity: Int(view.version))
-        func add(_ position: UInt64) throws {
+        var ids = Set<UUID>()
+        try forEachHeader(of: stream, in: txn) { _, _, header in ids.insert(header.eventID) }
+        return ids
+    }
+
+    /// Calls `body` with the number, position and clear header of every event of `stream`, in order.
+    private static func forEachHeader(of stream: StreamID, in txn: StoreTransaction,
+                                      _ body: (UInt64, UInt64, RecordHeader) throws -> Void) throws {
+        guard let (view, _) = try view(of: stream, in: txn) else { return }
+        func visit(_ number: UInt64, _ position: UInt64) throws {
             guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
                   let header = RecordHeader(parsing: record) else {
                 throw EventLogError.integrity(position, "is missing or has an unreadable header")
             }
-            ids.insert(header.eventID)
+            try body(number, position, header)
         }
         if view.indexedVersion > 0 {
             try StreamRun.visit(stream, from: 0, direction: .forward, in: txn) { run in
-                for number in run.numbers { try add(run.position(of: number)) }
+                for number in run.numbers { try visit(number, run.position(of: number)) }
                 return true
             }
         }
-        for position in view.tailPositions { try add(position) }
-        return ids
+        for (offset, position) in view.tailPositions.enumerated() { try visit(view.indexedVersion + UInt64(offset), position) }
     }
 
     /// The stream numbers and positions of the events of `stream` whose ids are in `ids`, read from
     /// clear headers (no key needed).
     static func places(of ids: Set<UUID>, in stream: StreamID, in txn: StoreTransaction) throws -> [UUID: (number: UInt64, position: UInt64)] {
-        guard !ids.isEmpty, let (view, _) = try view(of: stream, in: txn) else { return [:] }
+        guard !ids.isEmpty else { return [:] }
         var found: [UUID: (number: UInt64, position: UInt64)] = [:]
-        func check(_ number: UInt64, _ position: UInt64) throws {
-            guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
-                  let header = RecordHeader(parsing: record) else {
-                throw EventLogError.integrity(position, "is missing or has an unreadable header")
-            }
+        try forEachHeader(of: stream, in: txn) { number, position, header in
             if ids.contains(header.eventID) { found[header.eventID] = (number, position) }
         }
-        if view.indexedVersion > 0 {
-            try StreamRun.visit(stream, from: 0, direction: .forward, in: txn) { run in
-                for number in run.numbers { try check(number, run.position(of: number)) }
-                return true
-            }
-        }
-        for (offset, position) in view.tailPositions.enumerated() { try check(view.indexedVersion + UInt64(offset), position) }
         return found
     }
 
