@@ -135,6 +135,9 @@ import Darwin
             let help = try cli.run(["help", "sessions"])
             #expect(help.stdout.contains("table (default), json, ndjson or csv"))
             #expect(!help.stdout.contains("table (default), text"))
+            let stats = try cli.run(["help", "stats"]).stdout
+            #expect(stats.contains("Output format: table (default) or json."))
+            #expect(!stats.contains("ndjson"), "stats offers table and json only: \(stats)")
             #expect(try cli.run(["sessions", "--format", "text"]).status == 64)
         }
     }

@@ -1,7 +1,11 @@
 import ArgumentParser
 import Output
 
-extension OutputFormat: ExpressibleByArgument {}
+extension OutputFormat: ExpressibleByArgument {
+    /// None: each command's help names the formats it offers (``FormatOffer``), and the parser's own
+    /// "(values: …)" list would name all five on every command.
+    public static var allValueStrings: [String] { [] }
+}
 
 /// The formats a command offers and the one it uses when none is given.
 protocol FormatOffer {
