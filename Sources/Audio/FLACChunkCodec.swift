@@ -6,17 +6,7 @@ public enum FLACChunkCodec {
     /// A FLAC stream holding `samples` (interleaved, `format.channels` per frame).
     public static func encode(_ samples: [Int16], format: AudioFormat) throws(AudioError) -> [UInt8] {
         precondition(samples.count % format.channels == 0, "samples are whole frames")
-        let file = MemoryFile()
-        var info = SF_INFO()
-        info.samplerate = Int32(format.sampleRate)
-        info.channels = Int32(format.channels)
-        info.format = Int32(SF_FORMAT_FLAC | SF_FORMAT_PCM_16)
-        guard let sound = file.open(Int32(SFM_WRITE), &info) else {
-            throw AudioError(.writeFailed, "cannot encode FLAC (\(format)): \(SoundFile.lastError(nil))")
-        }
-        try sound.writeAll(samples, channels: format.channels, destination: "a FLAC chunk")
-        sound.close()
-        return file.bytes
+        return try AudioFile.encoded(samples, format: format, as: .flac)
     }
 
     /// The samples and format of a FLAC stream made by ``encode(_:format:)`` (or any 16-bit FLAC).

@@ -23,10 +23,10 @@ struct IngestRun {
     /// When each session started (client clock) and on which line (0: in the store), for the check that
     /// no session ends before it starts.
     private var startTimes: [UUID: (at: Int64, line: Int)?] = [:]
-    /// The first line of each event id in the input, with a digest of its content: an id repeated with
-    /// other content is refused, an identical repeat is skipped.
-    /// Only ids the client gave are kept (a derived id already stands for its line's bytes), each with the
-    /// first 16 bytes of a SHA-256, so that an hour of audio chunks costs a few megabytes at most.
+    /// The first line of each client-given event id in the input, with a digest of its content: an id
+    /// repeated with other content is refused, an identical repeat is skipped. Derived ids are not kept
+    /// (one already stands for its line's bytes), and a digest is 16 bytes, so an hour of audio chunks
+    /// costs a few megabytes at most.
     private var contentByID: [UUID: (line: Int, digest: ContentDigest)] = [:]
     /// Each recording's format, from its recording.started (in the input, or else in the store); nil
     /// when a chunk's recording is started nowhere.

@@ -64,7 +64,7 @@ struct ReplayCommand: AsyncParsableCommand {
             var rowWriter = rows.flatMap { quiet ? nil : RowWriter<TraceRow>(format: $0, sink: output) }
             let onStep = { (step: ReplayStep) throws in
                 try traceWriter?.write(TraceRow(step: step))
-                if rowWriter != nil {
+                if rows != nil {
                     try rowWriter?.write(TraceRow(step: step))
                 } else if !quiet {
                     output.write(Self.humanLine(step))
@@ -80,13 +80,10 @@ struct ReplayCommand: AsyncParsableCommand {
             try traceSink?.close()
             try rowWriter?.finish()
             if let divergence = result.divergence {
-                if rows == nil {
-                    try output.writeObject(DivergenceDocument(divergence: divergence))
-                } else {
-                    let sink = try OutputSink.file("/dev/stderr")  // the rows on standard output stay parseable
-                    try sink.writeObject(DivergenceDocument(divergence: divergence))
-                    try sink.close()
-                }
+                // Beside trace rows on standard output it goes to standard error, so that the rows stay parseable.
+                let sink = rows == nil ? output : try OutputSink.file("/dev/stderr")
+                try sink.writeObject(DivergenceDocument(divergence: divergence))
+                if sink !== output { try sink.close() }
             }
             if digest {
                 if rows == nil {

@@ -199,11 +199,7 @@ extension EventLog {
     }
 
     /// Reads the event the stream index places at `position`, checking that it is what the index says.
-    func readIndexedEvent(_ stream: StreamID, number: UInt64, position: UInt64, in txn: StoreTransaction) throws -> RecordedEvent {
-        try readIndexed(stream, number: number, position: position, in: txn)
-    }
-
-    private func readIndexed(_ stream: StreamID, number: UInt64, position: UInt64, in txn: StoreTransaction) throws -> RecordedEvent {
+    func readIndexed(_ stream: StreamID, number: UInt64, position: UInt64, in txn: StoreTransaction) throws -> RecordedEvent {
         guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)) else {
             throw EventLogError.integrity(position, "is missing (stream \(stream) number \(number) is indexed there)")
         }

@@ -59,15 +59,16 @@ enum StreamIndex {
 
     /// The ids of every event of `stream`, read from clear headers (no key needed).
     static func eventIDs(of stream: StreamID, in txn: StoreTransaction) throws -> Set<UUID> {
-        var ids = Set<UUID>()
-        try forEachHeader(of: stream, in: txn) { _, _, header in ids.insert(header.eventID) }
+        guard let (view, _) = try view(of: stream, in: txn) else { return [] }
+        var ids = Set<UUID>(minimumCapacity: Int(view.version))
+        try forEachHeader(of: stream, view, in: txn) { _, _, header in ids.insert(header.eventID) }
         return ids
     }
 
-    /// Calls `body` with the number, position and clear header of every event of `stream`, in order.
-    private static func forEachHeader(of stream: StreamID, in txn: StoreTransaction,
+    /// Calls `body` with the number, position and clear header of every event of `stream` (seen as
+    /// `view`), in order.
+    private static func forEachHeader(of stream: StreamID, _ view: View, in txn: StoreTransaction,
                                       _ body: (UInt64, UInt64, RecordHeader) throws -> Void) throws {
-        guard let (view, _) = try view(of: stream, in: txn) else { return }
         func visit(_ number: UInt64, _ position: UInt64) throws {
             guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
                   let header = RecordHeader(parsing: record) else {
@@ -87,9 +88,9 @@ enum StreamIndex {
     /// The stream numbers and positions of the events of `stream` whose ids are in `ids`, read from
     /// clear headers (no key needed).
     static func places(of ids: Set<UUID>, in stream: StreamID, in txn: StoreTransaction) throws -> [UUID: (number: UInt64, position: UInt64)] {
-        guard !ids.isEmpty else { return [:] }
+        guard !ids.isEmpty, let (view, _) = try view(of: stream, in: txn) else { return [:] }
         var found: [UUID: (number: UInt64, position: UInt64)] = [:]
-        try forEachHeader(of: stream, in: txn) { number, position, header in
+        try forEachHeader(of: stream, view, in: txn) { number, position, header in
             if ids.contains(header.eventID) { found[header.eventID] = (number, position) }
         }
         return found

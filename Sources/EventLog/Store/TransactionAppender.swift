@@ -1,4 +1,5 @@
 import Foundation
+
 /// Appends made one group after another inside one write transaction, for
 /// ``EventLog/appendInOneTransaction(_:)``: sealed records are written as they come, so memory holds
 /// one group's events rather than the whole transaction's, and nothing is visible to readers (or
@@ -104,7 +105,7 @@ extension TransactionAppender {
         var events: [UUID: RecordedEvent] = [:]
         for (id, place) in try StreamIndex.places(of: ids, in: stream, in: txn) {
             do {
-                events[id] = try log.readIndexedEvent(stream, number: place.number, position: place.position, in: txn)
+                events[id] = try log.readIndexed(stream, number: place.number, position: place.position, in: txn)
             } catch let error as EventLogError where error.code == .keyDestroyed {
                 continue
             }
