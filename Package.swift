@@ -24,6 +24,10 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
         .package(url: "https://github.com/weichsel/ZIPFoundation", from: "0.9.20"),
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
+        // `replay --drive`: the system under test as a child process with async pipes and a teardown.
+        .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
+        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
+        .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `swift package generate-documentation --target EventLog` (a plugin: nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -59,7 +63,14 @@ let package = Package(
         // Consent audit, violation checks, retention, erasure by key destruction.
         .target(name: "Compliance", dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
-        .target(name: "Replay", dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations"]),
+        .target(
+            name: "Replay",
+            dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations",
+                           .product(name: "Subprocess", package: "swift-subprocess"),
+                           .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
+                           // FilePath: Apple platforms take it from their System framework.
+                           .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux]))]
+        ),
         // One session as a self-contained HTML page: waveform, timeline, transcript, consent, violations.
         .target(
             name: "Reports",

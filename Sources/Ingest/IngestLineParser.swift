@@ -33,9 +33,44 @@ struct IngestLineParser {
     let hashIdentifier: @Sendable (String) -> [UInt8]
     let codec: SessionEventCodec
 
-    static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet]
+    static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun]
 
     func parse(_ bytes: Data, line: Int) -> Result<IngestedEvent, IngestFailure> {
+        switch parseLine(bytes, line: line, envelope: .required) {
+        case .failure(let failure):
+            return .failure(failure)
+        case .success(let parsed):
+            // Without an id, the id is derived from the line by the keyed hash: resending the same line
+            // is recognised, and the id (stored in clear) reveals nothing about the line's content.
+            let eventID = parsed.id ?? UUID(version8From: hashIdentifier("event-id:\(String(decoding: bytes, as: UTF8.self))"))
+            let event = SessionEvent(id: eventID, session: parsed.session, occurredAt: parsed.occurredAt!,
+                                     correlationID: parsed.correlationID, causationID: parsed.causationID, payload: parsed.payload)
+            var ingested = IngestedEvent(event, line: line, codec: codec)
+            ingested.idIsDerived = parsed.id == nil
+            return .success(ingested)
+        }
+    }
+
+    /// What the envelope fields must hold.
+    enum EnvelopeRule {
+        /// An ingest file: `session` and `at` are required.
+        case required
+        /// A system under test's output: `session` may be left out (it is `session`), and so may `at`;
+        /// only `allowedTypes` are taken.
+        case produced(session: UUID, allowedTypes: Set<EventType>)
+    }
+
+    /// The fields of one line, the envelope's optional ones as given.
+    struct ParsedLine {
+        var session: UUID
+        var occurredAt: Int64?
+        var id: UUID?
+        var correlationID: UUID?
+        var causationID: UUID?
+        var payload: SessionPayload
+    }
+
+    func parseLine(_ bytes: Data, line: Int, envelope: EnvelopeRule) -> Result<ParsedLine, IngestFailure> {
         let object: JSONObject
         do {
             guard case .object(let parsed) = try JSONParser.parse(bytes) else {
@@ -48,15 +83,28 @@ struct IngestLineParser {
         }
         var fields = JSONFields(object, line: line)
         let typeName = fields.string("type")
-        let session = fields.uuid("session", required: true)
-        let at = fields.timestamp("at")
+        var session: UUID?, at: Int64?
+        switch envelope {
+        case .required:
+            session = fields.uuid("session", required: true)
+            at = fields.timestamp("at")
+        case .produced(let expected, _):
+            session = fields.uuid("session", required: false) ?? expected
+            if session != expected {
+                fields.problem("session", "is \(session!.uuidString.lowercased()), not the session replayed (\(expected.uuidString.lowercased())); leave it out")
+            }
+            at = fields.timestamp("at", required: false)
+        }
         let id = fields.uuid("id", required: false)
         let correlation = fields.uuid("correlation_id", required: false)
         let causation = fields.uuid("causation_id", required: false)
         var payload: SessionPayload?
         if let typeName {
             if let type = EventType(rawValue: typeName) {
-                if Self.storeWrittenTypes.contains(type) {
+                if case .produced(_, let allowed) = envelope, !allowed.contains(type) {
+                    let names = allowed.map(\.rawValue).sorted().joined(separator: ", ")
+                    fields.problem("type", "\"\(typeName)\" is not what a system under test produces (\(names))")
+                } else if Self.storeWrittenTypes.contains(type) {
                     fields.problem("type", "\"\(typeName)\" is written by the store itself and cannot be ingested")
                 } else {
                     payload = parsePayload(type, &fields)
@@ -66,17 +114,12 @@ struct IngestLineParser {
             }
         }
         fields.rejectUnknownFields()
-        guard fields.problems.isEmpty, let session, let at, let payload else {
+        guard fields.problems.isEmpty, let session, let payload else {
             return .failure(IngestFailure(problems: fields.problems))
         }
-        // Without an id, the id is derived from the line by the keyed hash: resending the same line
-        // is recognised, and the id (stored in clear) reveals nothing about the line's content.
-        let eventID = id ?? UUID(version8From: hashIdentifier("event-id:\(String(decoding: bytes, as: UTF8.self))"))
-        let event = SessionEvent(id: eventID, session: session, occurredAt: at, correlationID: correlation,
-                                 causationID: causation, payload: payload)
-        var ingested = IngestedEvent(event, line: line, codec: codec)
-        ingested.idIsDerived = id == nil
-        return .success(ingested)
+        if case .required = envelope, at == nil { return .failure(IngestFailure(problems: fields.problems)) }
+        return .success(ParsedLine(session: session, occurredAt: at, id: id, correlationID: correlation, causationID: causation,
+                                   payload: payload))
     }
 
     private func subject(_ fields: inout JSONFields) -> SubjectHash? {
@@ -169,7 +212,7 @@ struct IngestLineParser {
             return .playbackSeeked(PlaybackSeeked(recording: recording, fromMilliseconds: from, toMilliseconds: to))
         case .playbackCompleted:
             return f.string("recording", maxBytes: 256).map { .playbackCompleted(PlaybackCompleted(recording: $0)) }
-        case .retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet:
+        case .retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun:
             return nil  // refused before this is called
         }
     }

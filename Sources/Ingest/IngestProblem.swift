@@ -8,6 +8,13 @@ public struct IngestProblem: Hashable, Sendable, CustomStringConvertible {
     /// What is wrong with the field, in words a client developer can act on.
     public var reason: String
 
+    /// A problem with `field` (nil: the line as a whole) of `line`.
+    public init(line: Int, field: String?, reason: String) {
+        self.line = line
+        self.field = field
+        self.reason = reason
+    }
+
     public var description: String {
         "line \(line)" + (field.map { ", field \"\($0)\"" } ?? "") + ": " + reason
     }

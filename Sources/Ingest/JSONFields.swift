@@ -103,8 +103,8 @@ struct JSONFields {
         return uuid
     }
 
-    mutating func timestamp(_ field: String) -> Int64? {
-        guard let raw = value(field, required: true) else { return nil }
+    mutating func timestamp(_ field: String, required: Bool = true) -> Int64? {
+        guard let raw = value(field, required: required) else { return nil }
         guard case .string(let string) = raw, let milliseconds = RFC3339.milliseconds(string) else {
             problem(field, "must be an RFC 3339 UTC time such as 2026-11-21T10:00:00.250Z")
             return nil

@@ -84,12 +84,13 @@ public struct SessionIngest: Sendable {
         }
     }
 
-    /// Checks and appends events built in code (a fixture session, an import) as a file's lines are;
-    /// a problem's `line` is the event's 1-based place in `events`.
+    /// Checks and appends events built in code (a fixture session, an import, a replay run) as a file's
+    /// lines are; a problem's `line` is the event's 1-based place in `events`. Of the types the store
+    /// writes itself, only a replay run's record (`replay.run`) may be among them.
     public func ingest(events: [SessionEvent]) async throws -> IngestReport {
         let codec = self.codec
         return try await log.appendInOneTransaction { appender in
-            var run = IngestRun(appender: appender, codec: codec)
+            var run = IngestRun(appender: appender, codec: codec, storeWrittenAllowed: [.replayRun])
             for start in stride(from: 0, to: events.count, by: 4096) {
                 try run.take((start..<min(start + 4096, events.count)).map { .success(IngestedEvent(events[$0], line: $0 + 1, codec: codec)) })
             }

@@ -3,7 +3,8 @@
 public struct RowEncoder<Row: OutputRow>: Sendable {
     /// A row's bytes, ready for ``RowWriter/write(_:)-(EncodedRow)``.
     public struct EncodedRow: Sendable {
-        let bytes: [UInt8]
+        /// The line's bytes.
+        public let bytes: [UInt8]
     }
 
     /// Room reserved for a line up front: growing a buffer from empty reallocates it several times.

@@ -3,7 +3,8 @@ import SessionModel
 
 /// A session list row in the `sessions` view: protobuf wire format, fields
 /// 1 subject hash · 2 locale · 3 status · 4 started-at · 5 ended-at · 6 last event at · 7 segments ·
-/// 8 words · 9 recordings {1 id, 2 sample rate, 3 channels, 4 frames} · 10 consent {1 type, 2 granted}.
+/// 8 words · 9 recordings {1 id, 2 sample rate, 3 channels, 4 frames} · 10 consent {1 type, 2 granted} ·
+/// 11 the session a run replayed · 12 the run's label (docs/views.proto).
 extension SessionSummary {
     static let statusCodes: [Status] = [.active, .paused, .ended, .erased, .purged]
 
@@ -31,6 +32,8 @@ extension SessionSummary {
                 nested.bool(2, granted)
             }
         }
+        if let runOf { writer.bytes(11, runOf.wireBytes) }
+        writer.optionalString(12, runLabel)
         return writer.bytes
     }
 
@@ -70,6 +73,8 @@ extension SessionSummary {
                     }
                 }
                 consent[consentType] = granted
+            case 11: runOf = try UUID(wire: try reader.data(type, field), field: field)
+            case 12: runLabel = try reader.text(type, field)
             default: try reader.skip(type)
             }
         }

@@ -43,6 +43,10 @@ public struct SessionSummary: Hashable, Sendable {
     public var recordings: [String: Recording] = [:]
     /// Consent per type (`audio_recording`, `transcription`, …): true while granted.
     public var consent: [String: Bool] = [:]
+    /// For a run of a replay into a system under test (`replay.run`): the session replayed.
+    public var runOf: UUID?
+    /// The run's label, when given.
+    public var runLabel: String?
 
     /// A summary of a session with no events yet.
     public init(session: UUID) {
@@ -104,6 +108,9 @@ public struct SessionSummary: Hashable, Sendable {
         case .transcriptCommitted(let commit):
             segments += 1
             words += commit.words.isEmpty ? Self.wordCount(commit.text) : commit.words.count
+        case .replayRun(let run):
+            runOf = run.source
+            runLabel = run.label
         default:
             return
         }

@@ -28,16 +28,10 @@ public struct SessionReplay: Sendable {
     /// The session summary as of the last step.
     public private(set) var summary: SessionSummary
 
-    private enum Source: Sendable {
-        case events([RecordedSessionEvent])
-        case loading(SessionLoader)
-    }
-
-    private let source: Source
+    private let source: ReplaySource
     private let sleep: @Sendable (Duration) async throws -> Void
     private var index = 0
-    private var virtualNow: Int64 = 0
-    private var previousTime: Int64?
+    private var timeline = VirtualTimeline()
     private var trace = SHA256()
     private var viewsChain: [UInt8] = []
     private var pseudonyms: [SubjectHash: SubjectHash] = [:]
@@ -61,7 +55,7 @@ public struct SessionReplay: Sendable {
         SessionReplay(session, .loading(try SessionLoader(session: session, log: log)), speed, until, sleep)
     }
 
-    private init(_ session: UUID, _ source: Source, _ speed: ReplaySpeed, _ until: Int64?,
+    private init(_ session: UUID, _ source: ReplaySource, _ speed: ReplaySpeed, _ until: Int64?,
                  _ sleep: @escaping @Sendable (Duration) async throws -> Void) {
         self.session = session
         self.source = source
@@ -74,19 +68,7 @@ public struct SessionReplay: Sendable {
     }
 
     /// Events in the replay (up to `until`, when given).
-    public var eventCount: Int {
-        switch source {
-        case .events(let events): events.count
-        case .loading(let loader): loader.count
-        }
-    }
-
-    private func event(at index: Int) async throws -> RecordedSessionEvent? {
-        switch source {
-        case .events(let events): index < events.count ? events[index] : nil
-        case .loading(let loader): try await loader.event(at: index)
-        }
-    }
+    public var eventCount: Int { source.count }
 
     /// The trace digest so far: 64 lowercase hex characters.
     public var digest: String { Hex.string(trace.digest()) }
@@ -94,24 +76,18 @@ public struct SessionReplay: Sendable {
     /// Waits the event's virtual gap (scaled by the speed), applies it to the views and returns the
     /// step; nil at the end (or past `until`).
     public mutating func next() async throws -> ReplayStep? {
-        guard let recorded = try await event(at: index) else { return nil }
-        let time = recorded.event.occurredAt
-        var wait: Int64 = 0
-        var backwards: Int64?
-        if let previousTime {
-            if time < previousTime { backwards = previousTime - time } else { wait = time - previousTime }
-        }
-        if let until, virtualNow + wait > until { return nil }
+        guard let recorded = try await source.event(at: index) else { return nil }
+        let (wait, backwards) = timeline.gap(to: recorded.event.occurredAt)
+        if let until, timeline.now + wait > until { return nil }
         let wall = speed.wallMilliseconds(forVirtual: wait)
         if wall > 0 { try await sleep(.microseconds(Int64(wall * 1000))) }
-        virtualNow += wait
-        previousTime = max(previousTime ?? time, time)
+        timeline.advance(to: recorded.event.occurredAt)
         index += 1
 
         transcript.apply(recorded.event)
         summary.apply(recorded.event)
         viewsChain = viewsDigest(after: recorded.event)
-        let step = ReplayStep(number: index, virtualMilliseconds: virtualNow, waitMilliseconds: wait,
+        let step = ReplayStep(number: index, virtualMilliseconds: timeline.now, waitMilliseconds: wait,
                               clockWentBackwardsBy: backwards, event: recorded, viewsDigestBytes: viewsChain)
         try addToTrace(step)
         return step

@@ -4,6 +4,7 @@ import Compliance
 import EventLog
 import Exports
 import Foundation
+import Ingest
 import Output
 import Replay
 import SessionModel
@@ -13,6 +14,10 @@ enum ExitStatus: Int32 {
     case unexpected = 1
     case integrity = 2
     case complianceViolations = 3
+    /// A run failed its check (`compare`, `replay --expect`).
+    case checkFailed = 4
+    /// The system under test failed: it exited non-zero, crashed, hung or wrote an invalid line.
+    case targetFailed = 5
     case usage = 64
     case invalidData = 65
     case unavailable = 69
@@ -58,6 +63,10 @@ extension CommandFailure {
             self.init(error.code == .cannotCreate ? .usage : .unexpected, error.message)
         case let divergence as ReplayDivergence:
             self.init(.integrity, divergence.description)
+        case let error as ReplayDriveError:
+            if case .sourceUnusable = error { self.init(.invalidData, error.description) } else { self.init(.targetFailed, error.description) }
+        case let failure as IngestFailure:
+            self.init(.invalidData, failure.problems.first.map { "\($0)" } ?? failure.description)
         default:
             self.init(.unexpected, "\(error)")
         }

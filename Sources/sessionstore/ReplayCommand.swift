@@ -21,13 +21,29 @@ struct ReplayCommand: AsyncParsableCommand {
             two stores, or replayed twice, gives the same digest. --verify rebuilds the views while \
             replaying and compares them with the stored projections; on a difference it prints the first \
             divergent event as JSON (view, field, expected, actual, step, stream_number, type) and exits 2.
+
+            --drive 'COMMAND ARGS' replays the session into a system under test instead. Its standard input \
+            gets the session's events as NDJSON lines, as `sessionstore events SESSION --with-audio` prints \
+            them, each when its virtual time comes (without the session's own transcript events unless \
+            --with-transcript); its standard output is read as transcript.partial and transcript.committed \
+            events in the ingest shape (session, id and at may be left out: the driver fills them from the \
+            virtual clock). What it produced is stored as a new session, a run of the source, with a \
+            replay.run record; the run's id is printed. --expect then compares the run with the session \
+            (word error rate, alignment per segment, timing) and prints the result (text, json or csv); a \
+            run above --max-wer (default 0.15) or --max-commit-latency-ms, or missing a phrase of --phrases, \
+            exits 4. A command that exits non-zero, crashes, writes an invalid line, or hangs (--timeout) \
+            exits 5 and nothing is stored. --all (or several sessions) drives a suite, --jobs at a time, and \
+            prints one row per session; --junit FILE writes JUnit XML. Protocol and examples: docs/REPLAY.md.
+
+            Example: sessionstore replay SESSION --drive 'python3 tools/asr/pocketsphinx_target.py' --expect
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: ArgumentHelp("The session id, or a unique prefix of at least 8 characters.", valueName: "session"))
-    var session: String
+    @Argument(help: ArgumentHelp("The session id, or a unique prefix of at least 8 characters (with --drive: one or more).",
+                                 valueName: "session"))
+    var sessions: [String] = []
 
     @Option(help: ArgumentHelp("max, realtime, or a factor such as 10.", valueName: "speed"))
     var speed = "max"
@@ -46,10 +62,27 @@ struct ReplayCommand: AsyncParsableCommand {
     @Option(help: ArgumentHelp("Stop after the last event at or before this virtual time.", valueName: "ms"))
     var until: Int64?
 
-    @Flag(help: "Print no line per step.")
+    @Flag(help: "Print no line per step (with --drive: no summary on standard error).")
     var quiet = false
 
+    @OptionGroup(title: "Driving a system under test") var driveOptions: DriveOptions
+
+    func validate() throws {
+        if driveOptions.drive == nil {
+            guard sessions.count == 1 else { throw ValidationError("give one session to replay (several only with --drive)") }
+        } else {
+            if driveOptions.all, !sessions.isEmpty { throw ValidationError("give sessions or --all, not both") }
+            if !driveOptions.all, sessions.isEmpty { throw ValidationError("give the session to drive, or --all") }
+            for (given, name) in [(verify, "--verify"), (digest, "--digest"), (trace != nil, "--trace"), (until != nil, "--until")] where given {
+                throw ValidationError("\(name) does not go with --drive")
+            }
+            if format.format == .ndjson { throw ValidationError("--format ndjson is for trace rows; --drive prints text, json or csv") }
+        }
+    }
+
     func run() async throws {
+        if driveOptions.drive != nil { return try await runDrive() }
+        let session = sessions[0]
         try await reportingFailures {
             guard let pace = ReplaySpeed(argument: speed) else {
                 throw CommandFailure(.usage, "--speed \(speed) is not max, realtime or a positive factor such as 10")

@@ -35,6 +35,7 @@ MESSAGES = {
     "playback.stopped": "PlaybackPosition", "playback.completed": "PlaybackCompleted",
     "retention.purged": "RetentionPurged", "subject.erased": "SubjectErased", "export.performed": "ExportPerformed",
     "retention.policy_set": "RetentionPolicySet",
+    "replay.run": "ReplayRun",
 }
 VIEWS = {"view:sessions": "SessionRow", "view:transcripts": "TranscriptRow", "view:consent-trail": "ConsentTrailRow"}
 

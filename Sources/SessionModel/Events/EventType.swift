@@ -21,6 +21,7 @@ public enum EventType: String, CaseIterable, Hashable, Sendable {
     case subjectErased = "subject.erased"
     case exportPerformed = "export.performed"
     case retentionPolicySet = "retention.policy_set"
+    case replayRun = "replay.run"
 
     /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
     public var currentSchemaVersion: UInt32 {

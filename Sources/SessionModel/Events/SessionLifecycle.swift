@@ -3,6 +3,18 @@ public enum SessionSource: UInt64, Hashable, Sendable, CaseIterable {
     case live = 0
     case fixture = 1
     case `import` = 2
+    /// A run of a replay into a system under test (`replay --drive`); never ingested.
+    case replay = 3
+
+    /// The name ingest files and outputs use.
+    public var name: String {
+        switch self {
+        case .live: "live"
+        case .fixture: "fixture"
+        case .import: "import"
+        case .replay: "replay"
+        }
+    }
 }
 
 /// A dictation session began.

@@ -34,6 +34,7 @@ extension Sessionstore_V1_RetentionPurged: EnvelopeMessage {}
 extension Sessionstore_V1_SubjectErased: EnvelopeMessage {}
 extension Sessionstore_V1_ExportPerformed: EnvelopeMessage {}
 extension Sessionstore_V1_RetentionPolicySet: EnvelopeMessage {}
+extension Sessionstore_V1_ReplayRun: EnvelopeMessage {}
 
 /// A message with a `reason` (session paused and ended).
 protocol ReasonMessage: EnvelopeMessage {
@@ -160,6 +161,17 @@ extension SessionPayload {
             m.sessions = p.sessions.map { Data($0.wireBytes) }
             m.subjectHash = Data(p.subject?.bytes ?? [])
             return m
+        case .replayRun(let p):
+            var m = Sessionstore_V1_ReplayRun()
+            m.sourceSession = Data(p.source.wireBytes)
+            m.command = p.command
+            if let label = p.label { m.label = label }
+            m.speed = p.speed
+            m.startedAtMs = p.startedAt
+            m.endedAtMs = p.endedAt
+            m.outcome = p.outcome.rawValue
+            if let rate = p.wordErrorRate { m.wordErrorRate = rate }
+            return m
         }
     }
 
@@ -261,6 +273,16 @@ extension SessionPayload {
             return try parse(Sessionstore_V1_RetentionPolicySet.self) { m in
                 .retentionPolicySet(RetentionPolicy(maxAge: Int64(clamping: m.maxAgeMs),
                                                     partialsMaxAge: m.hasPartialsMaxAgeMs ? Int64(clamping: m.partialsMaxAgeMs) : nil))
+            }
+        case .replayRun:
+            return try parse(Sessionstore_V1_ReplayRun.self) { m in
+                guard let outcome = ReplayRun.Outcome(rawValue: m.outcome) else {
+                    throw WireReader.Malformed(reason: "field 14 \"\(m.outcome)\" is not a replay outcome")
+                }
+                return .replayRun(ReplayRun(source: try UUID(wire: Array(m.sourceSession), field: 8), command: m.command,
+                                            label: m.hasLabel ? m.label : nil, speed: m.speed, startedAt: m.startedAtMs,
+                                            endedAt: m.endedAtMs, outcome: outcome,
+                                            wordErrorRate: m.hasWordErrorRate ? m.wordErrorRate : nil))
             }
         }
     }

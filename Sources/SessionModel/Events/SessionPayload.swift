@@ -21,6 +21,7 @@ public enum SessionPayload: Hashable, Sendable {
     case subjectErased(SubjectErased)
     case exportPerformed(ExportPerformed)
     case retentionPolicySet(RetentionPolicy)
+    case replayRun(ReplayRun)
 
     /// The event type of this payload.
     public var type: EventType {
@@ -46,6 +47,7 @@ public enum SessionPayload: Hashable, Sendable {
         case .subjectErased: .subjectErased
         case .exportPerformed: .exportPerformed
         case .retentionPolicySet: .retentionPolicySet
+        case .replayRun: .replayRun
         }
     }
 }

@@ -738,6 +738,68 @@ nonisolated struct Sessionstore_V1_ExportPerformed: Sendable {
   init() {}
 }
 
+/// "replay.run": in a run's own session, written by `replay --drive`
+nonisolated struct Sessionstore_V1_ReplayRun: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// 16-byte UUID: the session replayed into the system under test
+  var sourceSession: Data = Data()
+
+  /// the command as given to --drive
+  var command: String = String()
+
+  /// --label, e.g. the system's version
+  var label: String {
+    get {_label ?? String()}
+    set {_label = newValue}
+  }
+  /// Returns true if `label` has been explicitly set.
+  var hasLabel: Bool {self._label != nil}
+  /// Clears the value of `label`. Subsequent reads from it will return its default value.
+  mutating func clearLabel() {self._label = nil}
+
+  /// "max", "realtime" or a factor such as "10"
+  var speed: String = String()
+
+  /// wall clock, milliseconds since 1970, when the drive started
+  var startedAtMs: Int64 = 0
+
+  /// and ended
+  var endedAtMs: Int64 = 0
+
+  /// "completed"; with --expect, "passed" or "failed"
+  var outcome: String = String()
+
+  /// with --expect: the check's word error rate
+  var wordErrorRate: Double {
+    get {_wordErrorRate ?? 0}
+    set {_wordErrorRate = newValue}
+  }
+  /// Returns true if `wordErrorRate` has been explicitly set.
+  var hasWordErrorRate: Bool {self._wordErrorRate != nil}
+  /// Clears the value of `wordErrorRate`. Subsequent reads from it will return its default value.
+  mutating func clearWordErrorRate() {self._wordErrorRate = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _label: String? = nil
+  fileprivate var _wordErrorRate: Double? = nil
+}
+
 // MARK: - Code below here is support for the SwiftProtobuf runtime.
 
 fileprivate nonisolated let _protobuf_package = "sessionstore.v1"
@@ -2093,6 +2155,100 @@ nonisolated extension Sessionstore_V1_ExportPerformed: SwiftProtobuf.Message, Sw
     if lhs.format != rhs.format {return false}
     if lhs.sessions != rhs.sessions {return false}
     if lhs.subjectHash != rhs.subjectHash {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_ReplayRun: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".ReplayRun"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}source_session\0\u{1}command\0\u{1}label\0\u{1}speed\0\u{3}started_at_ms\0\u{3}ended_at_ms\0\u{1}outcome\0\u{3}word_error_rate\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.sourceSession) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.command) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self._label) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.speed) }()
+      case 12: try { try decoder.decodeSingularSInt64Field(value: &self.startedAtMs) }()
+      case 13: try { try decoder.decodeSingularSInt64Field(value: &self.endedAtMs) }()
+      case 14: try { try decoder.decodeSingularStringField(value: &self.outcome) }()
+      case 15: try { try decoder.decodeSingularDoubleField(value: &self._wordErrorRate) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if !self.sourceSession.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sourceSession, fieldNumber: 8)
+    }
+    if !self.command.isEmpty {
+      try visitor.visitSingularStringField(value: self.command, fieldNumber: 9)
+    }
+    try { if let v = self._label {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 10)
+    } }()
+    if !self.speed.isEmpty {
+      try visitor.visitSingularStringField(value: self.speed, fieldNumber: 11)
+    }
+    if self.startedAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.startedAtMs, fieldNumber: 12)
+    }
+    if self.endedAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.endedAtMs, fieldNumber: 13)
+    }
+    if !self.outcome.isEmpty {
+      try visitor.visitSingularStringField(value: self.outcome, fieldNumber: 14)
+    }
+    try { if let v = self._wordErrorRate {
+      try visitor.visitSingularDoubleField(value: v, fieldNumber: 15)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_ReplayRun, rhs: Sessionstore_V1_ReplayRun) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.sourceSession != rhs.sourceSession {return false}
+    if lhs.command != rhs.command {return false}
+    if lhs._label != rhs._label {return false}
+    if lhs.speed != rhs.speed {return false}
+    if lhs.startedAtMs != rhs.startedAtMs {return false}
+    if lhs.endedAtMs != rhs.endedAtMs {return false}
+    if lhs.outcome != rhs.outcome {return false}
+    if lhs._wordErrorRate != rhs._wordErrorRate {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -4,7 +4,7 @@ import Projections
 /// A session of the session list.
 struct SessionRow: OutputRow {
     static let columns = ["session", "status", "started_at", "ended_at", "duration_ms", "segments", "words", "recordings",
-                          "audio_ms", "consent", "subject_hash", "locale"]
+                          "audio_ms", "consent", "subject_hash", "locale", "run_of", "label"]
 
     var summary: SessionSummary
 
@@ -27,5 +27,7 @@ struct SessionRow: OutputRow {
         }
         fields.field("subject_hash", s.subject?.description)
         fields.field("locale", s.locale)
+        fields.field("run_of", id: s.runOf)
+        fields.field("label", s.runLabel)
     }
 }

@@ -3,21 +3,31 @@ import Output
 import SessionModel
 
 /// A stored event in the ingest shape (docs/INGEST.md) plus where and when it was stored, as `events`
-/// prints it. Subjects appear as `subject_hash`: raw ids are never stored.
-struct EventRow: OutputRow {
-    static let columns = [
+/// prints it and `replay --drive` feeds a system under test. Subjects appear as `subject_hash`: raw ids
+/// are never stored.
+public struct EventRow: OutputRow {
+    public static let columns = [
         "type", "session", "id", "occurred_at", "recorded_at", "stream_number", "position", "correlation_id",
         "causation_id", "subject_hash", "locale", "device", "app_version", "source", "reason", "consent_type", "method",
         "policy_version", "recording", "sample_rate", "channels", "index", "frames", "pcm_bytes", "pcm", "segment",
         "revision", "text", "start_ms", "end_ms", "stability", "confidence", "speaker", "words", "position_ms", "rate",
-        "from_ms", "to_ms", "policy", "cutoff_at", "sessions", "request_reference", "actor", "format",
+        "from_ms", "to_ms", "policy", "cutoff_at", "partials_only", "sessions", "request_reference", "max_age_ms",
+        "partials_max_age_ms", "actor", "format", "source_session", "command", "label", "speed", "started_at", "ended_at",
+        "outcome", "word_error_rate",
     ]
 
-    var recorded: RecordedSessionEvent
+    /// The event.
+    public var recorded: RecordedSessionEvent
     /// The chunk's PCM as base64, decoded ahead of writing (`--with-audio`).
-    var pcmBase64: String?
+    public var pcmBase64: String?
 
-    func write(to fields: inout Fields) {
+    /// The row of `recorded`; give `pcmBase64` to include a chunk's samples.
+    public init(recorded: RecordedSessionEvent, pcmBase64: String? = nil) {
+        self.recorded = recorded
+        self.pcmBase64 = pcmBase64
+    }
+
+    public func write(to fields: inout Fields) {
         let event = recorded.event
         fields.field("type", event.type.rawValue)
         fields.field("session", id: event.session)
@@ -38,7 +48,7 @@ struct EventRow: OutputRow {
             fields.field("locale", p.locale)
             fields.field("device", p.device)
             fields.field("app_version", p.appVersion)
-            fields.field("source", ["live", "fixture", "import"][Int(p.source.rawValue)])
+            fields.field("source", p.source.name)
         case .sessionPaused(let p):
             fields.field("reason", p.reason)
         case .sessionEnded(let p):
@@ -108,17 +118,32 @@ struct EventRow: OutputRow {
             fields.field("format", p.format)
             fields.field("sessions", strings: p.sessions.map(Hex.uuid))
             fields.field("subject_hash", p.subject?.description)
+        case .replayRun(let p):
+            fields.field("source_session", id: p.source)
+            fields.field("command", p.command)
+            fields.field("label", p.label)
+            fields.field("speed", p.speed)
+            fields.field("started_at", time: p.startedAt)
+            fields.field("ended_at", time: p.endedAt)
+            fields.field("outcome", p.outcome.rawValue)
+            fields.field("word_error_rate", p.wordErrorRate)
         }
     }
 }
 
 /// A word of a committed segment with its times.
-struct WordRow: OutputRow {
-    static let columns = ["word", "start_ms", "end_ms", "confidence"]
+public struct WordRow: OutputRow {
+    public static let columns = ["word", "start_ms", "end_ms", "confidence"]
 
-    var word: TranscriptWord
+    /// The word.
+    public var word: TranscriptWord
 
-    func write(to fields: inout Fields) {
+    /// The row of `word`.
+    public init(word: TranscriptWord) {
+        self.word = word
+    }
+
+    public func write(to fields: inout Fields) {
         fields.field("word", word.word)
         fields.field("start_ms", word.startMilliseconds)
         fields.field("end_ms", word.endMilliseconds)

@@ -1,0 +1,84 @@
+import AsyncAlgorithms
+import Foundation
+import Ingest
+import SessionModel
+
+/// A system under test that a stored session is replayed into: a recognizer, an app's pipeline.
+///
+/// ``ReplayDrive`` hands it the source session's events through ``ReplayInput``, each when its virtual
+/// time comes, and takes what it produces through ``ReplayOutput``. ``ProcessReplayTarget`` runs a
+/// command and speaks NDJSON over its standard input and output (`replay --drive`);
+/// ``InProcessReplayTarget`` calls Swift code, for an app's own tests.
+public protocol ReplayTarget: Sendable {
+    /// The target as a run records it: a process target's command as given.
+    var name: String { get }
+
+    /// Runs the system for one drive: reads `input` to its end and hands what the system produces to
+    /// `output`, returning when the system is done. Throws a ``ReplayDriveError`` when the system
+    /// failed; the driver cancels the task when the system hangs.
+    func drive(_ input: ReplayInput, _ output: ReplayOutput) async throws
+}
+
+/// The source session's events as a system under test receives them: each one when its virtual time
+/// comes. The driver waits for the system to take an event before it paces the next.
+public struct ReplayInput: AsyncSequence, Sendable {
+    public typealias Element = RecordedSessionEvent
+
+    /// The session replayed.
+    public let session: UUID
+    let channel: AsyncChannel<RecordedSessionEvent>
+    let monitor: DriveMonitor
+
+    public func makeAsyncIterator() -> Iterator { Iterator(channel: channel.makeAsyncIterator(), monitor: monitor) }
+
+    /// Takes the events one by one; the driver paces the next once one is taken.
+    public struct Iterator: AsyncIteratorProtocol {
+        var channel: AsyncChannel<RecordedSessionEvent>.Iterator
+        let monitor: DriveMonitor
+
+        public mutating func next() async -> RecordedSessionEvent? {
+            guard let event = await channel.next() else { return nil }
+            monitor.took()
+            return event
+        }
+    }
+}
+
+/// Where a system under test puts what it produces. An event's time, when left out, is the virtual
+/// clock's time when the event is handed over; its id, when left out, is derived from the run.
+public final class ReplayOutput: @unchecked Sendable {
+    // @unchecked: `produced` is guarded by `lock`.
+    private let lock = NSLock()
+    private var produced: [DrivenEvent] = []
+    private let clock: ReplayClock
+    private let monitor: DriveMonitor
+
+    init(clock: ReplayClock, monitor: DriveMonitor) {
+        self.clock = clock
+        self.monitor = monitor
+    }
+
+    /// Takes one event the system produced. Throws ``ReplayDriveError/invalidOutput(_:)`` for an event
+    /// of a type a system does not produce (only `transcript.partial` and `transcript.committed`).
+    public func emit(_ event: ProducedEvent) throws {
+        guard ProducedEventParser.producedTypes.contains(event.payload.type) else {
+            let problem = IngestProblem(line: event.line, field: "type",
+                                        reason: "\"\(event.payload.type.rawValue)\" is not what a system under test produces "
+                                            + "(transcript.partial, transcript.committed)")
+            throw ReplayDriveError.invalidOutput(problem)
+        }
+        let virtual = clock.now()
+        lock.withLock { produced.append(DrivenEvent(event: event, virtualMilliseconds: virtual)) }
+        monitor.noteOutput()
+    }
+
+    var events: [DrivenEvent] { lock.withLock { produced } }
+}
+
+/// An event a system produced, with the virtual time at which the driver took it.
+public struct DrivenEvent: Hashable, Sendable {
+    /// The event as the system gave it.
+    public var event: ProducedEvent
+    /// Virtual milliseconds since the source's first event when it was taken.
+    public var virtualMilliseconds: Int64
+}

@@ -1,0 +1,23 @@
+import SessionModel
+
+/// Where a replay takes a session's events from: a list in memory, or the store, read ahead in batches.
+enum ReplaySource: Sendable {
+    case events([RecordedSessionEvent])
+    case loading(SessionLoader)
+
+    /// Events in the session.
+    var count: Int {
+        switch self {
+        case .events(let events): events.count
+        case .loading(let loader): loader.count
+        }
+    }
+
+    /// The event at `index`; nil past the end.
+    func event(at index: Int) async throws -> RecordedSessionEvent? {
+        switch self {
+        case .events(let events): index < events.count ? events[index] : nil
+        case .loading(let loader): try await loader.event(at: index)
+        }
+    }
+}
