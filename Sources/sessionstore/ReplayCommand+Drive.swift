@@ -51,7 +51,7 @@ extension ReplayCommand {
 
     private func runSuite(_ sources: [UUID], _ runner: DriveRunner) async throws {
         guard !sources.isEmpty else { throw CommandFailure(.invalidData, "no session to drive: the store holds none that is not itself a run" + (driveOptions.locale.map { " in locale \($0)" } ?? "")) }
-        let progress = ProgressOption(quiet: quiet).start("driving sessions", unit: "sessions")
+        let progress = Progress("driving sessions", unit: "sessions", shown: !quiet && Progress.standardErrorIsATerminal)
         let done = Counter()
         let outcomes = await withTaskGroup(of: (Int, DriveOutcome).self) { group in
             var results = [DriveOutcome?](repeating: nil, count: sources.count)

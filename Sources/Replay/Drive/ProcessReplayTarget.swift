@@ -52,12 +52,15 @@ public struct ProcessReplayTarget: ReplayTarget {
         let executable: Executable = arguments[0].contains("/") ? .path(FilePath(arguments[0])) : .name(arguments[0])
         let parser = ProducedEventParser(session: input.session)
         let result: ExecutionResult<Feed, SequenceOutput, FileDescriptorOutput>
+        let group = ProcessGroup()
         do {
-            result = try await run(executable, arguments: Arguments(Array(arguments.dropFirst())), platformOptions: options,
+            result = try await withTaskCancellationHandler {
+              try await run(executable, arguments: Arguments(Array(arguments.dropFirst())), platformOptions: options,
                                    input: .inputWriter, output: .sequence,
                                    error: errorLog.map { .fileDescriptor($0, closeAfterSpawningProcess: false) } ?? .currentStandardError
             ) { execution in
-                try await withThrowingTaskGroup(of: Feed?.self) { group in
+                group.started(execution.processIdentifier.value)
+                return try await withThrowingTaskGroup(of: Feed?.self) { group in
                     let writer = execution.standardInputWriter
                     group.addTask {
                         let feed = await Self.feed(input, to: writer)
@@ -74,6 +77,11 @@ public struct ProcessReplayTarget: ReplayTarget {
                     }
                     return feed
                 }
+              }
+            } onCancel: {
+                // Subprocess tears a cancelled child down in a task of its own, which this process may
+                // not live to see: the whole group is killed here, before the drive returns.
+                group.kill()
             }
         } catch let error as SubprocessError {
             throw ReplayDriveError.couldNotStart(command: command, reason: "\(error)")
@@ -86,6 +94,26 @@ public struct ProcessReplayTarget: ReplayTarget {
             throw ReplayDriveError.exited(status: status, taken: feed.taken)
         case .signaled(let signal):
             throw ReplayDriveError.killed(signal: signal, taken: feed.taken)
+        }
+    }
+
+    /// The command's process group, killed when the drive is cancelled (it hung).
+    private final class ProcessGroup: @unchecked Sendable {
+        // @unchecked: `leader` and `killed` are guarded by `lock`.
+        private let lock = NSLock()
+        private var leader: pid_t?
+        private var killed = false
+
+        func started(_ pid: pid_t) {
+            let kill = lock.withLock { leader = pid; return killed }
+            if kill { self.kill() }
+        }
+
+        func kill() {
+            lock.withLock {
+                killed = true
+                if let leader { _ = Foundation.kill(-leader, SIGKILL) }
+            }
         }
     }
 
