@@ -41,6 +41,9 @@ import TestSupport
             .subjectErased(SubjectErased(subject: subject, sessions: [UUID(), UUID()], requestReference: text)),
             .exportPerformed(ExportPerformed(actor: text, format: other, sessions: [UUID()], subject: subject)),
             .retentionPolicySet(RetentionPolicy(maxAge: Int64(number % 1_000_000), partialsMaxAge: number % 2 == 0 ? 5 : nil)),
+            .replayRun(ReplayRun(source: UUID(), command: text, label: text.isEmpty ? nil : other, speed: other,
+                                 startedAt: -Int64(truncatingIfNeeded: number % 1_000_000), endedAt: Int64(truncatingIfNeeded: number),
+                                 outcome: number % 2 == 0 ? .passed : .failed, wordErrorRate: number % 3 == 0 ? nil : confidence)),
         ]
     }
 

@@ -60,13 +60,17 @@ import TestSupport
                                              to: directory.appendingPathComponent("\(name).\(ext)"))
         }
         try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("Fixtures"), withDestinationURL: RepositoryFixtures.root)
+        try FileManager.default.createSymbolicLink(at: directory.appendingPathComponent("tools"),
+                                                   withDestinationURL: RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools"))
         guard try cli.run(["anchor", "--out", "cp.txt"]).status == 0,
               try cli.run(["retention", "set", "--max-age", "90d"]).status == 0 else { throw CLIFailure("anchor or retention set failed") }
         let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
         let list = try cli.run(["sessions", "--format", "csv"]).stdout.split(whereSeparator: \.isNewline)
         guard list.count > 1, let session = list[1].split(separator: ",").first else { throw CLIFailure("the demo store lists no session") }
+        let drove = try cli.run(["replay", String(session), "--drive", "python3 tools/replay/echo_target.py", "--with-transcript"])
+        guard drove.status == 0 else { throw CLIFailure("replay --drive failed: \(drove.stderr)") }
         return (directory, [
-            "SESSION": String(session), "USER_ID": "demo-clinician", "KEY": key, "T": "2026-12-01T00:00:00Z",
+            "SESSION": String(session), "RUN": drove.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "USER_ID": "demo-clinician", "KEY": key, "T": "2026-12-01T00:00:00Z",
             "/data/s.store": cli.storePath, "/secrets/s.key": cli.keyPath,
         ])
     }
@@ -85,7 +89,7 @@ import TestSupport
         }
         var environment: [String: String] = [:]
         var arguments: [String] = []
-        for word in text.split(separator: " ").map(String.init) {
+        for word in shellWords(text) {
             if arguments.isEmpty, let equals = word.firstIndex(of: "="), word.first?.isUppercase == true {
                 environment[String(word[..<equals])] = String(word[word.index(after: equals)...]).trimmingCharacters(in: CharacterSet(charactersIn: "'\""))
             } else {
@@ -93,6 +97,28 @@ import TestSupport
             }
         }
         return (environment, arguments)
+    }
+
+    /// Words split at spaces outside 'single' and "double" quotes, the quotes removed, as a shell does.
+    static func shellWords(_ text: String) -> [String] {
+        var words: [String] = [], word = "", quote: Character?, inWord = false
+        for character in text {
+            if let open = quote {
+                if character == open { quote = nil } else { word.append(character) }
+            } else if character == "'" || character == "\"" {
+                quote = character
+                inWord = true
+            } else if character == " " {
+                if inWord { words.append(word) }
+                word = ""
+                inWord = false
+            } else {
+                word.append(character)
+                inWord = true
+            }
+        }
+        if inWord { words.append(word) }
+        return words
     }
 
     @Test(.timeLimit(.minutes(10)), arguments: lines)

@@ -61,8 +61,8 @@ public struct ReplayDrive: Sendable {
     /// or hangs (it is then stopped).
     public func run(into target: some ReplayTarget) async throws -> ReplayDriveResult {
         let clock = ReplayClock(speed: options.speed), monitor = DriveMonitor()
-        let channel = AsyncChannel<RecordedSessionEvent>()
-        let input = ReplayInput(session: session, channel: channel, monitor: monitor)
+        let channel = AsyncChannel<PacedEvent>()
+        let input = ReplayInput(session: session, channel: channel, monitor: monitor, clock: clock)
         let output = ReplayOutput(clock: clock, monitor: monitor)
         let startedAt = Self.wallMilliseconds()
         let timeout = options.timeout
@@ -72,7 +72,7 @@ public struct ReplayDrive: Sendable {
                 try await target.drive(input, output)
                 return .targetEnded
             }
-            group.addTask { .fed(try await feed(channel, clock: clock, monitor: monitor)) }
+            group.addTask { .fed(try await feed(channel, monitor: monitor)) }
             group.addTask {
                 while !Task.isCancelled {
                     if let hang = monitor.hang(timeout: timeout) { throw hang }
@@ -115,7 +115,7 @@ public struct ReplayDrive: Sendable {
         var complete: Bool
     }
 
-    private func feed(_ channel: AsyncChannel<RecordedSessionEvent>, clock: ReplayClock, monitor: DriveMonitor) async throws -> Fed {
+    private func feed(_ channel: AsyncChannel<PacedEvent>, monitor: DriveMonitor) async throws -> Fed {
         var timeline = VirtualTimeline()
         var fed = Fed(complete: false)
         var index = 0, handed = 0
@@ -131,9 +131,8 @@ public struct ReplayDrive: Sendable {
             if !options.withTranscript, SessionReplay.transcriptSegment(of: event.payload) != nil { continue }
             handed += 1
             monitor.waiting(for: handed)
-            await channel.send(recorded)
+            await channel.send(PacedEvent(event: recorded, virtualMilliseconds: timeline.now))
             if monitor.targetEnded || Task.isCancelled { return fed }  // the event was not taken
-            clock.anchor(at: timeline.now)
         }
         monitor.inputEnded()
         fed.complete = true

@@ -26,22 +26,32 @@ public struct ReplayInput: AsyncSequence, Sendable {
 
     /// The session replayed.
     public let session: UUID
-    let channel: AsyncChannel<RecordedSessionEvent>
+    let channel: AsyncChannel<PacedEvent>
     let monitor: DriveMonitor
+    let clock: ReplayClock
 
-    public func makeAsyncIterator() -> Iterator { Iterator(channel: channel.makeAsyncIterator(), monitor: monitor) }
+    public func makeAsyncIterator() -> Iterator { Iterator(channel: channel.makeAsyncIterator(), monitor: monitor, clock: clock) }
 
-    /// Takes the events one by one; the driver paces the next once one is taken.
+    /// Takes the events one by one; the driver paces the next once one is taken, and the virtual clock
+    /// stands at an event's time from the moment it is taken.
     public struct Iterator: AsyncIteratorProtocol {
-        var channel: AsyncChannel<RecordedSessionEvent>.Iterator
+        var channel: AsyncChannel<PacedEvent>.Iterator
         let monitor: DriveMonitor
+        let clock: ReplayClock
 
         public mutating func next() async -> RecordedSessionEvent? {
-            guard let event = await channel.next() else { return nil }
+            guard let paced = await channel.next() else { return nil }
+            clock.anchor(at: paced.virtualMilliseconds)
             monitor.took()
-            return event
+            return paced.event
         }
     }
+}
+
+/// An event with its virtual time, on its way to the target.
+struct PacedEvent: Sendable {
+    var event: RecordedSessionEvent
+    var virtualMilliseconds: Int64
 }
 
 /// Where a system under test puts what it produces. An event's time, when left out, is the virtual
