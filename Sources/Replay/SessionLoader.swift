@@ -6,15 +6,21 @@ import SessionModel
 
 /// Reads and decodes a session's stream in batches on a background thread, so that a replay can
 /// start on the first events while later ones are still being decrypted. Events are taken in order;
-/// a batch is let go once the replay has passed it.
+/// a batch is let go once the replay has passed it, and the reader stays at most ``readAhead`` events
+/// ahead of the replay, so memory does not grow with the session when the replay is the slower (a
+/// system under test that takes its time).
 final class SessionLoader: @unchecked Sendable {
-    // @unchecked: `batches`, `loadedCount`, `failure`, `finished` and `waiting` are guarded by `lock`.
+    // @unchecked: `batches`, `loadedCount`, `requested`, `failure`, `finished` and `waiting` are guarded by `lock`.
     static let batchSize = 4096
     /// The first batch is small, so the replay starts at once.
     static let firstBatchSize = 256
+    /// How far the reader may run ahead of the replay, in events.
+    static let readAhead = 2 * batchSize
 
     let count: Int
-    private let lock = NSLock()
+    private let lock = NSCondition()
+    /// The highest index the replay has asked for.
+    private var requested = 0
     /// Decoded batches not passed yet, with the index of their first event.
     private var batches: [(start: Int, events: [RecordedSessionEvent])] = []
     private var loadedCount = 0
@@ -33,6 +39,7 @@ final class SessionLoader: @unchecked Sendable {
             var next = 0  // the stream number read up to; discarded events (their key destroyed) are left out
             do {
                 while next < total {
+                    lock.withLock { while loadedCount - requested > Self.readAhead { lock.wait() } }
                     let size = min(next == 0 ? Self.firstBatchSize : Self.batchSize, total - next)
                     let batch = try log.readStream(stream, from: UInt64(next), maxCount: size, skippingErased: true) {
                         try codec.decode($0)
@@ -91,6 +98,10 @@ final class SessionLoader: @unchecked Sendable {
 
     /// The event at `index` if decoded, letting go of the batches before it. Call with `lock` held.
     private func taken(_ index: Int) -> RecordedSessionEvent? {
+        if index > requested {
+            requested = index
+            lock.signal()
+        }
         while let first = batches.first, first.start + first.events.count <= index { batches.removeFirst() }
         guard let first = batches.first, index >= first.start, index < first.start + first.events.count else { return nil }
         return first.events[index - first.start]

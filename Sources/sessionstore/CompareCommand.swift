@@ -40,7 +40,7 @@ struct CompareCommand: AsyncParsableCommand {
             let comparison = TranscriptComparison(source: try await TranscriptTimeline.load(sourceID, from: log),
                                                   run: try await TranscriptTimeline.load(runID, from: log), thresholds: thresholds)
             let sink = try output.sink()
-            try writeComparison(comparison, label: nil, format: output.format, to: sink)
+            try writeComparison(comparison, run: runID, label: nil, format: output.format, to: sink)
             try sink.close()
             if let junit = check.junit {
                 let outcome = DriveOutcome(source: sourceID, run: runID, outcome: comparison.passed ? "passed" : "failed",

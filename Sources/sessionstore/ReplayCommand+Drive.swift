@@ -36,7 +36,7 @@ extension ReplayCommand {
         if let failure = outcome.failure { throw failure }
         let output = OutputSink.standardOutput()
         if let comparison = outcome.comparison {
-            try writeComparison(comparison, label: outcome.label, format: format.format, to: output)
+            try writeComparison(comparison, run: outcome.run, label: outcome.label, format: format.format, to: output)
         } else if let run = outcome.run {
             output.write(run.uuidString.lowercased() + "\n")
         }
@@ -105,13 +105,14 @@ extension ReplayCommand {
 
 /// A comparison as `compare` and `replay --expect` print it: a table of segments and a verdict line,
 /// one JSON object, or CSV rows of segments.
-func writeComparison(_ comparison: TranscriptComparison, label: String?, format: OutputFormat, to output: OutputSink) throws {
+func writeComparison(_ comparison: TranscriptComparison, run: UUID?, label: String?, format: OutputFormat,
+                     to output: OutputSink) throws {
     switch format {
     case .json, .ndjson:
-        try output.writeObject(ComparisonDocument(comparison: comparison, label: label))
+        try output.writeObject(ComparisonDocument(comparison: comparison, label: label, run: run))
     default:
         var writer = RowWriter<SegmentComparisonRow>(format: format == .csv ? .csv : .table, sink: output)
-        for segment in comparison.segments { try writer.write(SegmentComparisonRow(comparison: comparison, segment: segment)) }
+        for segment in comparison.segments { try writer.write(SegmentComparisonRow(comparison: comparison, segment: segment, run: run)) }
         try writer.finish()
         if format != .csv {
             let a = comparison.alignment

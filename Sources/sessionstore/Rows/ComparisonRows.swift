@@ -10,10 +10,12 @@ struct SegmentComparisonRow: OutputRow {
 
     var comparison: TranscriptComparison
     var segment: TranscriptComparison.SegmentResult
+    /// The run's id: nil when it was not stored (`--no-store`).
+    var run: UUID?
 
     func write(to fields: inout Fields) {
         fields.field("source", id: comparison.source)
-        fields.field("run", id: comparison.run)
+        fields.field("run", id: run)
         fields.field("segment", segment.segment)
         fields.field("run_segment", segment.runSegment)
         fields.field("reference_words", segment.reference.count)
@@ -72,11 +74,13 @@ struct ComparisonDocument: OutputRow {
 
     var comparison: TranscriptComparison
     var label: String?
+    /// The run's id: nil when it was not stored (`--no-store`).
+    var run: UUID?
 
     func write(to fields: inout Fields) {
         let c = comparison, alignment = c.alignment
         fields.field("source", id: c.source)
-        fields.field("run", id: c.run)
+        fields.field("run", id: run)
         fields.field("label", label)
         fields.field("outcome", c.passed ? "passed" : "failed")
         fields.field("passed", c.passed)
@@ -91,7 +95,7 @@ struct ComparisonDocument: OutputRow {
         fields.field("max_commit_latency_ms", c.thresholds.maxCommitLatencyMilliseconds)
         fields.field("failures", strings: c.failures)
         fields.field("phrases", rows: c.phrases.map(PhraseRow.init))
-        fields.field("segments", rows: c.segments.map { SegmentComparisonRow(comparison: c, segment: $0) })
+        fields.field("segments", rows: c.segments.map { SegmentComparisonRow(comparison: c, segment: $0, run: run) })
     }
 }
 
