@@ -52,36 +52,36 @@ public struct ProcessReplayTarget: ReplayTarget {
         let executable: Executable = arguments[0].contains("/") ? .path(FilePath(arguments[0])) : .name(arguments[0])
         let parser = ProducedEventParser(session: input.session)
         let result: ExecutionResult<Feed, SequenceOutput, FileDescriptorOutput>
-        let group = ProcessGroup()
+        let processGroup = ProcessGroup()
         do {
             result = try await withTaskCancellationHandler {
-              try await run(executable, arguments: Arguments(Array(arguments.dropFirst())), platformOptions: options,
-                                   input: .inputWriter, output: .sequence,
-                                   error: errorLog.map { .fileDescriptor($0, closeAfterSpawningProcess: false) } ?? .currentStandardError
-            ) { execution in
-                group.started(execution.processIdentifier.value)
-                return try await withThrowingTaskGroup(of: Feed?.self) { group in
-                    let writer = execution.standardInputWriter
-                    group.addTask {
-                        let feed = await Self.feed(input, to: writer)
-                        try? await writer.finish()
+                try await run(executable, arguments: Arguments(Array(arguments.dropFirst())), platformOptions: options,
+                              input: .inputWriter, output: .sequence,
+                              error: errorLog.map { .fileDescriptor($0, closeAfterSpawningProcess: false) } ?? .currentStandardError
+                ) { execution in
+                    processGroup.started(execution.processIdentifier.value)
+                    return try await withThrowingTaskGroup(of: Feed?.self) { tasks in
+                        let writer = execution.standardInputWriter
+                        tasks.addTask {
+                            let feed = await Self.feed(input, to: writer)
+                            try? await writer.finish()
+                            return feed
+                        }
+                        tasks.addTask {
+                            try await Self.read(execution.standardOutput, parser: parser, into: output)
+                            return nil
+                        }
+                        var feed = Feed(taken: 0, complete: false)
+                        while let result = try await tasks.next() {
+                            if let result { feed = result }
+                        }
                         return feed
                     }
-                    group.addTask {
-                        try await Self.read(execution.standardOutput, parser: parser, into: output)
-                        return nil
-                    }
-                    var feed = Feed(taken: 0, complete: false)
-                    while let result = try await group.next() {
-                        if let result { feed = result }
-                    }
-                    return feed
                 }
-              }
             } onCancel: {
                 // Subprocess tears a cancelled child down in a task of its own, which this process may
                 // not live to see: the whole group is killed here, before the drive returns.
-                group.kill()
+                processGroup.kill()
             }
         } catch let error as SubprocessError {
             throw ReplayDriveError.couldNotStart(command: command, reason: "\(error)")
