@@ -18,6 +18,7 @@ extension ReplayCommand {
                 throw CommandFailure(.key, "the store is read-only here, so a run cannot be stored; give --no-store to drive without storing")
             }
             let thresholds = options.expect ? try options.check.thresholds() : nil
+            TargetSignals.install()
             let runner = DriveRunner(
                 log: log, command: options.drive!, targetLog: options.targetLog,
                 options: ReplayDrive.Options(speed: pace, withTranscript: options.withTranscript,

@@ -73,6 +73,19 @@ import TestSupport
         }
     }
 
+    /// The race a loaded machine hit: the driver was already waiting to hand over the next event when the
+    /// system's `took()` for the one before ran, and that cleared the wait, so a hung system was never stopped.
+    @Test func aLateTakeOfTheEventBeforeDoesNotHideAHangOnTheNext() async throws {
+        let monitor = DriveMonitor()
+        monitor.waiting(for: 1)
+        monitor.waiting(for: 2)  // event 1 was handed over; its taker has not run yet
+        monitor.took()
+        try await Task.sleep(for: .milliseconds(5))
+        #expect(monitor.hang(timeout: .milliseconds(1)) == .stoppedReading(event: 2, timeout: .milliseconds(1)))
+        monitor.took()
+        #expect(monitor.hang(timeout: .milliseconds(1)) == nil, "event 2 was taken")
+    }
+
     @Test func aTargetThatProducesAnEventOfAnotherTypeFails() async throws {
         try await withTemporaryStore { store in
             let (log, recorder) = try await SessionReplayTests.recorded("short-dictation", in: store)

@@ -3,6 +3,7 @@ import Ingest
 import Output
 import SessionModel
 import Subprocess
+import Synchronization
 #if canImport(System)
 import System
 #else
@@ -53,6 +54,7 @@ public struct ProcessReplayTarget: ReplayTarget {
         let parser = ProducedEventParser(session: input.session)
         let result: ExecutionResult<Feed, SequenceOutput, FileDescriptorOutput>
         let processGroup = ProcessGroup()
+        defer { processGroup.ended() }
         do {
             result = try await withTaskCancellationHandler {
                 try await run(executable, arguments: Arguments(Array(arguments.dropFirst())), platformOptions: options,
@@ -97,16 +99,30 @@ public struct ProcessReplayTarget: ReplayTarget {
         }
     }
 
+    /// Kills every target command still running, with its process group: for a program that drives and
+    /// is itself being stopped (SIGINT, SIGTERM). A target runs in a process group of its own, so a
+    /// terminal's Ctrl-C does not reach it, and one that does not read to the end of its input would
+    /// outlive the driver.
+    public static func killRunningTargets() {
+        ProcessGroup.running.withLock { groups in groups.forEach { $0.kill() } }
+    }
+
     /// The command's process group, killed when the drive is cancelled (it hung).
     private final class ProcessGroup: @unchecked Sendable {
         // @unchecked: `leader` and `killed` are guarded by `lock`.
+        static let running = Mutex<[ProcessGroup]>([])
         private let lock = NSLock()
         private var leader: pid_t?
         private var killed = false
 
         func started(_ pid: pid_t) {
             let kill = lock.withLock { leader = pid; return killed }
+            Self.running.withLock { $0.append(self) }
             if kill { self.kill() }
+        }
+
+        func ended() {
+            Self.running.withLock { groups in groups.removeAll { $0 === self } }
         }
 
         func kill() {

@@ -34,25 +34,27 @@ final class ReplayClock: @unchecked Sendable {
     }
 }
 
-/// What the watchdog of a drive looks at: since when the driver has waited for the system to take an
+/// What the watchdog of a drive looks at: since when the driver has waited to hand the system an
 /// event, and, once the input ended, since when the system has been silent.
+///
+/// Waiting and taking are counted, not paired: the driver may be waiting to hand over event n + 1
+/// before the system's `took()` for event n has run, and that late `took()` must not clear the wait.
 final class DriveMonitor: @unchecked Sendable {
     // @unchecked: every property is guarded by `lock`.
     private let lock = NSLock()
     private var waitingSince: (event: Int, since: ContinuousClock.Instant)?
-    private var silentSince: ContinuousClock.Instant?
     private(set) var taken = 0
+    private var silentSince: ContinuousClock.Instant?
     private var ended = false
 
+    /// The driver is about to hand over event `event` (counted from 1).
     func waiting(for event: Int) {
         lock.withLock { waitingSince = (event, .now) }
     }
 
+    /// The system took the next event.
     func took() {
-        lock.withLock {
-            waitingSince = nil
-            taken += 1
-        }
+        lock.withLock { taken += 1 }
     }
 
     func inputEnded() {
@@ -76,7 +78,7 @@ final class DriveMonitor: @unchecked Sendable {
     func hang(timeout: Duration) -> ReplayDriveError? {
         lock.withLock {
             let now = ContinuousClock.now
-            if let waiting = waitingSince, now - waiting.since > timeout {
+            if let waiting = waitingSince, taken < waiting.event, now - waiting.since > timeout {
                 return .stoppedReading(event: waiting.event, timeout: timeout)
             }
             if let silentSince, now - silentSince > timeout {
