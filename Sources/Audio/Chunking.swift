@@ -9,13 +9,18 @@ public enum Chunking {
 
     /// Little-endian int16 bytes of the frames in `range`.
     public static func pcmBytes(_ samples: [Int16], frames range: Range<Int>, channels: Int) -> [UInt8] {
-        var bytes = [UInt8](repeating: 0, count: range.count * channels * 2)
+        let interleaved = samples[range.lowerBound * channels..<range.upperBound * channels]
+        #if _endian(little)
+        return interleaved.withUnsafeBytes { [UInt8]($0) }
+        #else
+        var bytes = [UInt8](repeating: 0, count: interleaved.count * 2)
         bytes.withUnsafeMutableBytes { raw in
-            for (offset, index) in (range.lowerBound * channels..<range.upperBound * channels).enumerated() {
-                raw.storeBytes(of: samples[index].littleEndian, toByteOffset: 2 * offset, as: Int16.self)
+            for (offset, sample) in interleaved.enumerated() {
+                raw.storeBytes(of: sample.littleEndian, toByteOffset: 2 * offset, as: Int16.self)
             }
         }
         return bytes
+        #endif
     }
 
     /// Samples from little-endian int16 bytes.

@@ -18,13 +18,14 @@ public struct EventRow: OutputRow {
 
     /// The event.
     public var recorded: RecordedSessionEvent
-    /// The chunk's PCM as base64, decoded ahead of writing (`--with-audio`).
-    public var pcmBase64: String?
+    /// The chunk's PCM (16-bit little-endian samples), decoded ahead of writing (`--with-audio`);
+    /// written as base64.
+    public var pcm: [UInt8]?
 
-    /// The row of `recorded`; give `pcmBase64` to include a chunk's samples.
-    public init(recorded: RecordedSessionEvent, pcmBase64: String? = nil) {
+    /// The row of `recorded`; give `pcm` to include a chunk's samples.
+    public init(recorded: RecordedSessionEvent, pcm: [UInt8]? = nil) {
         self.recorded = recorded
-        self.pcmBase64 = pcmBase64
+        self.pcm = pcm
     }
 
     public func write(to fields: inout Fields) {
@@ -69,7 +70,7 @@ public struct EventRow: OutputRow {
             fields.field("index", p.index)
             fields.field("frames", p.frames)
             if p.frames == nil, case .pcm(let bytes) = p.audio { fields.field("pcm_bytes", bytes.count) }
-            if let pcmBase64 { fields.field("pcm", pcmBase64) }
+            if let pcm { fields.field("pcm", base64: pcm) }
         case .recordingStopped(let p), .playbackCompleted(let p):
             fields.field("recording", p.recording)
         case .transcriptPartial(let p):

@@ -89,6 +89,17 @@ public struct Fields {
         }
     }
 
+    /// Bytes as standard base64 text (RFC 4648, padded): a JSON string, or the cell's text.
+    public mutating func field(_ key: String, base64 bytes: [UInt8]?) {
+        put(key, isNil: bytes == nil, plain: false, cell: { bytes.map(Base64.string) ?? "" },
+            csv: { out in if let bytes { Base64.append(bytes, to: &out) } }) { out in
+            guard let bytes else { JSONText.appendNull(to: &out); return }
+            out.append(UInt8(ascii: "\""))
+            Base64.append(bytes, to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
+    }
+
     /// A time as RFC 3339 UTC with milliseconds (`2026-11-21T10:00:00.250Z`); keys end in `_at`.
     public mutating func field(_ key: String, time milliseconds: Int64?) {
         put(key, isNil: milliseconds == nil, plain: false, cell: { milliseconds.map(RFC3339.string) ?? "" },

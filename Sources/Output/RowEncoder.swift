@@ -33,6 +33,11 @@ public struct RowEncoder<Row: OutputRow>: Sendable {
         return EncodedRow(bytes: bytes)
     }
 
+    /// Appends the row's line to `out`, as ``encode(_:)`` makes it: for a caller that puts lines together.
+    public func encode(_ row: Row, appendingTo out: inout [UInt8]) {
+        append(row, to: &out)
+    }
+
     func append(_ row: Row, to out: inout [UInt8]) {
         switch format {
         case .json:

@@ -45,6 +45,7 @@ final class SessionLoader: @unchecked Sendable {
                         try codec.decode($0)
                     }
                     next += size
+                    log.releaseMappedPages()  // the batch is decoded: its pages need not stay resident
                     if !batch.isEmpty { add(batch) }
                 }
                 finish(nil)

@@ -50,7 +50,7 @@ struct EventsCommand: AsyncParsableCommand {
                     let event = try codec.decode(recorded)
                     var row = EventRow(recorded: event)
                     if withAudio, case .recordingChunk(let chunk) = event.event.payload {
-                        row.pcmBase64 = Data(try chunk.pcm()).base64EncodedString()
+                        row.pcm = try chunk.pcm()
                     }
                     return encoder.encode(row)
                 }

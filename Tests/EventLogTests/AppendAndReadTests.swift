@@ -53,6 +53,44 @@ import Testing
         }
     }
 
+    /// A replay of an hour reads the whole store once; what it has read must not stay resident.
+    @Test func mappedPagesLetGoOfStopBeingResidentAndReadBackTheSame() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let stream = StreamID()
+            var generator = SystemRandomNumberGenerator()
+            let texts = (0..<400).map { _ in String((0..<4_000).map { _ in Character(UnicodeScalar(UInt8.random(in: 97...122, using: &generator))) }) }
+            try await log.append(texts.map { event($0) }, to: stream, expectedVersion: .noStream)
+            #expect(try log.readStream(stream).map(\.text) == texts)
+            #if os(Linux)
+            if TestBackend.isLMDB {
+                let dataFile = URL(fileURLWithPath: store.dataFile).resolvingSymlinksInPath().path
+                let touched = try Self.residentKilobytes(of: dataFile)
+                #expect(touched > 400, "the read touched the map: \(touched) KB")
+                log.releaseMappedPages()
+                #expect(try Self.residentKilobytes(of: dataFile) == 0)
+            }
+            #endif
+            log.releaseMappedPages()
+            #expect(try log.readStream(stream).map(\.text) == texts, "read again from the page cache")
+        }
+    }
+
+    /// Resident kilobytes of this process's mappings of `path` (/proc/self/smaps).
+    static func residentKilobytes(of path: String) throws -> Int {
+        var inFile = false, total = 0
+        // Read to the end: /proc files report a size of 0, and a read sized from that stops short.
+        let smaps = try FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/smaps")).readToEnd() ?? Data()
+        for line in String(decoding: smaps, as: UTF8.self).split(separator: "\n") {
+            if let first = line.first, first.isHexDigit, line.split(separator: " ").first?.contains("-") == true {
+                inFile = line.hasSuffix(" " + path)
+            } else if inFile, line.hasPrefix("Rss:") {
+                total += Int(line.split(separator: " ", omittingEmptySubsequences: true)[1]) ?? 0
+            }
+        }
+        return total
+    }
+
     @Test func eventIdTypeAndBinaryDataSurviveTheRoundTrip() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

@@ -74,15 +74,15 @@ import TestSupport
     }
 
     /// The race a loaded machine hit: the driver was already waiting to hand over the next event when the
-    /// system's `took()` for the one before ran, and that cleared the wait, so a hung system was never stopped.
+    /// system's take of the one before was counted, and that cleared the wait, so a hung system was never stopped.
     @Test func aLateTakeOfTheEventBeforeDoesNotHideAHangOnTheNext() async throws {
         let monitor = DriveMonitor()
         monitor.waiting(for: 1)
         monitor.waiting(for: 2)  // event 1 was handed over; its taker has not run yet
-        monitor.took()
+        monitor.took(1)
         try await Task.sleep(for: .milliseconds(5))
         #expect(monitor.hang(timeout: .milliseconds(1)) == .stoppedReading(event: 2, timeout: .milliseconds(1)))
-        monitor.took()
+        monitor.took(1)
         #expect(monitor.hang(timeout: .milliseconds(1)) == nil, "event 2 was taken")
     }
 

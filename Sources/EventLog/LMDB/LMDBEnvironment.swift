@@ -192,6 +192,24 @@ final class LMDBEnvironment: @unchecked Sendable {
         return Info(mapSize: info.me_mapsize, pageSize: Int(stat.ms_psize), pagesInUse: info.me_last_pgno + 1)
     }
 
+    /// Lets go of the map's pages this process has read: they stop counting in its resident memory and
+    /// are read again from the page cache when next touched. The map is read-only (no `MDB_WRITEMAP`),
+    /// so nothing is lost; the resize lock keeps the map where it is meanwhile. LMDB does not tell where
+    /// its map is (`me_mapaddr` is set only with `MDB_FIXEDMAP`): it is found in /proc/self/maps, so
+    /// this does nothing on systems without it.
+    func releaseMappedPages() {
+        let dataFile = URL(fileURLWithPath: path).appendingPathComponent(StoreLayout.dataFileName).resolvingSymlinksInPath().path
+        resizeLock.withShared {
+            // Read to the end: /proc files report a size of 0, and a read sized from that can stop short.
+            guard let maps = try? FileHandle(forReadingFrom: URL(fileURLWithPath: "/proc/self/maps")).readToEnd() else { return }
+            for line in String(decoding: maps, as: UTF8.self).split(separator: "\n") where line.hasSuffix(" " + dataFile) {
+                let range = line.prefix { $0 != " " }.split(separator: "-").compactMap { UInt(String($0), radix: 16) }
+                guard range.count == 2, range[1] > range[0], let start = UnsafeMutableRawPointer(bitPattern: range[0]) else { continue }
+                _ = madvise(start, Int(range[1] - range[0]), Int32(MADV_DONTNEED))
+            }
+        }
+    }
+
     /// Writes a compacted copy of the environment (free pages left out, pages renumbered) to `descriptor`.
     func copyCompacted(to descriptor: Int32) throws {
         try LMDBError.check(mdb_env_copyfd2(env, descriptor, UInt32(MDB_CP_COMPACT)), "mdb_env_copyfd2")

@@ -51,6 +51,11 @@ enum StoreEnvironment: Sendable {
         if case .lmdb(let environment) = self { try environment.reserve(bytes) }
     }
 
+    /// Lets go of mapped pages already read (LMDB's map); PostgreSQL maps none.
+    func releaseMappedPages() {
+        if case .lmdb(let environment) = self { environment.releaseMappedPages() }
+    }
+
     /// Whether the store has the database (LMDB) or table (PostgreSQL) `name`.
     func hasDatabase(_ name: String) -> Bool {
         switch self {

@@ -149,6 +149,13 @@ extension EventLog {
         }
     }
 
+    /// Lets go of the store's pages this process has mapped and read (LMDB), so that a long sequential
+    /// read (a replay of an hour) does not keep the whole store resident; they are read again from the
+    /// page cache if touched. Nothing to do on PostgreSQL.
+    public func releaseMappedPages() {
+        environment.releaseMappedPages()
+    }
+
     /// Whether the store is served by a read-only replica (a PostgreSQL hot standby): everything reads,
     /// and every write (an append, a view's rows) is refused. Always false on LMDB.
     public func isReadOnlyReplica() throws -> Bool {

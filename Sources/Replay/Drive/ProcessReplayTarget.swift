@@ -66,11 +66,16 @@ public struct ProcessReplayTarget: ReplayTarget {
                         let writer = execution.standardInputWriter
                         tasks.addTask {
                             let feed = await Self.feed(input, to: writer)
-                            try? await writer.finish()
+                            if feed.complete { try? await writer.finish() }  // never an end of input after a part of a line
                             return feed
                         }
                         tasks.addTask {
-                            try await Self.read(execution.standardOutput, parser: parser, into: output)
+                            do {
+                                try await Self.read(execution.standardOutput, parser: parser, into: output)
+                            } catch {
+                                processGroup.kill()  // before its input is cut short, which it would report too
+                                throw error
+                            }
                             return nil
                         }
                         var feed = Feed(taken: 0, complete: false)
@@ -139,19 +144,26 @@ public struct ProcessReplayTarget: ReplayTarget {
         var complete: Bool
     }
 
-    /// Writes every event as an NDJSON line, until the command stops reading (it exited, or closed its
-    /// standard input).
+    /// Writes every event as an NDJSON line, the events handed over together in one write, until the
+    /// command stops reading (it exited, or closed its standard input).
     private static func feed(_ input: ReplayInput, to writer: StandardInputWriter) async -> Feed {
         let encoder = RowEncoder<EventRow>(format: .ndjson)
+        var batches = input.batches()
         var taken = 0
+        var lines: [UInt8] = []
         do {
-            for try await recorded in input {
-                taken += 1
-                var row = EventRow(recorded: recorded)
-                if case .recordingChunk(let chunk) = recorded.event.payload {
-                    row.pcmBase64 = Data(try chunk.pcm()).base64EncodedString()
+            while let batch = await batches.next() {
+                taken += batch.count
+                lines.removeAll(keepingCapacity: true)
+                for recorded in batch {
+                    var row = EventRow(recorded: recorded)
+                    if case .recordingChunk(let chunk) = recorded.event.payload {
+                        row.pcm = try chunk.pcm()
+                    }
+                    encoder.encode(row, appendingTo: &lines)
                 }
-                _ = try await writer.write(encoder.encode(row).bytes)
+                // A write cut short (the drive is being cancelled, or the command exited) is the end.
+                guard try await writer.write(lines) == lines.count else { return Feed(taken: taken, complete: false) }
             }
         } catch {
             return Feed(taken: taken, complete: false)

@@ -34,27 +34,32 @@ final class ReplayClock: @unchecked Sendable {
     }
 }
 
-/// What the watchdog of a drive looks at: since when the driver has waited to hand the system an
-/// event, and, once the input ended, since when the system has been silent.
+/// What the watchdog of a drive looks at: since when an event handed over has been left untaken (since
+/// it was handed over, or since the system took the event before it), and, once the input ended, since
+/// when the system has been silent.
 ///
-/// Waiting and taking are counted, not paired: the driver may be waiting to hand over event n + 1
-/// before the system's `took()` for event n has run, and that late `took()` must not clear the wait.
+/// Handing over and taking are counted, not paired: the driver may be waiting to hand over event n + 1
+/// before the system's take of event n has been counted, and that late take must not clear the wait.
 final class DriveMonitor: @unchecked Sendable {
     // @unchecked: every property is guarded by `lock`.
     private let lock = NSLock()
     private var waitingSince: (event: Int, since: ContinuousClock.Instant)?
     private(set) var taken = 0
+    private var lastTaken: ContinuousClock.Instant?
     private var silentSince: ContinuousClock.Instant?
     private var ended = false
 
-    /// The driver is about to hand over event `event` (counted from 1).
+    /// The driver is about to hand over events up to `event` (counted from 1).
     func waiting(for event: Int) {
         lock.withLock { waitingSince = (event, .now) }
     }
 
-    /// The system took the next event.
-    func took() {
-        lock.withLock { taken += 1 }
+    /// The system took the next `count` events.
+    func took(_ count: Int) {
+        lock.withLock {
+            taken += count
+            lastTaken = .now
+        }
     }
 
     func inputEnded() {
@@ -78,8 +83,8 @@ final class DriveMonitor: @unchecked Sendable {
     func hang(timeout: Duration) -> ReplayDriveError? {
         lock.withLock {
             let now = ContinuousClock.now
-            if let waiting = waitingSince, taken < waiting.event, now - waiting.since > timeout {
-                return .stoppedReading(event: waiting.event, timeout: timeout)
+            if let waiting = waitingSince, taken < waiting.event, now - max(waiting.since, lastTaken ?? waiting.since) > timeout {
+                return .stoppedReading(event: taken + 1, timeout: timeout)
             }
             if let silentSince, now - silentSince > timeout {
                 return .silentAfterInput(timeout: timeout)

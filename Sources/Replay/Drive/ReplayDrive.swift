@@ -61,7 +61,7 @@ public struct ReplayDrive: Sendable {
     /// or hangs (it is then stopped).
     public func run(into target: some ReplayTarget) async throws -> ReplayDriveResult {
         let clock = ReplayClock(speed: options.speed), monitor = DriveMonitor()
-        let channel = AsyncChannel<PacedEvent>()
+        let channel = AsyncChannel<[PacedEvent]>()
         let input = ReplayInput(session: session, channel: channel, monitor: monitor, clock: clock)
         let output = ReplayOutput(clock: clock, monitor: monitor)
         let startedAt = Self.wallMilliseconds()
@@ -115,25 +115,41 @@ public struct ReplayDrive: Sendable {
         var complete: Bool
     }
 
-    private func feed(_ channel: AsyncChannel<PacedEvent>, monitor: DriveMonitor) async throws -> Fed {
+    /// The most events handed over at once: events due together (all of them at `--speed max`) go in
+    /// one hand-off, and a process target writes them in one go (about 60 KB of audio chunks).
+    public static let batchLimit = 16
+
+    private func feed(_ channel: AsyncChannel<[PacedEvent]>, monitor: DriveMonitor) async throws -> Fed {
         var timeline = VirtualTimeline()
         var fed = Fed(complete: false)
         var index = 0, handed = 0
+        var due: [PacedEvent] = []
         defer { channel.finish() }
+        /// Hands over the events due; false when they were not taken (the target ended, or the drive was cancelled).
+        func handOver() async -> Bool {
+            guard !due.isEmpty else { return true }
+            handed += due.count
+            monitor.waiting(for: handed)
+            await channel.send(due)
+            due.removeAll(keepingCapacity: true)
+            return !(monitor.targetEnded || Task.isCancelled)
+        }
         while let recorded = try await source.event(at: index) {
             index += 1
             let event = recorded.event
             if fed.firstEventAt == nil { fed.firstEventAt = event.occurredAt }
             if fed.started == nil, case .sessionStarted(let started) = event.payload { fed.started = (event.occurredAt, started) }
             let wall = options.speed.wallMilliseconds(forVirtual: timeline.gap(to: event.occurredAt).wait)
-            if wall > 0 { try await sleep(.microseconds(Int64(wall * 1000))) }
+            if wall > 0 {
+                guard await handOver() else { return fed }
+                try await sleep(.microseconds(Int64(wall * 1000)))
+            }
             timeline.advance(to: event.occurredAt)
             if !options.withTranscript, SessionReplay.transcriptSegment(of: event.payload) != nil { continue }
-            handed += 1
-            monitor.waiting(for: handed)
-            await channel.send(PacedEvent(event: recorded, virtualMilliseconds: timeline.now))
-            if monitor.targetEnded || Task.isCancelled { return fed }  // the event was not taken
+            due.append(PacedEvent(event: recorded, virtualMilliseconds: timeline.now))
+            if due.count == Self.batchLimit { guard await handOver() else { return fed } }
         }
+        guard await handOver() else { return fed }
         monitor.inputEnded()
         fed.complete = true
         return fed

@@ -21,29 +21,56 @@ public protocol ReplayTarget: Sendable {
 
 /// The source session's events as a system under test receives them: each one when its virtual time
 /// comes. The driver waits for the system to take an event before it paces the next.
+///
+/// Events that are due together (all of them at `--speed max`) are handed over in batches of up to
+/// ``ReplayDrive/batchLimit``, so that a fast system is not slowed by a hand-off per event; the system
+/// still takes them one by one, and the virtual clock stands at each one's time as it is taken.
 public struct ReplayInput: AsyncSequence, Sendable {
     public typealias Element = RecordedSessionEvent
 
     /// The session replayed.
     public let session: UUID
-    let channel: AsyncChannel<PacedEvent>
+    let channel: AsyncChannel<[PacedEvent]>
     let monitor: DriveMonitor
     let clock: ReplayClock
 
-    public func makeAsyncIterator() -> Iterator { Iterator(channel: channel.makeAsyncIterator(), monitor: monitor, clock: clock) }
+    public func makeAsyncIterator() -> Iterator { Iterator(batches: batches()) }
 
-    /// Takes the events one by one; the driver paces the next once one is taken, and the virtual clock
-    /// stands at an event's time from the moment it is taken.
+    /// The events in the batches they were handed over in, each batch taken whole: for a target that
+    /// writes a batch at once (``ProcessReplayTarget``). The clock stands at the batch's last event.
+    func batches() -> BatchIterator { BatchIterator(channel: channel.makeAsyncIterator(), monitor: monitor, clock: clock) }
+
+    /// Takes the events one by one.
     public struct Iterator: AsyncIteratorProtocol {
-        var channel: AsyncChannel<PacedEvent>.Iterator
+        var batches: BatchIterator
+        var batch: [PacedEvent] = []
+        var index = 0
+
+        public mutating func next() async -> RecordedSessionEvent? {
+            if index == batch.count {
+                guard let next = await batches.channel.next() else { return nil }
+                batch = next
+                index = 0
+            }
+            let paced = batch[index]
+            index += 1
+            batches.clock.anchor(at: paced.virtualMilliseconds)
+            batches.monitor.took(1)
+            return paced.event
+        }
+    }
+
+    /// Takes the events a batch at a time.
+    struct BatchIterator {
+        var channel: AsyncChannel<[PacedEvent]>.Iterator
         let monitor: DriveMonitor
         let clock: ReplayClock
 
-        public mutating func next() async -> RecordedSessionEvent? {
-            guard let paced = await channel.next() else { return nil }
-            clock.anchor(at: paced.virtualMilliseconds)
-            monitor.took()
-            return paced.event
+        mutating func next() async -> [RecordedSessionEvent]? {
+            guard let batch = await channel.next(), let last = batch.last else { return nil }
+            clock.anchor(at: last.virtualMilliseconds)
+            monitor.took(batch.count)
+            return batch.map(\.event)
         }
     }
 }
