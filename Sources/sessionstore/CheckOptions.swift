@@ -5,8 +5,9 @@ import Replay
 /// What decides whether a run passes (`compare`, `replay --expect`): docs/REPLAY.md.
 struct CheckOptions: ParsableArguments {
     @Option(name: .customLong("max-wer"), help: ArgumentHelp(
-        "The highest word error rate that passes, 0–1 (default 0.15).", valueName: "rate"))
-    var maxWordErrorRate: Double = 0.15
+        "The highest word error rate that passes, 0–1 (default \(TranscriptComparison.Thresholds.defaultMaxWordErrorRate)).",
+        valueName: "rate"))
+    var maxWordErrorRate: Double?
 
     @Option(name: .customLong("max-commit-latency-ms"), help: ArgumentHelp(
         "Fail when a segment is committed more than this long after its audio ends.", valueName: "ms"))
@@ -21,12 +22,18 @@ struct CheckOptions: ParsableArguments {
     var junit: String?
 
     func validate() throws {
-        guard maxWordErrorRate.isFinite, maxWordErrorRate >= 0 else {
+        if let maxWordErrorRate, !(maxWordErrorRate.isFinite && maxWordErrorRate >= 0) {
             throw ValidationError("--max-wer \(maxWordErrorRate) is not a rate of 0 or more, such as 0.15")
         }
         if let maxCommitLatency, maxCommitLatency < 0 {
             throw ValidationError("--max-commit-latency-ms \(maxCommitLatency) is negative")
         }
+    }
+
+    /// The options given, by name: they mean something only where a check is made.
+    var given: [String] {
+        [(maxWordErrorRate != nil, "--max-wer"), (maxCommitLatency != nil, "--max-commit-latency-ms"),
+         (phrases != nil, "--phrases"), (junit != nil, "--junit")].filter(\.0).map(\.1)
     }
 
     /// The thresholds, the phrases read from their file.
@@ -42,7 +49,8 @@ struct CheckOptions: ParsableArguments {
             phraseList = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             guard !phraseList.isEmpty else { throw CommandFailure(.usage, "--phrases \(phrases) holds no phrase (one per line)") }
         }
-        return TranscriptComparison.Thresholds(maxWordErrorRate: maxWordErrorRate, maxCommitLatencyMilliseconds: maxCommitLatency,
+        return TranscriptComparison.Thresholds(maxWordErrorRate: maxWordErrorRate ?? TranscriptComparison.Thresholds.defaultMaxWordErrorRate,
+                                               maxCommitLatencyMilliseconds: maxCommitLatency,
                                                phrases: phraseList)
     }
 }

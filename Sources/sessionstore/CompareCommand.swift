@@ -43,7 +43,7 @@ struct CompareCommand: AsyncParsableCommand {
             try writeComparison(comparison, run: runID, label: nil, format: output.format, to: sink)
             try sink.close()
             if let junit = check.junit {
-                let outcome = DriveOutcome(source: sourceID, run: runID, outcome: comparison.passed ? "passed" : "failed",
+                let outcome = DriveOutcome(source: sourceID, run: runID, outcome: comparison.passed ? .passed : .failed,
                                            comparison: comparison, seconds: 0, message: comparison.failures.joined(separator: "; "))
                 let file = try OutputSink.file(junit)
                 try file.write(bytes: Array(JUnitReport.xml([outcome]).utf8))

@@ -42,15 +42,16 @@ struct DriveOptions: ParsableArguments {
     func validate() throws {
         guard drive != nil else {
             for (given, name) in [(withTranscript, "--with-transcript"), (targetLog != nil, "--target-log"), (label != nil, "--label"),
-                                  (noStore, "--no-store"), (expect, "--expect"), (all, "--all"), (locale != nil, "--locale"),
-                                  (check.junit != nil, "--junit"), (check.phrases != nil, "--phrases")] where given {
+                                  (noStore, "--no-store"), (expect, "--expect"), (all, "--all"), (locale != nil, "--locale")]
+                where given {
                 throw ValidationError("\(name) goes with --drive COMMAND")
             }
+            if let name = check.given.first { throw ValidationError("\(name) goes with --drive COMMAND --expect") }
             return
         }
         guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout \(timeout) is not a positive number of seconds") }
         guard jobs >= 1 else { throw ValidationError("--jobs \(jobs) is not a positive number") }
         if locale != nil, !all { throw ValidationError("--locale goes with --all") }
-        if !expect, check.junit != nil || check.phrases != nil { throw ValidationError("--junit and --phrases go with --expect") }
+        if !expect, let name = check.given.first { throw ValidationError("\(name) goes with --expect: without it the run is not checked") }
     }
 }

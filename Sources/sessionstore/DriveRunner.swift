@@ -6,12 +6,25 @@ import SessionModel
 
 /// How one session's drive went: stored as a run or not, checked or not, or failed.
 struct DriveOutcome: Sendable {
+    /// A run's outcome (`replay.run`'s: completed, passed, failed), or `error` when the system under
+    /// test or the store failed and there is no run.
+    enum Result: String, Sendable {
+        case completed, passed, failed, error
+
+        init(_ run: ReplayRun.Outcome) {
+            switch run {
+            case .completed: self = .completed
+            case .passed: self = .passed
+            case .failed: self = .failed
+            }
+        }
+    }
+
     var source: UUID
     /// The run's session id, when it was stored.
     var run: UUID?
     var label: String?
-    /// `completed`, `passed`, `failed` (the check) or `error` (the system under test or the store).
-    var outcome: String
+    var outcome: Result
     var comparison: TranscriptComparison?
     /// Wall time of the drive, in seconds.
     var seconds: Double
@@ -36,12 +49,12 @@ struct DriveRunner: Sendable {
     /// Drives `source`; every failure becomes the outcome `error`, so a suite goes on.
     func drive(_ source: UUID) async -> DriveOutcome {
         let clock = ContinuousClock(), started = clock.now
-        var outcome = DriveOutcome(source: source, label: label, outcome: "error", seconds: 0)
+        var outcome = DriveOutcome(source: source, label: label, outcome: .error, seconds: 0)
         do {
             try await drive(source, into: &outcome)
         } catch {
             let failure = CommandFailure(error)
-            outcome.outcome = "error"
+            outcome.outcome = .error
             outcome.message = failure.message
             outcome.failure = failure
         }
@@ -65,7 +78,7 @@ struct DriveRunner: Sendable {
             outcome.comparison = comparison
             outcome.message = comparison.failures.isEmpty ? nil : comparison.failures.joined(separator: "; ")
         }
-        outcome.outcome = record.outcome.rawValue
+        outcome.outcome = DriveOutcome.Result(record.outcome)
         guard store else { return }
         let events = result.runEvents(of: run, record: record)
         do {

@@ -47,7 +47,7 @@ extension ReplayCommand {
             let stored = outcome.run.map { "stored as run \($0.uuidString.lowercased())" } ?? "not stored (--no-store)"
             FileHandle.standardError.write(Data("drove session \(source.uuidString.lowercased()) into `\(runner.command)` in \(String(format: "%.1f", outcome.seconds)) s; \(stored)\n".utf8))
         }
-        if outcome.outcome == "failed" { throw CommandFailure(.checkFailed, outcome.message ?? "the check failed") }
+        if outcome.outcome == .failed { throw CommandFailure(.checkFailed, outcome.message ?? "the check failed") }
     }
 
     private func runSuite(_ sources: [UUID], _ runner: DriveRunner) async throws {
@@ -77,7 +77,7 @@ extension ReplayCommand {
         try writer.finish()
         try output.close()
         if let junit = driveOptions.check.junit { try writeJUnit(outcomes, to: junit) }
-        let errors = outcomes.filter { $0.outcome == "error" }.count, failed = outcomes.filter { $0.outcome == "failed" }.count
+        let errors = outcomes.filter { $0.outcome == .error }.count, failed = outcomes.filter { $0.outcome == .failed }.count
         if errors > 0 {
             throw CommandFailure(.targetFailed, "\(errors) of \(outcomes.count) drives failed (the message column says why)"
                                  + (failed > 0 ? "; \(failed) runs failed their check" : ""))

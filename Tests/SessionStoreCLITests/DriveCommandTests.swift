@@ -179,6 +179,10 @@ import TestSupport
             let stray = try cli.run(["replay", source, "--expect"])
             #expect(stray.status == 64)
             #expect(stray.stderr.contains("--expect goes with --drive COMMAND"))
+            let unchecked = try cli.run(["replay", source, "--drive", Self.echo, "--max-wer", "0.1"])
+            #expect(unchecked.status == 64, "a threshold without --expect would be ignored")
+            #expect(unchecked.stderr.contains("--max-wer goes with --expect"), "\(unchecked.stderr)")
+            #expect(try Self.sessionIDs(cli) == [source], "nothing was driven or stored")
         }
     }
 

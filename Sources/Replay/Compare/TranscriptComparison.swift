@@ -19,8 +19,11 @@ public struct TranscriptComparison: Sendable {
         /// Phrases the run's transcript must hold, in this order.
         public var phrases: [String]
 
+        /// The word error rate a check allows unless told otherwise.
+        public static let defaultMaxWordErrorRate = 0.15
+
         /// Thresholds for a check; each left out is not checked.
-        public init(maxWordErrorRate: Double? = 0.15, maxCommitLatencyMilliseconds: Int64? = nil, phrases: [String] = []) {
+        public init(maxWordErrorRate: Double? = defaultMaxWordErrorRate, maxCommitLatencyMilliseconds: Int64? = nil, phrases: [String] = []) {
             self.maxWordErrorRate = maxWordErrorRate
             self.maxCommitLatencyMilliseconds = maxCommitLatencyMilliseconds
             self.phrases = phrases

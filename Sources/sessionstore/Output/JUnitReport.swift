@@ -7,8 +7,8 @@ import Replay
 /// system under test that failed.
 enum JUnitReport {
     static func xml(_ outcomes: [DriveOutcome], suite: String = "sessionstore replay") -> String {
-        let failures = outcomes.filter { $0.outcome == "failed" }.count
-        let errors = outcomes.filter { $0.outcome == "error" }.count
+        let failures = outcomes.filter { $0.outcome == .failed }.count
+        let errors = outcomes.filter { $0.outcome == .error }.count
         let seconds = outcomes.reduce(0) { $0 + $1.seconds }
         var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
         xml += "<testsuites name=\"\(escaped(suite))\" tests=\"\(outcomes.count)\" failures=\"\(failures)\" errors=\"\(errors)\" time=\"\(time(seconds))\">\n"
@@ -17,12 +17,12 @@ enum JUnitReport {
             let name = outcome.source.uuidString.lowercased() + (outcome.label.map { " (\($0))" } ?? "")
             xml += "    <testcase name=\"\(escaped(name))\" classname=\"sessionstore.replay\" time=\"\(time(outcome.seconds))\""
             switch outcome.outcome {
-            case "failed":
+            case .failed:
                 xml += ">\n      <failure message=\"\(escaped(outcome.message ?? "the check failed"))\" type=\"check\">"
                 xml += escaped(details(outcome.comparison)) + "</failure>\n    </testcase>\n"
-            case "error":
+            case .error:
                 xml += ">\n      <error message=\"\(escaped(outcome.message ?? "the drive failed"))\" type=\"drive\"/>\n    </testcase>\n"
-            default:
+            case .completed, .passed:
                 xml += "/>\n"
             }
         }

@@ -123,7 +123,7 @@ struct SuiteRow: OutputRow {
         fields.field("source", id: result.source)
         fields.field("run", id: result.run)
         fields.field("label", result.label)
-        fields.field("outcome", result.outcome)
+        fields.field("outcome", result.outcome.rawValue)
         fields.field("word_error_rate", comparison.map { SegmentComparisonRow.rounded($0.wordErrorRate) })
         fields.field("substitutions", comparison?.alignment.substitutions)
         fields.field("deletions", comparison?.alignment.deletions)
