@@ -128,7 +128,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ComplianceTests",
-            dependencies: ["Compliance", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "TestSupport"]
+            dependencies: ["Compliance", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TestSupport"]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(

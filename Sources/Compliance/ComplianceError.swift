@@ -14,6 +14,8 @@ public struct ComplianceError: Error, Sendable, CustomStringConvertible {
         public static let unknownSession = Code("unknown session")
         /// A duration, time or policy given is not acceptable.
         public static let invalidRequest = Code("invalid request")
+        /// A record asked for is not there: an event a session does not have, or one a checkpoint does not cover.
+        public static let outOfRange = Code("out of range")
     }
 
     /// What kind of failure this is; match on it.

@@ -92,7 +92,8 @@ public struct Retention {
     }
 
     /// Purges the plan's sessions: records `retention.purged`, then destroys their keys and updates
-    /// the views in one transaction. Compact the store afterwards (``EventLog/compact(at:waitingUpTo:)``).
+    /// the views in one transaction. Compact the store afterwards (``EventLog/compact(at:waitingUpTo:)``),
+    /// or call ``purge(in:maxAge:partialsMaxAge:asOf:at:waitingUpTo:stage:)``, which does both.
     /// Returns the position of the event, nil when there was nothing to purge.
     @discardableResult
     public func apply(_ plan: Plan, at time: Int64) async throws -> UInt64? {

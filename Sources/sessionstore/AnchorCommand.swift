@@ -1,4 +1,5 @@
 import ArgumentParser
+import Compliance
 import EventLog
 import Foundation
 import Output
@@ -90,23 +91,10 @@ struct ProveCommand: AsyncParsableCommand {
             let log = try storeOptions.openLog()
             let id = try existingSession(session, in: log, allowErased: true)
             let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) } ?? log.signedCheckpoint()
-            var positions = try log.positions(of: SessionStreams.session(id))
-            if let event {
-                guard event < positions.count else {
-                    throw CommandFailure(.invalidData, "session \(session) has \(positions.count) events; there is no event \(event)")
-                }
-                positions = [positions[Int(event)]]
-            }
+            let proofs = try InclusionProofs.of(id, event: event, against: checkpoint, in: log)
             let sink = try output.sink()
             var writer = RowWriter<ProofRow>(format: output.format, sink: sink)
-            for (number, position) in zip(event.map { [$0] } ?? Array(0..<UInt64(positions.count)), positions) {
-                guard position < checkpoint.size else {
-                    throw CommandFailure(.invalidData, "event \(number) of the session (position \(position)) is newer than the checkpoint's \(checkpoint.size) records; anchor again")
-                }
-                let path = try log.inclusionProof(position: position, treeSize: checkpoint.size)
-                try writer.write(ProofRow(session: id, number: number, record: try log.provableRecord(at: position),
-                                          checkpoint: checkpoint, path: path))
-            }
+            for proof in proofs { try writer.write(ProofRow(proof: proof)) }
             try writer.finish()
             try sink.close()
         }

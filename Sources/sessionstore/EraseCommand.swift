@@ -53,18 +53,13 @@ struct EraseCommand: AsyncParsableCommand {
             }
             let clock = ContinuousClock()
             let start = clock.now
-            let report = try await {
-                let log = try storeOptions.openLog()
-                defer { try? log.close() }
-                guard let hash = SubjectHash(bytes: log.identifierHash(subject)) else { throw CommandFailure(.unexpected, "no subject hash") }
-                return try await SubjectErasure(log: log).erase(hash, reference: reference, at: Int64(Date().timeIntervalSince1970 * 1000))
-            }()  // the log is released here: compaction needs the store to itself
-            let erasing = clock.now - start
-            let compaction = try progressOption.running("compacting the store file") {
-                try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
-            }
+            let progress = progressOption.start("erasing")
+            defer { progress.finish() }
+            let done = try await SubjectErasure.erase(userID: subject, reference: reference, at: Int64(Date().timeIntervalSince1970 * 1000),
+                                                      in: try storeOptions.reference(), waitingUpTo: wait.duration, stage: { progress.stage($0) })
+            let erasing = clock.now - start - done.compaction.duration
             let sink = try output.sink()
-            try sink.writeRecord(ErasureRow(report: report, erasing: erasing, compaction: compaction), format: output.format)
+            try sink.writeRecord(ErasureRow(report: done.erasure, erasing: erasing, compaction: done.compaction), format: output.format)
             try sink.close()
         }
     }

@@ -127,23 +127,18 @@ struct RetentionApplyCommand: AsyncParsableCommand {
         try await reportingFailures {
             let progress = progressOption.start("purging")
             defer { progress.finish() }
-            let plan = try await {
+            let maxAge = try maxAge.map { try duration($0, "--max-age") }
+            let partialsMaxAge = try partialsMaxAge.map { try duration($0, "--partials-max-age") }
+            let asOf = asOf.flatMap(RFC3339.milliseconds)
+            let plan: Retention.Plan
+            if dryRun {
                 let log = try storeOptions.openLog()
                 defer { try? log.close() }
-                let retention = Retention(log: log)
-                let plan = try retention.plan(maxAge: try maxAge.map { try duration($0, "--max-age") },
-                                              partialsMaxAge: try partialsMaxAge.map { try duration($0, "--partials-max-age") },
-                                              asOf: asOf.flatMap(RFC3339.milliseconds))
-                if !dryRun {
-                    progress.stage("destroying the keys of \(plan.sessions.count + plan.partialsSessions.count) sessions")
-                    try await retention.apply(plan, at: Int64(Date().timeIntervalSince1970 * 1000))
-                }
-                return plan
-            }()
-            if !dryRun, !plan.sessions.isEmpty || !plan.partialsSessions.isEmpty {
-                _ = try progress.running("compacting the store file") {
-                    try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
-                }
+                plan = try Retention(log: log).plan(maxAge: maxAge, partialsMaxAge: partialsMaxAge, asOf: asOf)
+            } else {
+                plan = try await Retention.purge(in: try storeOptions.reference(), maxAge: maxAge, partialsMaxAge: partialsMaxAge, asOf: asOf,
+                                                 at: Int64(Date().timeIntervalSince1970 * 1000), waitingUpTo: wait.duration,
+                                                 stage: { progress.stage($0) }).plan
             }
             let sink = try output.sink()
             var writer = RowWriter<PurgeRow>(format: output.format, sink: sink)

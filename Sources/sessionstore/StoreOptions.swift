@@ -43,7 +43,12 @@ struct StoreOptions: ParsableArguments {
     }
 
     func openLog() throws -> EventLog {
-        try EventLog.open(at: store, key: try keySource())
+        try reference().open()
+    }
+
+    /// The store and its key, for a library call that opens and closes the store itself.
+    func reference() throws -> StoreReference {
+        StoreReference(location: store, key: try keySource())
     }
 }
 

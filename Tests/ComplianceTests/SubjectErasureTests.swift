@@ -72,7 +72,7 @@ import TestSupport
     @Test(.enabled(if: TestBackend.canReadStoreFiles, "reads the server's data directory (SESSIONSTORE_TEST_POSTGRES_DATA)"))
     func erasingASubjectLeavesNoCopyOfTheirKeysOrViewRowsInTheStoreFile() async throws {
         try await withTemporaryStore { store in
-            let (erased, kept, keyIDs, before, fileBefore, subject, anchor) = try await {
+            let (erased, kept, keyIDs, before, fileBefore, subject, anchor, storeID) = try await {
                 let log = try store.create()
                 let (erased, kept) = try await Self.ingestSessions(into: log)
                 let subject = SubjectHash(bytes: log.identifierHash("erase-me"))!
@@ -80,14 +80,17 @@ import TestSupport
                 let before = try Self.storedBytes(of: erased, subject: subject, in: log)
                 let fileBefore = try store.storedFileBytes()
                 let anchor = try log.signedCheckpoint()
-                let report = try await SubjectErasure(log: log).erase(subject, reference: "T-1", at: 1_000)
-                #expect(Set(report.erased) == Set(erased) && report.alreadyErased.isEmpty && report.eventPosition != nil)
                 try log.close()
-                return (erased, kept, keyIDs, before, fileBefore, subject, anchor)
+                return (erased, kept, keyIDs, before, fileBefore, subject, anchor, log.storeID)
             }()
-            let storeID = try { try store.open().storeID }()
-            let compaction = try EventLog.compact(at: store.storePath)
-            #expect(compaction.bytesAfter <= compaction.bytesBefore)
+            // One call erases and compacts; the store is closed again when it returns.
+            var stages: [String] = []
+            let done = try await SubjectErasure.erase(userID: "erase-me", reference: "T-1", at: 1_000,
+                                                      in: StoreReference(location: store.storePath, key: store.key)) { stages.append($0) }
+            #expect(Set(done.erasure.erased) == Set(erased) && done.erasure.alreadyErased.isEmpty && done.erasure.eventPosition != nil)
+            #expect(done.erasure.subject == subject)
+            #expect(done.compaction.bytesAfter <= done.compaction.bytesBefore)
+            #expect(stages.last == "compacting the store file")
 
             let file = try store.storedFileBytes()
             #expect(before.count >= 3 + 3 + 3)  // keys, session rows, transcript rows (and the consent-trail rows)

@@ -99,22 +99,18 @@ struct ProofRow: OutputRow {
     static let columns = ["session", "stream_number", "leaf_index", "tree_size", "leaf_hash", "audit_path", "root_hash",
                           "record", "nonce"]
 
-    var session: UUID
-    var number: UInt64
-    var record: ProvableRecord
-    var checkpoint: Checkpoint
-    var path: [[UInt8]]
+    var proof: SessionRecordProof
 
     func write(to fields: inout Fields) {
-        fields.field("session", id: session)
-        fields.field("stream_number", number)
-        fields.field("leaf_index", record.position)
-        fields.field("tree_size", checkpoint.size)
-        fields.field("leaf_hash", Data(record.leafHash).base64EncodedString())
-        fields.field("audit_path", strings: path.map { Data($0).base64EncodedString() })
-        fields.field("root_hash", Data(checkpoint.rootHash).base64EncodedString())
-        fields.field("record", Data(record.record).base64EncodedString())
-        fields.field("nonce", Data(record.nonce).base64EncodedString())
+        fields.field("session", id: proof.session)
+        fields.field("stream_number", proof.streamNumber)
+        fields.field("leaf_index", proof.record.position)
+        fields.field("tree_size", proof.checkpoint.size)
+        fields.field("leaf_hash", base64: proof.record.leafHash)
+        fields.field("audit_path", strings: proof.path.map { Data($0).base64EncodedString() })
+        fields.field("root_hash", base64: proof.checkpoint.rootHash)
+        fields.field("record", base64: proof.record.record)
+        fields.field("nonce", base64: proof.record.nonce)
     }
 }
 

@@ -1,0 +1,46 @@
+import EventLog
+import Foundation
+import SessionLog
+
+/// An RFC 9162 inclusion proof of one record of a session against a checkpoint: with the record's clear
+/// bytes and the checkpoint, a verifier needs nothing else (docs/COMPLIANCE.md).
+public struct SessionRecordProof: Hashable, Sendable {
+    /// The session.
+    public var session: UUID
+    /// The event's number in the session's stream, from 0.
+    public var streamNumber: UInt64
+    /// The record as stored, with its global position (the leaf index).
+    public var record: ProvableRecord
+    /// The checkpoint proved against.
+    public var checkpoint: Checkpoint
+    /// The audit path, from the leaf up.
+    public var path: [[UInt8]]
+}
+
+/// Inclusion proofs of a session's records. Erased sessions are proved too: no key is needed.
+public enum InclusionProofs {
+    /// Proofs of every record of `session`, or of the one with stream number `event`, against
+    /// `checkpoint` (verify a checkpoint an auditor kept before passing it; `log.signedCheckpoint()`
+    /// is the tree as it is now).
+    /// - Throws: ``ComplianceError/Code/outOfRange`` for an event the session does not have, or one
+    ///   newer than the checkpoint.
+    public static func of(_ session: UUID, event: UInt64? = nil, against checkpoint: Checkpoint, in log: EventLog) throws -> [SessionRecordProof] {
+        var positions = try log.positions(of: SessionStreams.session(session))
+        var numbers = Array(0..<UInt64(positions.count))
+        if let event {
+            guard event < positions.count else {
+                throw ComplianceError(.outOfRange, "session \(session.uuidString.lowercased()) has \(positions.count) events; there is no event \(event)")
+            }
+            positions = [positions[Int(event)]]
+            numbers = [event]
+        }
+        return try zip(numbers, positions).map { number, position in
+            guard position < checkpoint.size else {
+                throw ComplianceError(.outOfRange, "event \(number) of the session (position \(position)) is newer than the checkpoint's "
+                                      + "\(checkpoint.size) records; anchor again")
+            }
+            return SessionRecordProof(session: session, streamNumber: number, record: try log.provableRecord(at: position),
+                                      checkpoint: checkpoint, path: try log.inclusionProof(position: position, treeSize: checkpoint.size))
+        }
+    }
+}
