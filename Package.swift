@@ -5,6 +5,7 @@ let package = Package(
     name: "SessionStore",
     platforms: [.macOS(.v14)],
     products: [
+        .library(name: "Failures", targets: ["Failures"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "Output", targets: ["Output"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
@@ -39,14 +40,16 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
-        .target(name: "EventLog", dependencies: ["CLMDB", "CSodium", "CZstd", "CCrypto", "CLibPQ"]),
+        // The one shape of every module's errors (CodedError, ErrorCode): no dependencies.
+        .target(name: "Failures"),
+        .target(name: "EventLog", dependencies: ["Failures", "CLMDB", "CSodium", "CZstd", "CCrypto", "CLibPQ"]),
         // Streaming writers of rows as JSON, NDJSON, CSV and aligned tables; RFC 3339 times.
-        .target(name: "Output"),
+        .target(name: "Output", dependencies: ["Failures"]),
         // Reading, writing and losslessly coding 16-bit PCM (libsndfile).
-        .target(name: "Audio", dependencies: ["CSndFile"]),
+        .target(name: "Audio", dependencies: ["Failures", "CSndFile"]),
         // The dictation vocabulary and its codec over plain bytes: no C library, no storage. The payload
         // messages are generated from docs/session-events.proto (Generated/, tools/protobuf/generate).
-        .target(name: "SessionModel", dependencies: ["Output", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .target(name: "SessionModel", dependencies: ["Failures", "Output", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         // Session events on the log: the codec's log events, which stream holds what, the dictionary.
@@ -80,6 +83,7 @@ let package = Package(
         .executableTarget(
             name: "sessionstore",
             dependencies: [
+                "Failures",
                 "EventLog",
                 "SessionModel",
                 "SessionLog",
@@ -107,7 +111,7 @@ let package = Package(
             dependencies: ["EventLog", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "EventLogTests", dependencies: ["EventLog", "EventLogCrashWriter", "TestSupport"]),
+        .testTarget(name: "EventLogTests", dependencies: ["Failures", "EventLog", "EventLogCrashWriter", "TestSupport"]),
         .testTarget(
             name: "SessionModelTests",
             dependencies: ["SessionModel", "SessionLog", "Migrations", "Ingest", "Audio", "EventLog", "Output", "TestSupport",

@@ -1,3 +1,5 @@
+import Failures
+
 /// The shape of 16-bit PCM: samples per second and interleaved channels.
 public struct AudioFormat: Hashable, Sendable, CustomStringConvertible {
     /// Sample frames per second.
@@ -26,24 +28,9 @@ public struct AudioFormat: Hashable, Sendable, CustomStringConvertible {
 /// Why audio could not be read, written or decoded, with the file it concerns.
 ///
 /// Match on ``code``; `path` names the file when there is one (a stored chunk has none).
-public struct AudioError: Error, Sendable, CustomStringConvertible {
+public struct AudioError: CodedError, Sendable {
     /// The kind of failure. New codes may be added; match the ones you handle.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// The file is missing, unreadable, or not audio libsndfile knows.
-        public static let unreadable = Code("unreadable")
-        /// The audio is damaged or is not what it declares (truncated, not whole frames, wrong length).
-        public static let malformed = Code("malformed")
-        /// The output file name asks for a container that cannot be written.
-        public static let unsupportedContainer = Code("unsupported container")
-        /// The output file cannot be created where it was asked for.
-        public static let cannotCreate = Code("cannot create")
-        /// Writing or encoding failed.
-        public static let writeFailed = Code("write failed")
-    }
+    public typealias Code = ErrorCode<AudioError>
 
     /// What kind of failure this is; match on it.
     public var code: Code
@@ -58,6 +45,17 @@ public struct AudioError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.path = path
     }
+}
 
-    public var description: String { message }
+extension ErrorCode where Domain == AudioError {
+    /// The file is missing, unreadable, or not audio libsndfile knows.
+    public static let unreadable = Self("unreadable")
+    /// The audio is damaged or is not what it declares (truncated, not whole frames, wrong length).
+    public static let malformed = Self("malformed")
+    /// The output file name asks for a container that cannot be written.
+    public static let unsupportedContainer = Self("unsupported container")
+    /// The output file cannot be created where it was asked for.
+    public static let cannotCreate = Self("cannot create")
+    /// Writing or encoding failed.
+    public static let writeFailed = Self("write failed")
 }

@@ -7,12 +7,16 @@ public enum IngestSource: Sendable {
     case file(URL)
     /// Bytes already in memory.
     case bytes(Data)
+    /// An open stream such as standard input, read once from where it stands, a window at a time;
+    /// `name` names it in messages ("stdin"). It is not closed.
+    case stream(FileHandle, name: String)
 
     /// Its size, when known.
     var byteCount: Int? {
         switch self {
         case .bytes(let data): data.count
         case .file(let url): (try? FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int) ?? nil
+        case .stream: nil
         }
     }
 }
@@ -29,6 +33,8 @@ struct LineWindowReader {
     typealias Line = (number: Int, bytes: Data)
 
     private let handle: FileHandle?
+    /// Whether the reader opened `handle` (and closes it at the end).
+    private let ownsHandle: Bool
     private let path: String
     private var buffer: [UInt8]
     /// Where the unread bytes of `buffer` start.
@@ -47,6 +53,7 @@ struct LineWindowReader {
         switch source {
         case .bytes(let data):
             handle = nil
+            ownsHandle = false
             path = "the input"
             buffer = [UInt8](data)
             atEnd = true
@@ -57,10 +64,18 @@ struct LineWindowReader {
             } catch {
                 throw IngestSourceError(description: "cannot read \(url.path): \(fileErrorReason(error))")
             }
+            ownsHandle = true
             path = url.path
             buffer = []
             atEnd = false
             totalBytes = source.byteCount
+        case .stream(let stream, let name):
+            handle = stream
+            ownsHandle = false
+            path = name
+            buffer = []
+            atEnd = false
+            totalBytes = nil
         }
     }
 
@@ -118,7 +133,7 @@ struct LineWindowReader {
             buffer.append(contentsOf: block)
         } else {
             atEnd = true
-            try? handle.close()
+            if ownsHandle { try? handle.close() }
         }
     }
 }

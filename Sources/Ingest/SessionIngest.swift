@@ -71,7 +71,7 @@ public struct SessionIngest: Sendable {
     public func ingest(_ source: IngestSource) async throws -> IngestReport {
         let log = self.log, codec = self.codec, onProgress = self.onProgress
         let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
-        return try await log.appendInOneTransaction(expectedBytes: source.byteCount ?? 0) { appender in
+        return try await log.appendInOneTransaction { appender in
             var reader = try LineWindowReader(source)
             var run = IngestRun(appender: appender, codec: codec)
             while let lines = try reader.next() {

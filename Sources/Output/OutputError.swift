@@ -1,18 +1,11 @@
+import Failures
+
 /// Output that could not be written, with the file it concerns.
 ///
 /// Match on ``code``; `path` names the file (`nil` for standard output).
-public struct OutputError: Error, Sendable, CustomStringConvertible {
+public struct OutputError: CodedError, Sendable {
     /// The kind of failure. New codes may be added; match the ones you handle.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// The output file could not be created or replaced.
-        public static let cannotCreate = Code("cannot create")
-        /// Writing failed (disk full, closed pipe, I/O error).
-        public static let writeFailed = Code("write failed")
-    }
+    public typealias Code = ErrorCode<OutputError>
 
     /// What kind of failure this is; match on it.
     public var code: Code
@@ -26,6 +19,11 @@ public struct OutputError: Error, Sendable, CustomStringConvertible {
         self.message = message
         self.path = path
     }
+}
 
-    public var description: String { message }
+extension ErrorCode where Domain == OutputError {
+    /// The output file could not be created or replaced.
+    public static let cannotCreate = Self("cannot create")
+    /// Writing failed (disk full, closed pipe, I/O error).
+    public static let writeFailed = Self("write failed")
 }

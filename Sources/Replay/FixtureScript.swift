@@ -1,4 +1,5 @@
 import EventLog
+import Failures
 import Foundation
 
 /// The transcript truth of a fixture recording (tools/fixtures/make.py writes them): what is said,
@@ -147,20 +148,9 @@ public struct FixtureScript: Codable, Hashable, Sendable {
 /// Why a fixture could not be built, with the file and field it concerns.
 ///
 /// Match on ``code``; `path` names the script and `field` the place in it (`segments[2].end_ms`).
-public struct FixtureError: Error, Sendable, CustomStringConvertible {
+public struct FixtureError: CodedError, Sendable {
     /// The kind of failure. New codes may be added; match the ones you handle.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// The script file is missing or unreadable.
-        public static let unreadable = Code("unreadable")
-        /// The script is not valid: a field is missing, of the wrong type, or out of order.
-        public static let invalidScript = Code("invalid script")
-        /// The script and the audio do not fit together, or the audio cannot be coded.
-        public static let mismatch = Code("mismatch")
-    }
+    public typealias Code = ErrorCode<FixtureError>
 
     /// What kind of failure this is; match on it.
     public var code: Code
@@ -178,6 +168,13 @@ public struct FixtureError: Error, Sendable, CustomStringConvertible {
         self.path = path
         self.field = field
     }
+}
 
-    public var description: String { message }
+extension ErrorCode where Domain == FixtureError {
+    /// The script file is missing or unreadable.
+    public static let unreadable = Self("unreadable")
+    /// The script is not valid: a field is missing, of the wrong type, or out of order.
+    public static let invalidScript = Self("invalid script")
+    /// The script and the audio do not fit together, or the audio cannot be coded.
+    public static let mismatch = Self("mismatch")
 }

@@ -3,6 +3,7 @@ import Audio
 import Compliance
 import EventLog
 import Exports
+import Failures
 import Foundation
 import Ingest
 import Output
@@ -43,24 +44,9 @@ extension CommandFailure {
         case let failure as CommandFailure:
             self = failure
         case let error as EventLogError:
-            self.init(Self.status(of: error.code), Self.sentence(for: error))
-        case let error as SessionModelError:
-            self.init(.invalidData, error.message)
-        case let error as AudioError:
-            let status: ExitStatus = switch error.code {
-            case .unsupportedContainer, .cannotCreate: .usage
-            case .unreadable, .malformed: .invalidData
-            default: .unexpected
-            }
-            self.init(status, error.message)
-        case let error as FixtureError:
-            self.init(.invalidData, error.message)
-        case let error as ComplianceError:
-            self.init(error.code == .invalidRequest ? .usage : .invalidData, error.message)
-        case let error as ExportError:
-            self.init(error.code == .ambiguousSession || error.code == .invalidRequest ? .usage : .invalidData, error.message)
-        case let error as OutputError:
-            self.init(error.code == .cannotCreate ? .usage : .unexpected, error.message)
+            self.init(Self.status(of: error), Self.sentence(for: error))
+        case let error as any CodedError:
+            self.init(Self.status(of: error), error.message)
         case let divergence as ReplayDivergence:
             self.init(.integrity, divergence.description)
         case let error as ReplayDriveError:
@@ -72,17 +58,46 @@ extension CommandFailure {
         }
     }
 
-    private static func status(of code: EventLogError.Code) -> ExitStatus {
-        switch code {
-        case .wrongKey, .keyFileUnusable, .permissionDenied: .key
-        case .integrity: .integrity
-        case .storeBusy: .busy
-        case .unavailable: .unavailable
-        case .wrongExpectedVersion, .invalidArgument, .alreadyExists, .storeUnusable, .storeMissing, .unsupportedFormat,
-             .migrationRequired, .keyDestroyed:
-            .invalidData
-        default: .unexpected
-        }
+    /// The exit status of every error code a command can meet; a code not listed is `unexpected` (1).
+    static let exitStatuses: [String: ExitStatus] = [
+        codes(EventLogError.self, [
+            .wrongKey: .key, .keyFileUnusable: .key, .permissionDenied: .key,
+            .integrity: .integrity,
+            .storeBusy: .busy,
+            .unavailable: .unavailable,
+            .wrongExpectedVersion: .invalidData, .invalidArgument: .invalidData, .tooLarge: .invalidData,
+            .alreadyExists: .invalidData, .storeUnusable: .invalidData, .storeMissing: .invalidData,
+            .unsupportedFormat: .invalidData, .migrationRequired: .invalidData, .keyDestroyed: .invalidData,
+            .closed: .unexpected, .storage: .unexpected,
+        ]),
+        codes(SessionModelError.self, [.malformed: .invalidData, .unknownType: .invalidData, .newerSchema: .invalidData]),
+        codes(AudioError.self, [
+            .unsupportedContainer: .usage, .cannotCreate: .usage,
+            .unreadable: .invalidData, .malformed: .invalidData,
+            .writeFailed: .unexpected,
+        ]),
+        codes(FixtureError.self, [.unreadable: .invalidData, .invalidScript: .invalidData, .mismatch: .invalidData]),
+        codes(ComplianceError.self, [
+            .invalidRequest: .usage,
+            .unknownSubject: .invalidData, .unknownSession: .invalidData, .outOfRange: .invalidData,
+        ]),
+        codes(ExportError.self, [
+            .ambiguousSession: .usage, .invalidRequest: .usage,
+            .unknownSession: .invalidData, .unknownRecording: .invalidData, .incompleteRecording: .invalidData,
+            .cannotWrite: .invalidData, .unknownSubject: .invalidData,
+        ]),
+        codes(OutputError.self, [.cannotCreate: .usage, .writeFailed: .unexpected]),
+    ].reduce(into: [:]) { table, domain in table.merge(domain) { first, _ in first } }
+
+    private static func codes<Domain>(_: Domain.Type, _ statuses: [ErrorCode<Domain>: ExitStatus]) -> [String: ExitStatus] {
+        Dictionary(uniqueKeysWithValues: statuses.map { (key($0.key), $0.value) })
+    }
+
+    /// "EventLogError: store busy": a code's key in the table, told apart from other domains' codes of the same name.
+    private static func key<Domain>(_ code: ErrorCode<Domain>) -> String { "\(Domain.self): \(code.name)" }
+
+    static func status<Failure: CodedError>(of error: Failure) -> ExitStatus {
+        exitStatuses[key(error.code)] ?? .unexpected
     }
 
     /// The engine's sentence, with the command that fixes it where there is one.

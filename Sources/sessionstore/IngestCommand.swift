@@ -28,19 +28,17 @@ struct IngestCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let spooled = file == "-" ? try spoolStandardInput() : nil
-            defer { spooled.map { try? FileManager.default.removeItem(at: $0) } }
-            let url = spooled ?? URL(fileURLWithPath: file)
-            try checkReadable(url)
-            let log = try storeOptions.openLog()
             let name = file == "-" ? "stdin" : file
+            let source: IngestSource = file == "-" ? .stream(FileHandle.standardInput, name: name) : .file(URL(fileURLWithPath: file))
+            if case .file(let url) = source { try checkReadable(url) }
+            let log = try storeOptions.openLog()
             let progress = progressOption.start("ingesting \(name)", unit: "bytes")
             var ingest = SessionIngest(log: log)
             ingest.onProgress = { step in progress.update(step.done, of: step.total) }
             defer { progress.finish() }
             let report: IngestReport
             do {
-                report = try await appending(from: name) { try await ingest.ingest(.file(url)) }
+                report = try await appending(from: name) { try await ingest.ingest(source) }
             } catch let error as IngestSourceError {
                 throw CommandFailure(.invalidData, error.description)
             }
@@ -51,26 +49,6 @@ struct IngestCommand: AsyncParsableCommand {
             }
             print(report.summary)
         }
-    }
-
-    /// Standard input copied to a temporary file, a block at a time: the ingest reads its input again
-    /// from the start if the store's map must grow.
-    private func spoolStandardInput() throws -> URL {
-        let url = FileManager.default.temporaryDirectory.appendingPathComponent("sessionstore-stdin-\(UUID().uuidString)")
-        do {
-            guard FileManager.default.createFile(atPath: url.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
-                throw CocoaError(.fileWriteUnknown)
-            }
-            let output = try FileHandle(forWritingTo: url)
-            defer { try? output.close() }
-            while let block = try FileHandle.standardInput.read(upToCount: 4 << 20), !block.isEmpty {
-                try output.write(contentsOf: block)
-            }
-        } catch {
-            try? FileManager.default.removeItem(at: url)
-            throw CommandFailure(.invalidData, "cannot read stdin into \(url.path): \(fileErrorReason(error))")
-        }
-        return url
     }
 
     /// Fails as the ingest would, before the store is opened: a missing file, a directory, no permission.

@@ -20,7 +20,7 @@ import Testing
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             defer { try? FileManager.default.removeItem(at: directory) }
             let environment = try LMDBEnvironment(path: directory.path, databaseNames: StoreLayout.all,
-                                                  initialMapSize: 16 << 20, durable: false, create: true)
+                                                  mapHeadroom: 16 << 20, durable: false, create: true)
             let store = StoreEnvironment.lmdb(environment)
             try test({ body in try store.write(body) }, { body in try store.read(body) })
         case .postgresql:

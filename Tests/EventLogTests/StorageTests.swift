@@ -7,7 +7,7 @@ import Testing
     @Test(.enabled(if: TestBackend.isLMDB, "LMDB's map growth")) func theMapGrowsPastItsInitialSizeWithoutAnyFailure() async throws {
         try await withTemporaryStore { store in
             var options = EventLogOptions()
-            options.initialMapSize = 1 << 20  // 1 MiB
+            options.mapHeadroom = 1 << 20  // 1 MiB
             let log = try store.create(options)
             let stream = StreamID()
             let chunk = (0..<32_000).map { _ in UInt8.random(in: 0...255) }  // incompressible

@@ -177,7 +177,7 @@ import Testing
         try await withTemporaryStore { store in
             let markers = ["ZEBRAMARKER", "Quixotic-Marmalade", "ПРИВЕТМАРКЕР", "マーカー語"]
             var options = EventLogOptions()
-            options.initialMapSize = 1 << 20
+            options.mapHeadroom = 1 << 20
             let log = try store.create(options)
             let samples = (0..<500).map { index in
                 event("{\"text\":\"sample \(index) of a dictation\",\"n\":\(index)}", type: "transcript.committed")

@@ -54,9 +54,14 @@ import Testing
             let missing = try cli.run(["ingest", "nowhere.ndjson"])
             #expect(missing.status == 65)
             #expect(missing.stderr.contains("cannot read nowhere.ndjson"))
-            let piped = try cli.run(["ingest", "-"], input: Data(Self.file.utf8))
+            // Standard input is read as it comes, not copied first: a temporary directory that cannot
+            // be written does not matter.
+            let piped = try cli.run(["ingest", "-"], environment: ["TMPDIR": "/nonexistent-tmp"], input: Data(Self.file.utf8))
             #expect(piped.status == 0, "\(piped.stderr)")
             #expect(piped.stdout.hasPrefix("ingested 4 events"))
+            let bad = try cli.run(["ingest", "-"], input: Data((Self.file + "{\"type\":").utf8))
+            #expect(bad.status == 65)
+            #expect(bad.stderr.contains("stdin: line 5"), "\(bad.stderr)")
         }
     }
 }

@@ -4,8 +4,13 @@ import Foundation
 /// One open LMDB environment (a store directory) and the named databases in it.
 ///
 /// Transactions are lent to closures and never outlive them. Every transaction holds the
-/// ``ResizeLock`` shared, so that the map can grow when a write runs out of room: a full map
-/// is never a failure that reaches the caller.
+/// ``ResizeLock`` shared, so that the map can grow between transactions.
+///
+/// The map is sized ahead, as LMDB advises (as large as the data may grow): it is address space, not
+/// memory or disk, and each open makes it the data file's size plus `mapHeadroom`. A write that still
+/// fills it is aborted; the engine's own writes grow the map and run again, a caller's long
+/// transaction (``write(rerunnable:_:)`` with `rerunnable` false) is refused instead, so that no
+/// caller's code ever runs twice.
 final class LMDBEnvironment: @unchecked Sendable {
     // @unchecked: the environment is opened with MDB_NOTLS, which makes read transactions usable
     // from any thread; write transactions are serialised by LMDB itself, and `mapSize` changes
@@ -21,7 +26,7 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     /// Opens (and with `create`, creates) the environment at `path` with the named databases,
     /// holding the directory lock shared (waiting while a compaction holds it), or holding `lock`.
-    init(path: String, databaseNames: [String], initialMapSize: Int, durable: Bool, create: Bool,
+    init(path: String, databaseNames: [String], mapHeadroom: Int, durable: Bool, create: Bool,
          lock: DirectoryLock? = nil, readOnly: Bool = false) throws {
         guard let directoryLock = try lock ?? DirectoryLock(path, exclusive: false, wait: true) else {
             throw EventLogError(.storeUnusable, "cannot lock the store directory \(path)", path: path)
@@ -32,7 +37,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         do {
             try LMDBError.check(mdb_env_set_maxdbs(env, MDB_dbi(databaseNames.count)), "mdb_env_set_maxdbs")
             try LMDBError.check(mdb_env_set_maxreaders(env, 256), "mdb_env_set_maxreaders")
-            try LMDBError.check(mdb_env_set_mapsize(env, initialMapSize), "mdb_env_set_mapsize")
+            try LMDBError.check(mdb_env_set_mapsize(env, Self.mapSize(forFileAt: path, headroom: mapHeadroom)), "mdb_env_set_mapsize")
             var flags = UInt32(MDB_NOTLS)
             if !durable { flags |= UInt32(MDB_NOSYNC) }
             if readOnly { flags |= Self.readOnlyFlags(path) }
@@ -59,6 +64,19 @@ final class LMDBEnvironment: @unchecked Sendable {
 
     deinit {
         mdb_env_close(env)
+    }
+
+    /// Maps grow in steps of this many bytes (a multiple of every page size).
+    private static let mapStep = 64 << 20
+
+    /// The data file's size plus `headroom`, in whole MiB (a multiple of every page size); LMDB raises
+    /// it to what the file's meta page records if that is more.
+    private static func mapSize(forFileAt path: String, headroom: Int) -> Int {
+        var status = stat()
+        let dataFile = (path as NSString).appendingPathComponent(StoreLayout.dataFileName)
+        let fileSize = stat(dataFile, &status) == 0 ? Int(status.st_size) : 0
+        let mebibyte = 1 << 20
+        return max(fileSize + headroom + mebibyte - 1, mebibyte) / mebibyte * mebibyte
     }
 
     private static func openDatabases(_ env: OpaquePointer, names: [String], create: Bool) throws -> [String: MDB_dbi] {
@@ -116,17 +134,18 @@ final class LMDBEnvironment: @unchecked Sendable {
         try run(readOnly: true, body)
     }
 
-    /// Runs `body` in a write transaction and commits it; grows the map and runs `body` again
-    /// from scratch when the map is full, so `body` must derive everything it writes inside itself.
-    func write<R>(_ body: (LMDBTransaction) throws -> R) throws -> R {
+    /// Runs `body` in a write transaction and commits it. When the map is full, a `rerunnable` body
+    /// (one that derives everything it writes inside itself) runs again from scratch after the map
+    /// grows; any other is refused with ``EventLogError/Code/tooLarge`` and nothing of it is stored.
+    func write<R>(rerunnable: Bool = true, _ body: (LMDBTransaction) throws -> R) throws -> R {
         guard !isReadOnly else {
             throw EventLogError(.permissionDenied, "the store at \(path) is read-only for this user (it may read but not write "
                                 + "\(StoreLayout.dataFileName)); only reading commands work on it", path: path)
         }
-        return try run(readOnly: false, body)
+        return try run(readOnly: false, rerunnable: rerunnable, body)
     }
 
-    private func run<R>(readOnly: Bool, _ body: (LMDBTransaction) throws -> R) throws -> R {
+    private func run<R>(readOnly: Bool, rerunnable: Bool = true, _ body: (LMDBTransaction) throws -> R) throws -> R {
         while true {
             do {
                 return try resizeLock.withShared { () throws -> R in
@@ -149,7 +168,14 @@ final class LMDBEnvironment: @unchecked Sendable {
                     return result
                 }
             } catch let error as LMDBError where error.isMapFull {
+                let room = info().mapSize
                 try growMap()
+                guard rerunnable else {
+                    throw EventLogError(.tooLarge, "one transaction wrote more than the store's map had room for (\(room >> 20) MiB, "
+                                        + "the data file's size and its headroom); nothing of it was stored: split it into smaller "
+                                        + "transactions, or open the store with a larger EventLogOptions.mapHeadroom",
+                                        path: path)
+                }
             } catch let error as LMDBError where error.isMapResized {
                 // Another process grew the map: adopt its size, then run again.
                 try resizeLock.withExclusive { try LMDBError.check(mdb_env_set_mapsize(env, 0), "mdb_env_set_mapsize") }
@@ -166,15 +192,14 @@ final class LMDBEnvironment: @unchecked Sendable {
         }
     }
 
-    /// Grows the map, if need be, so that `bytes` more fit after the pages in use: a long transaction
-    /// that fills the map is aborted and run again, which this avoids.
+    /// Grows the map, if need be, so that `bytes` more fit after the pages in use: the room a long
+    /// transaction has, since the map cannot grow while it runs.
     func reserve(_ bytes: Int) throws {
         try resizeLock.withExclusive {
             let info = info()
-            let needed = info.pagesInUse * info.pageSize + bytes + bytes / 4
+            let needed = info.pagesInUse * info.pageSize + bytes
             guard needed > info.mapSize else { return }
-            let step = 64 << 20
-            try LMDBError.check(mdb_env_set_mapsize(env, (needed + step - 1) / step * step), "mdb_env_set_mapsize")
+            try LMDBError.check(mdb_env_set_mapsize(env, (needed + Self.mapStep - 1) / Self.mapStep * Self.mapStep), "mdb_env_set_mapsize")
         }
     }
 

@@ -1,46 +1,11 @@
+import Failures
+
 /// Everything that can go wrong in the event log, with what failed and where.
 ///
 /// Match on ``code``; the optional fields say which stream, position or file it concerns.
-public struct EventLogError: Error, Sendable, CustomStringConvertible {
+public struct EventLogError: CodedError, Sendable {
     /// The kind of failure. New codes may be added; match the ones you handle.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
-
-        /// The master key does not open this store.
-        public static let wrongKey = Code("wrong key")
-        /// The key file is missing, unreadable, of the wrong size, or readable by others.
-        public static let keyFileUnusable = Code("key file unusable")
-        /// The path is not a store, or the store's files are damaged beyond opening.
-        public static let storeUnusable = Code("store unusable")
-        /// There is no store at the path (create one first).
-        public static let storeMissing = Code("store missing")
-        /// The store's directory or files may not be read and written by this user.
-        public static let permissionDenied = Code("permission denied")
-        /// The store was written by a newer or unknown format version.
-        public static let unsupportedFormat = Code("unsupported format")
-        /// The store was written by an older format version: ``EventLog/migrate(at:key:)`` upgrades it.
-        public static let migrationRequired = Code("migration required")
-        /// The thing to create exists already.
-        public static let alreadyExists = Code("already exists")
-        /// The stream's version is not what the append expected.
-        public static let wrongExpectedVersion = Code("wrong expected version")
-        /// A record is damaged, moved, swapped or foreign; `position` names it.
-        public static let integrity = Code("integrity")
-        /// The data key of a record has been destroyed (the data was erased).
-        public static let keyDestroyed = Code("key destroyed")
-        /// An event or argument passed in is not acceptable.
-        public static let invalidArgument = Code("invalid argument")
-        /// The store is closed.
-        public static let closed = Code("closed")
-        /// The store is open elsewhere and the operation needs it alone (compaction).
-        public static let storeBusy = Code("store busy")
-        /// The store's database server cannot be reached (PostgreSQL: down, or the network is); try again.
-        public static let unavailable = Code("unavailable")
-        /// The storage engine failed (disk full, I/O error, …).
-        public static let storage = Code("storage")
-    }
+    public typealias Code = ErrorCode<EventLogError>
 
     /// What kind of failure this is; match on it.
     public var code: Code
@@ -57,15 +22,19 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
     /// The file or directory concerned, when there is one.
     public var path: String?
 
-    init(_ code: Code, _ message: String, stream: StreamID? = nil, position: UInt64? = nil, path: String? = nil) {
+    /// The storage engine's or the system's error behind this one, when there was one.
+    public var underlying: (any Error)?
+
+    init(_ code: Code, _ message: String, stream: StreamID? = nil, position: UInt64? = nil, path: String? = nil,
+         underlying: (any Error)? = nil) {
         self.code = code
+        self.underlying = underlying
         self.message = message
         self.stream = stream
         self.position = position
         self.path = path
     }
 
-    public var description: String { message }
 
     static func integrity(_ position: UInt64, _ reason: String) -> EventLogError {
         EventLogError(.integrity, "record at position \(position) \(reason)", position: position)
@@ -74,19 +43,58 @@ public struct EventLogError: Error, Sendable, CustomStringConvertible {
     static func storage(_ error: any Error) -> EventLogError {
         if let error = error as? EventLogError { return error }
         if let error = error as? LMDBError, error.isCorruption {
-            return EventLogError(.integrity, "the store's data file is damaged: \(error)")
+            return EventLogError(.integrity, "the store's data file is damaged: \(error)", underlying: error)
         }
         if let error = error as? PostgresError, error.isConnectionLoss {
-            return EventLogError(.unavailable, "lost the connection to the PostgreSQL server: \(error)")
+            return EventLogError(.unavailable, "lost the connection to the PostgreSQL server: \(error)", underlying: error)
         }
         if let error = error as? PostgresError, error.isReadOnlyRefusal {
             return EventLogError(.permissionDenied, "the PostgreSQL server refuses writes (a hot standby serves reads only); nothing was written. "
-                                 + "Write through the primary: a multi-host URL with target_session_attrs=read-write finds it: \(error)")
+                                 + "Write through the primary: a multi-host URL with target_session_attrs=read-write finds it: \(error)",
+                                 underlying: error)
         }
         if let error = error as? LMDBError, error.isWriteFailure {
             return EventLogError(.storage, "cannot write the store file (is the disk full, or a quota or file size limit reached?); "
-                                 + "nothing of this write was stored: \(error)")
+                                 + "nothing of this write was stored: \(error)", underlying: error)
         }
-        return EventLogError(.storage, "storage failure: \(error)")
+        return EventLogError(.storage, "storage failure: \(error)", underlying: error)
     }
+}
+
+extension ErrorCode where Domain == EventLogError {
+    /// The master key does not open this store.
+    public static let wrongKey = Self("wrong key")
+    /// The key file is missing, unreadable, of the wrong size, or readable by others.
+    public static let keyFileUnusable = Self("key file unusable")
+    /// The path is not a store, or the store's files are damaged beyond opening.
+    public static let storeUnusable = Self("store unusable")
+    /// There is no store at the path (create one first).
+    public static let storeMissing = Self("store missing")
+    /// The store's directory or files may not be read and written by this user.
+    public static let permissionDenied = Self("permission denied")
+    /// The store was written by a newer or unknown format version.
+    public static let unsupportedFormat = Self("unsupported format")
+    /// The store was written by an older format version: ``EventLog/migrate(at:key:)`` upgrades it.
+    public static let migrationRequired = Self("migration required")
+    /// The thing to create exists already.
+    public static let alreadyExists = Self("already exists")
+    /// The stream's version is not what the append expected.
+    public static let wrongExpectedVersion = Self("wrong expected version")
+    /// A record is damaged, moved, swapped or foreign; `position` names it.
+    public static let integrity = Self("integrity")
+    /// The data key of a record has been destroyed (the data was erased).
+    public static let keyDestroyed = Self("key destroyed")
+    /// An event or argument passed in is not acceptable.
+    public static let invalidArgument = Self("invalid argument")
+    /// The store is closed.
+    public static let closed = Self("closed")
+    /// The store is open elsewhere and the operation needs it alone (compaction).
+    public static let storeBusy = Self("store busy")
+    /// The store's database server cannot be reached (PostgreSQL: down, or the network is); try again.
+    public static let unavailable = Self("unavailable")
+    /// One transaction wrote more than the store has room for while it runs (LMDB's map:
+    /// ``EventLogOptions/mapHeadroom``); nothing of it was stored.
+    public static let tooLarge = Self("too large")
+    /// The storage engine failed (disk full, I/O error, …).
+    public static let storage = Self("storage")
 }

@@ -14,14 +14,15 @@ enum StoreEnvironment: Sendable {
         }
     }
 
-    /// Runs `body` in a write transaction, after every other writer's, and commits it. On LMDB `body`
-    /// runs again from scratch when the map must grow, so it must derive everything it writes itself.
+    /// Runs `body` in a write transaction, after every other writer's, and commits it. On LMDB a
+    /// `rerunnable` body (one that derives everything it writes itself) runs again from scratch when
+    /// the map must grow; any other is refused then (``LMDBEnvironment/write(rerunnable:_:)``).
     ///
     /// `reads` are read ahead as ``StoreTransaction/prefetch(_:)`` does (on PostgreSQL, with BEGIN: no
     /// round trip of their own).
-    func write<R>(readingAhead reads: KeyReads = [], _ body: (StoreTransaction) throws -> R) throws -> R {
+    func write<R>(readingAhead reads: KeyReads = [], rerunnable: Bool = true, _ body: (StoreTransaction) throws -> R) throws -> R {
         switch self {
-        case .lmdb(let environment): try environment.write { try body(.lmdb($0)) }
+        case .lmdb(let environment): try environment.write(rerunnable: rerunnable) { try body(.lmdb($0)) }
         case .postgres(let storage): try storage.write(readingAhead: reads) { try body(.postgres($0)) }
         }
     }

@@ -48,7 +48,7 @@ final class AppendQueue: @unchecked Sendable {
                 continuation.resume(throwing: EventLogError(.closed, "the event log is closed"))
                 return
             }
-            pending.append(.transaction { writer in continuation.resume(with: writer.transaction(body)) })
+            pending.append(.transaction { writer in continuation.resume(with: writer.transaction(rerunnable: false, body)) })
             condition.signal()
         }
     }

@@ -94,7 +94,7 @@ final class BatchWriter {
 
     /// Writes the batch; returns one result per group of appends, in order.
     func write(_ batch: [PendingAppend]) -> [Result<[AppendResult], EventLogError>] {
-        let written = transaction(readingAhead: readsAhead(for: batch)) { appender in
+        let written = transaction(readingAhead: readsAhead(for: batch), rerunnable: true) { appender in
             try batch.map { group in try appender.apply(group.parts) }
         }
         switch written {
@@ -121,12 +121,13 @@ final class BatchWriter {
     }
 
     /// Runs `body` in one write transaction and commits what it appended; on any error, nothing.
-    /// `body` runs again from the start when the map must grow (LMDB then aborts the transaction).
-    /// Storage failures become ``EventLogError``; errors `body` throws pass through unchanged.
-    func transaction<T>(readingAhead reads: KeyReads = [], _ body: (TransactionAppender) throws -> T) -> Result<T, any Error> {
+    /// A `rerunnable` body runs again from the start when LMDB's map must grow; any other is refused
+    /// then. Storage failures become ``EventLogError``; errors `body` throws pass through unchanged.
+    func transaction<T>(readingAhead reads: KeyReads = [], rerunnable: Bool,
+                        _ body: (TransactionAppender) throws -> T) -> Result<T, any Error> {
         var createdKeys: [UInt32] = []
         do {
-            let (value, position, keyID, tag) = try environment.write(readingAhead: reads) { txn in
+            let (value, position, keyID, tag) = try environment.write(readingAhead: reads, rerunnable: rerunnable) { txn in
                 createdKeys.forEach(keys.forget)
                 createdKeys = []
                 let appender = try TransactionAppender(writer: self, txn: txn)

@@ -53,7 +53,7 @@ extension EventLog {
         let before = fileSize(dataPath)
         unlink(copyPath)
         do {
-            let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all, initialMapSize: 1 << 20,
+            let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all, mapHeadroom: 0,
                                                   durable: true, create: false, lock: lock)
             let descriptor = openFile(copyPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw failure("cannot create \(copyPath)", directory) }

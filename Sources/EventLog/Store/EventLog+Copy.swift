@@ -131,7 +131,7 @@ private struct StoreCopy {
                 }
             }
             return .lmdb(try LMDBEnvironment(path: path, databaseNames: StoreLayout.all,
-                                             initialMapSize: EventLogOptions().initialMapSize, durable: true, create: true))
+                                             mapHeadroom: EventLogOptions().mapHeadroom, durable: true, create: true))
         }
     }
 

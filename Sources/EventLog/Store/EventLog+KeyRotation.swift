@@ -45,7 +45,7 @@ extension EventLog {
             _ = try openEnvironment(at: directory, options: EventLogOptions())  // a clear error for a missing store
             let lock = try exclusiveLock(on: directory, waitingUpTo: timeout)
             environment = .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                                    initialMapSize: EventLogOptions().initialMapSize, durable: true, create: false, lock: lock))
+                                                    mapHeadroom: EventLogOptions().mapHeadroom, durable: true, create: false, lock: lock))
         case .postgres(let url):
             environment = .postgres(try PostgresStorage.connect(url: url, createTables: false, openLock: .exclusive(timeout)))
         }

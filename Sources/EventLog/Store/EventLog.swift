@@ -28,6 +28,8 @@ public final class EventLog: Sendable {
     let externalCommits: ExternalCommits
     private let appends: AppendQueue
     private let durable: Bool
+    /// The room a long transaction has in LMDB's map (``EventLogOptions/mapHeadroom``).
+    private let mapHeadroom: Int
 
     private init(directory: String, environment: StoreEnvironment, master: SecureBytes, options: EventLogOptions) throws {
         let storeIDBytes = try environment.read { txn in
@@ -57,6 +59,7 @@ public final class EventLog: Sendable {
         self.externalCommits = ExternalCommits(environment: environment, signal: commits)
         self.appends = AppendQueue(writer: writer, commits: commits, maximumBatchEvents: options.maximumBatchEvents)
         self.durable = options.durable
+        self.mapHeadroom = options.mapHeadroom
     }
 
     deinit {
@@ -89,14 +92,14 @@ public final class EventLog: Sendable {
         do {
             let master = try {
                 let environment = try LMDBEnvironment(path: staging, databaseNames: StoreLayout.all,
-                                                      initialMapSize: options.initialMapSize, durable: true, create: true)
+                                                      mapHeadroom: options.mapHeadroom, durable: true, create: true)
                 return try environment.write { txn in
                     try StoreOpening.initialise(in: .lmdb(txn), keySource: key, masterFromFile: masterFromFile, options: options)
                 }
             }()  // the staging environment is closed here, before the rename
             try StoreOpening.moveIntoPlace(staging, directory)
             let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                                  initialMapSize: options.initialMapSize, durable: options.durable, create: false)
+                                                  mapHeadroom: options.mapHeadroom, durable: options.durable, create: false)
             return try EventLog(directory: directory, environment: .lmdb(environment), master: master, options: options)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
@@ -147,15 +150,18 @@ public final class EventLog: Sendable {
         let readOnly = !StoreLayout.dataFileIsWritable(in: directory)
         do {
             return .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                             initialMapSize: options.initialMapSize, durable: options.durable, create: false,
+                                             mapHeadroom: options.mapHeadroom, durable: options.durable, create: false,
                                              readOnly: readOnly))
         } catch let error as LMDBError where error.isNotAnLMDBFile {
             throw EventLogError(.integrity, "the store at \(directory) cannot be opened: its \(StoreLayout.dataFileName) is not an LMDB "
-                                + "file (another program's file, or a damaged store): \(error)", path: directory)
+                                + "file (another program's file, or a damaged store): \(error)", path: directory, underlying: error)
         } catch let error as LMDBError where error.isCorruption {
-            throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory)
+            throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory,
+                                underlying: error)
+        } catch let error as EventLogError {
+            throw error
         } catch {
-            throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory)
+            throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory, underlying: error)
         }
     }
 
@@ -201,11 +207,11 @@ public final class EventLog: Sendable {
     /// it does. Records are sealed and written as they come, so memory holds one group at a time: this
     /// is how a file far larger than memory is ingested all or nothing.
     ///
-    /// `body` runs on the log's writer thread while it holds the store's write lock: other appends,
-    /// from this process and others, wait until it returns. It may run more than once (from the start,
-    /// after the transaction was aborted) when the store's map must grow, so it must produce the same
-    /// appends each time. Give `expectedBytes` (about what the records will take) to grow the map first
-    /// and spare that.
+    /// `body` runs once, on the log's writer thread while it holds the store's write lock: other
+    /// appends, from this process and others, wait until it returns. On LMDB it may write up to
+    /// ``EventLogOptions/mapHeadroom`` (64 GiB by default; the map is made that roomy before it starts,
+    /// since it cannot grow during a transaction); a transaction that writes more is refused with
+    /// ``EventLogError/Code/tooLarge`` and nothing of it is stored.
     ///
     /// ```swift
     /// let appended = try await log.appendInOneTransaction { appender in
@@ -214,11 +220,8 @@ public final class EventLog: Sendable {
     ///     return count
     /// }
     /// ```
-    public func appendInOneTransaction<T: Sendable>(expectedBytes: Int = 0,
-                                                    _ body: @escaping @Sendable (TransactionAppender) throws -> T) async throws -> T {
-        if expectedBytes > 0 {
-            do { try environment.reserve(expectedBytes) } catch { throw EventLogError.storage(error) }
-        }
+    public func appendInOneTransaction<T: Sendable>(_ body: @escaping @Sendable (TransactionAppender) throws -> T) async throws -> T {
+        do { try environment.reserve(mapHeadroom) } catch { throw EventLogError.storage(error) }
         return try await appends.submitTransaction { [self] appender in
             appender.log = self
             return try body(appender)

@@ -8,8 +8,12 @@ public struct EventLogOptions: Sendable {
     /// consistent (on PostgreSQL, commits use `synchronous_commit = off`). ``EventLog/close()`` syncs
     /// in either case.
     public var durable = true
-    /// The first map size in bytes; the map grows by itself when it fills.
-    public var initialMapSize = 64 << 20
+    /// On LMDB, the room the store's memory map keeps beyond the data file, in bytes (64 GiB): the
+    /// most one ``EventLog/appendInOneTransaction(_:)`` may write (a larger one is refused with
+    /// ``EventLogError/Code/tooLarge``, nothing stored). The map is address space, not memory or
+    /// disk, so LMDB's advice is to make it large; the group commit's small transactions grow it
+    /// past this by themselves. Each open of the store sizes it ahead again.
+    public var mapHeadroom = 64 << 30
     /// The Argon2id cost when a store is created with a passphrase.
     public var passphraseCost = PassphraseCost.moderate
     /// The most events one transaction takes from the queue of appends.
@@ -17,6 +21,6 @@ public struct EventLogOptions: Sendable {
     /// The store's clock for recorded-at times, in milliseconds since 1970.
     public var clock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
-    /// The defaults: durable commits, a map that starts small and grows.
+    /// The defaults: durable commits, 64 GiB of room in the map.
     public init() {}
 }

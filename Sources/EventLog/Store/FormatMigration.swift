@@ -89,7 +89,7 @@ extension EventLog {
             let environment: StoreEnvironment = switch StoreLocation(directory) {
             case .directory:
                 .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                          initialMapSize: EventLogOptions().initialMapSize, durable: true, create: true))
+                                          mapHeadroom: EventLogOptions().mapHeadroom, durable: true, create: true))
             case .postgres(let url):
                 .postgres(try PostgresStorage.connect(url: url, createTables: true))
             }

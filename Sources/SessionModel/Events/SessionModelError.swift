@@ -1,18 +1,9 @@
-/// A session event that cannot be decoded or built, with what and where.
-public struct SessionModelError: Error, Sendable, CustomStringConvertible {
-    /// The kind of failure. New codes may be added; match the ones you handle.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
-        private let name: String
-        private init(_ name: String) { self.name = name }
-        public var description: String { name }
+import Failures
 
-        /// The payload bytes do not follow the event type's schema.
-        public static let malformed = Code("malformed")
-        /// The log holds an event type this build does not know.
-        public static let unknownType = Code("unknown type")
-        /// The event was written with a newer schema version than this build reads.
-        public static let newerSchema = Code("newer schema")
-    }
+/// A session event that cannot be decoded or built, with what and where.
+public struct SessionModelError: CodedError, Sendable {
+    /// The kind of failure. New codes may be added; match the ones you handle.
+    public typealias Code = ErrorCode<SessionModelError>
 
     /// What kind of failure this is; match on it.
     public var code: Code
@@ -21,5 +12,13 @@ public struct SessionModelError: Error, Sendable, CustomStringConvertible {
     /// The global position of the event concerned.
     public var position: UInt64?
 
-    public var description: String { message }
+}
+
+extension ErrorCode where Domain == SessionModelError {
+    /// The payload bytes do not follow the event type's schema.
+    public static let malformed = Self("malformed")
+    /// The log holds an event type this build does not know.
+    public static let unknownType = Self("unknown type")
+    /// The event was written with a newer schema version than this build reads.
+    public static let newerSchema = Self("newer schema")
 }
