@@ -19,7 +19,7 @@ import Testing
     }
 
     func rowCount(_ url: String, _ table: String) throws -> Int {
-        try EventLog.openEnvironment(at: url, options: EventLogOptions()).read { try $0.count(table) }
+        try StoreEnvironment.open(url, .existing).read { try $0.count(table) }
     }
 
     @Test func aStoreInADatabaseIsCreatedOnceAndReopenedWithItsKeyOnly() async throws {
@@ -72,7 +72,7 @@ import Testing
     @Test func aStoreOfANewerFormatIsRefusedAndLeftAsItWas() async throws {
         try await withDatabase { url, key, _ in
             try await EventLog.create(at: url, key: key).append([event("kept")], to: StreamID())
-            try EventLog.openEnvironment(at: url, options: EventLogOptions()).write { txn in
+            try StoreEnvironment.open(url, .existing).write { txn in
                 try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(99)))
             }
             let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: key) }

@@ -36,8 +36,11 @@ extension EventLog {
     public static func compact(at directory: String, waitingUpTo timeout: Duration = .seconds(10)) throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
-        if case .postgres(let url) = StoreLocation(directory) {
-            let storage = try PostgresStorage.connect(url: url, createTables: false, openLock: .exclusive(timeout))
+        var noHeadroom = EventLogOptions()
+        noHeadroom.mapHeadroom = 0  // nothing is written through this map
+        let environment = try StoreEnvironment.open(directory, .exclusive(timeout), options: noHeadroom)
+        switch environment {
+        case .postgres(let storage):
             do {
                 let before = try storage.bytesOnServer()
                 try storage.vacuumFull()
@@ -45,16 +48,23 @@ extension EventLog {
             } catch {
                 throw EventLogError.storage(error)
             }
+        case .lmdb(let lmdb):
+            // The environment, and with it the directory's exclusive lock, lives until the new file is in place.
+            let dataPath = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
+            let before = fileSize(dataPath)
+            try withExtendedLifetime(lmdb) {
+                try replaceWithCompactedCopy(of: lmdb, at: directory)
+            }
+            return CompactionReport(bytesBefore: before, bytesAfter: fileSize(dataPath), duration: clock.now - start)
         }
-        try StoreLayout.requireDataFile(in: directory)
-        let lock = try exclusiveLock(on: directory, waitingUpTo: timeout)
+    }
+
+    /// Writes a compacted copy of the data file beside it, syncs it and renames it over the data file.
+    private static func replaceWithCompactedCopy(of environment: LMDBEnvironment, at directory: String) throws {
         let dataPath = (directory as NSString).appendingPathComponent(StoreLayout.dataFileName)
         let copyPath = (directory as NSString).appendingPathComponent(compactingFileName)
-        let before = fileSize(dataPath)
         unlink(copyPath)
         do {
-            let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all, mapHeadroom: 0,
-                                                  durable: true, create: false, lock: lock)
             let descriptor = openFile(copyPath, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
             guard descriptor >= 0 else { throw failure("cannot create \(copyPath)", directory) }
             defer { closeFile(descriptor) }
@@ -76,8 +86,6 @@ extension EventLog {
             fsync(directoryDescriptor)
             closeFile(directoryDescriptor)
         }
-        withExtendedLifetime(lock) {}
-        return CompactionReport(bytesBefore: before, bytesAfter: fileSize(dataPath), duration: clock.now - start)
     }
 
     private static func fileSize(_ path: String) -> UInt64 {

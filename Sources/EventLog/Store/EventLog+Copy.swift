@@ -110,7 +110,6 @@ private struct StoreCopy {
             if StoreLocation.redacted(url) == source.directory {
                 throw EventLogError(.invalidArgument, "the copy's destination is its source, \(shown)")
             }
-            return .postgres(try PostgresStorage.connect(url: url, createTables: true))
         case .directory(let path):
             if case .directory(let from) = StoreLocation(source.directory), Self.sameDirectory(from, path) {
                 throw EventLogError(.invalidArgument, "the copy's destination is its source, \(path)", path: path)
@@ -130,9 +129,8 @@ private struct StoreCopy {
                     throw EventLogError(.storeUnusable, "cannot create the directory \(path): \(fileErrorReason(error))", path: path)
                 }
             }
-            return .lmdb(try LMDBEnvironment(path: path, databaseNames: StoreLayout.all,
-                                             mapHeadroom: EventLogOptions().mapHeadroom, durable: true, create: true))
         }
+        return try StoreEnvironment.open(destination, .creating)
     }
 
     private static func sameDirectory(_ a: String, _ b: String) -> Bool {

@@ -39,16 +39,7 @@ extension EventLog {
 
     private static func rotate(at directory: String, from current: KeySource, to new: KeySource,
                                passphraseCost: PassphraseCost, timeout: Duration) throws -> KeyRotationReport {
-        let environment: StoreEnvironment
-        switch StoreLocation(directory) {
-        case .directory:
-            _ = try openEnvironment(at: directory, options: EventLogOptions())  // a clear error for a missing store
-            let lock = try exclusiveLock(on: directory, waitingUpTo: timeout)
-            environment = .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                                    mapHeadroom: EventLogOptions().mapHeadroom, durable: true, create: false, lock: lock))
-        case .postgres(let url):
-            environment = .postgres(try PostgresStorage.connect(url: url, createTables: false, openLock: .exclusive(timeout)))
-        }
+        let environment = try StoreEnvironment.open(directory, .exclusive(timeout))
         try environment.read { txn in try StoreOpening.checkFormat(in: txn) }
         return try environment.write { txn in
             let storeID = try StoreOpening.storeID(in: txn)

@@ -91,16 +91,15 @@ public final class EventLog: Sendable {
         let staging = try StoreOpening.makeStagingDirectory(for: directory)
         do {
             let master = try {
-                let environment = try LMDBEnvironment(path: staging, databaseNames: StoreLayout.all,
-                                                      mapHeadroom: options.mapHeadroom, durable: true, create: true)
-                return try environment.write { txn in
-                    try StoreOpening.initialise(in: .lmdb(txn), keySource: key, masterFromFile: masterFromFile, options: options)
+                var durably = options
+                durably.durable = true  // a store, unlike an append, is not given up to a crash
+                return try StoreEnvironment.open(staging, .creating, options: durably).write { txn in
+                    try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, options: options)
                 }
             }()  // the staging environment is closed here, before the rename
             try StoreOpening.moveIntoPlace(staging, directory)
-            let environment = try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                                  mapHeadroom: options.mapHeadroom, durable: options.durable, create: false)
-            return try EventLog(directory: directory, environment: .lmdb(environment), master: master, options: options)
+            let environment = try StoreEnvironment.open(directory, .existing, options: options)
+            return try EventLog(directory: directory, environment: environment, master: master, options: options)
         } catch {
             try? FileManager.default.removeItem(atPath: staging)
             throw error
@@ -117,7 +116,7 @@ public final class EventLog: Sendable {
     }
 
     private static func openStore(at directory: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
-        let environment = try openEnvironment(at: directory, options: options)
+        let environment = try StoreEnvironment.open(directory, .existing, options: options)
         let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, in: txn) }
         return try EventLog(directory: directory, environment: environment, master: master, options: options)
     }
@@ -127,42 +126,17 @@ public final class EventLog: Sendable {
     private static func createPostgresStore(url: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
         var masterFromFile: SecureBytes?
         if case .keyFile(let path) = key { masterFromFile = try MasterKeyFile.read(at: path) }
-        let storage = try PostgresStorage.connect(url: url, createTables: true, durable: options.durable)
-        let master = try storage.write { txn in
+        let environment = try StoreEnvironment.open(url, .creating, options: options)
+        let master = try environment.write { txn in
             if try txn.count(StoreLayout.meta) > 0 {
                 let shown = StoreLocation.redacted(url)
                 throw EventLogError(.alreadyExists, "the PostgreSQL database \(shown) holds a store (or an unfinished copy of one) already; refusing to create another there",
                                     path: shown)
             }
-            return try StoreOpening.initialise(in: .postgres(txn), keySource: key, masterFromFile: masterFromFile, options: options)
+            return try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, options: options)
         }
-        try storage.sync()  // a store, unlike an append, is not given up to a crash
-        return try EventLog(directory: url, environment: .postgres(storage), master: master, options: options)
-    }
-
-    /// Opens the environment of an existing store, with clear errors for a missing or damaged one.
-    static func openEnvironment(at directory: String, options: EventLogOptions) throws -> StoreEnvironment {
-        if case .postgres(let url) = StoreLocation(directory) {
-            return .postgres(try PostgresStorage.connect(url: url, createTables: false, durable: options.durable))
-        }
-        // A store this user may read but not write opens read-only: every reading command works on it.
-        try StoreLayout.requireDataFile(in: directory, readOnly: true)
-        let readOnly = !StoreLayout.dataFileIsWritable(in: directory)
-        do {
-            return .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                             mapHeadroom: options.mapHeadroom, durable: options.durable, create: false,
-                                             readOnly: readOnly))
-        } catch let error as LMDBError where error.isNotAnLMDBFile {
-            throw EventLogError(.integrity, "the store at \(directory) cannot be opened: its \(StoreLayout.dataFileName) is not an LMDB "
-                                + "file (another program's file, or a damaged store): \(error)", path: directory, underlying: error)
-        } catch let error as LMDBError where error.isCorruption {
-            throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory,
-                                underlying: error)
-        } catch let error as EventLogError {
-            throw error
-        } catch {
-            throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory, underlying: error)
-        }
+        try environment.sync()  // a store, unlike an append, is not given up to a crash
+        return try EventLog(directory: url, environment: environment, master: master, options: options)
     }
 
     /// Appends `events` to `stream` atomically, if the stream is at `expectedVersion`.

@@ -70,7 +70,7 @@ enum FormatMigration {
 extension EventLog {
     /// The format version of the store at `directory`, read without a key.
     public static func formatVersion(at directory: String) throws -> UInt32 {
-        let environment = try openEnvironment(at: directory, options: EventLogOptions())
+        let environment = try StoreEnvironment.open(directory, .existing)
         return try environment.read { txn in try StoreOpening.format(in: txn) }
     }
 
@@ -79,20 +79,13 @@ extension EventLog {
     public static func migrate(at directory: String, key: KeySource) throws -> [String] {
         do {
             let master = try {
-                let probe = try openEnvironment(at: directory, options: EventLogOptions())
-                return try probe.read { txn in
+                return try StoreEnvironment.open(directory, .existing).read { txn in
                     let master = try StoreOpening.masterKey(for: key, directory: directory, in: txn)
                     try StoreOpening.checkKey(KeyHierarchy(master: master), storeID: try StoreOpening.storeID(in: txn), in: txn)
                     return master
                 }
             }()  // closed here; opened again creating the databases a newer format adds, now that the key is right
-            let environment: StoreEnvironment = switch StoreLocation(directory) {
-            case .directory:
-                .lmdb(try LMDBEnvironment(path: directory, databaseNames: StoreLayout.all,
-                                          mapHeadroom: EventLogOptions().mapHeadroom, durable: true, create: true))
-            case .postgres(let url):
-                .postgres(try PostgresStorage.connect(url: url, createTables: true))
-            }
+            let environment = try StoreEnvironment.open(directory, .upgrading)
             return try environment.write { txn in
                 let format = try StoreOpening.format(in: txn)
                 guard format <= StoreLayout.formatVersion else {

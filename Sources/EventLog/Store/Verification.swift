@@ -97,7 +97,7 @@ extension EventLog {
         structure.contentAuthenticated = false
         guard structure.isIntact else { return structure }
         do {
-            let environment = try openEnvironment(at: directory, options: EventLogOptions())
+            let environment = try StoreEnvironment.open(directory, .existing)
             return try environment.read { txn in
                 try StoreOpening.checkFormat(in: txn)
                 let storeID = try StoreOpening.storeID(in: txn).withUnsafeBytes { UUID(bytes: $0) }
