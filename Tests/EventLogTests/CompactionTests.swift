@@ -26,7 +26,7 @@ import TestSupport
             }  // released: the directory lock goes with it
             let report = try EventLog.compact(at: store.storePath)
             #expect(report.bytesAfter < report.bytesBefore)
-            #expect(!FileManager.default.fileExists(atPath: store.storePath + "/" + EventLog.compactingFileName))
+            #expect(!FileManager.default.fileExists(atPath: store.storePath + "/" + StoreLayout.compactingFileName))
             let log = try store.open()
             #expect(try log.readAll().map(\.position) == positions)
             #expect(try log.verify().isIntact)
@@ -45,7 +45,7 @@ import TestSupport
                 try await log.append([event("kept")], to: StreamID())
                 try log.close()
             }
-            let stray = store.storePath + "/" + EventLog.compactingFileName
+            let stray = store.storePath + "/" + StoreLayout.compactingFileName
             try Data("half a copy".utf8).write(to: URL(fileURLWithPath: stray))
             _ = try EventLog.compact(at: store.storePath)
             #expect(!FileManager.default.fileExists(atPath: stray))

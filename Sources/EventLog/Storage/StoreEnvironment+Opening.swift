@@ -10,7 +10,8 @@ enum OpenMode {
     /// An existing store, alone: waits up to the duration for every other open to close, else
     /// ``EventLogError/Code/storeBusy`` (key rotation, compaction).
     case exclusive(Duration)
-    /// A new store (or an unfinished copy): every table made. The directory must exist.
+    /// A new store (or an unfinished copy): every table made. A directory is made when missing, and
+    /// refused when it holds anything but a store.
     case creating
 }
 
@@ -32,6 +33,42 @@ extension StoreEnvironment {
         }
     }
 
+    /// Makes a new store at `location` and runs `initialise` in its first transaction, durably. A
+    /// directory must not exist or be empty: the store is built in a hidden sibling directory and
+    /// renamed into place when complete, so that a creation that fails or is killed halfway never
+    /// leaves a half-made store there. A PostgreSQL database gets the store's tables and must not hold
+    /// a store already (checked under the writer lock).
+    static func create<R>(_ location: String, options: EventLogOptions,
+                          _ initialise: (StoreTransaction) throws -> R) throws -> (StoreEnvironment, R) {
+        switch StoreLocation(location) {
+        case .postgres(let url):
+            let environment = try open(url, .creating, options: options)
+            let result = try environment.write { txn in
+                if try txn.count(StoreLayout.meta) > 0 {
+                    let shown = StoreLocation.redacted(url)
+                    throw EventLogError(.alreadyExists, "the PostgreSQL database \(shown) holds a store (or an unfinished copy of one) already; refusing to create another there",
+                                        path: shown)
+                }
+                return try initialise(txn)
+            }
+            try environment.sync()  // a store, unlike an append, is not given up to a crash
+            return (environment, result)
+        case .directory(let directory):
+            try StoreOpening.checkNewDirectory(directory)
+            let staging = try StoreOpening.makeStagingDirectory(for: directory)
+            do {
+                var durably = options
+                durably.durable = true
+                let result = try open(staging, .creating, options: durably).write(initialise)  // closed before the rename
+                try StoreOpening.moveIntoPlace(staging, directory)
+                return (try open(directory, .existing, options: options), result)
+            } catch {
+                try? FileManager.default.removeItem(atPath: staging)
+                throw error
+            }
+        }
+    }
+
     private static func openLMDB(_ path: String, _ mode: OpenMode, options: EventLogOptions) throws -> LMDBEnvironment {
         var readOnly = false
         var lock: DirectoryLock?
@@ -45,6 +82,7 @@ extension StoreEnvironment {
             try StoreLayout.requireDataFile(in: path)
             lock = try EventLog.exclusiveLock(on: path, waitingUpTo: timeout)
         case .creating:
+            try StoreOpening.prepareDirectoryForStore(path)
             return try LMDBEnvironment(path: path, databaseNames: StoreLayout.all, mapHeadroom: options.mapHeadroom,
                                        durable: options.durable, create: true)
         }

@@ -32,4 +32,17 @@ enum StoreLocation {
         }
         return result
     }
+
+    /// Whether `a` and `b` name the same store: the same directory (symbolic links resolved), or the
+    /// same URL.
+    static func same(_ a: String, _ b: String) -> Bool {
+        switch (StoreLocation(a), StoreLocation(b)) {
+        case (.directory(let a), .directory(let b)):
+            URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
+        case (.postgres(let a), .postgres(let b)):
+            redacted(a) == redacted(b)
+        default:
+            false
+        }
+    }
 }

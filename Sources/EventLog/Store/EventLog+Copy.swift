@@ -105,36 +105,10 @@ private struct StoreCopy {
     /// The destination's environment: a PostgreSQL database (its tables created when missing), or an
     /// LMDB environment in a directory that is new, empty or an unfinished copy.
     private func openTarget() throws -> StoreEnvironment {
-        switch StoreLocation(destination) {
-        case .postgres(let url):
-            if StoreLocation.redacted(url) == source.directory {
-                throw EventLogError(.invalidArgument, "the copy's destination is its source, \(shown)")
-            }
-        case .directory(let path):
-            if case .directory(let from) = StoreLocation(source.directory), Self.sameDirectory(from, path) {
-                throw EventLogError(.invalidArgument, "the copy's destination is its source, \(path)", path: path)
-            }
-            var isDirectory: ObjCBool = false
-            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
-                let contents = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
-                guard isDirectory.boolValue, contents.isEmpty || contents.contains(StoreLayout.dataFileName) else {
-                    throw EventLogError(.alreadyExists, "\(path) exists and is neither an empty directory nor a store; refusing to copy there",
-                                        path: path)
-                }
-            } else {
-                do {
-                    try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true,
-                                                            attributes: [.posixPermissions: 0o700])
-                } catch {
-                    throw EventLogError(.storeUnusable, "cannot create the directory \(path): \(fileErrorReason(error))", path: path)
-                }
-            }
+        if StoreLocation.same(destination, source.directory) {
+            throw EventLogError(.invalidArgument, "the copy's destination is its source, \(shown)", path: shown)
         }
         return try StoreEnvironment.open(destination, .creating)
-    }
-
-    private static func sameDirectory(_ a: String, _ b: String) -> Bool {
-        URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
     }
 
     private func destinationState(in txn: StoreTransaction, storeID: [UInt8]) throws -> State {

@@ -81,29 +81,16 @@ public final class EventLog: Sendable {
         }
     }
 
-    /// Builds the store in a hidden sibling directory and renames it into place when complete, so that
-    /// a creation that fails or is killed halfway never leaves a half-made store at `directory`.
-    private static func createStore(at directory: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
-        if case .postgres(let url) = StoreLocation(directory) {
-            return try createPostgresStore(url: url, key: key, options: options)
+    private static func createStore(at location: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
+        var masterFromFile: SecureBytes?
+        if case .keyFile(let path) = key {
+            try StoreOpening.refuseKeyInside(location, keyPath: path)
+            masterFromFile = try MasterKeyFile.read(at: path)
         }
-        let masterFromFile = try StoreOpening.checkNewStore(at: directory, keySource: key)
-        let staging = try StoreOpening.makeStagingDirectory(for: directory)
-        do {
-            let master = try {
-                var durably = options
-                durably.durable = true  // a store, unlike an append, is not given up to a crash
-                return try StoreEnvironment.open(staging, .creating, options: durably).write { txn in
-                    try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, options: options)
-                }
-            }()  // the staging environment is closed here, before the rename
-            try StoreOpening.moveIntoPlace(staging, directory)
-            let environment = try StoreEnvironment.open(directory, .existing, options: options)
-            return try EventLog(directory: directory, environment: environment, master: master, options: options)
-        } catch {
-            try? FileManager.default.removeItem(atPath: staging)
-            throw error
+        let (environment, master) = try StoreEnvironment.create(location, options: options) { txn in
+            try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, options: options)
         }
+        return try EventLog(directory: location, environment: environment, master: master, options: options)
     }
 
     /// Opens an existing store; fails at once with ``EventLogError/Code/wrongKey`` for the wrong key.
@@ -119,24 +106,6 @@ public final class EventLog: Sendable {
         let environment = try StoreEnvironment.open(directory, .existing, options: options)
         let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, in: txn) }
         return try EventLog(directory: directory, environment: environment, master: master, options: options)
-    }
-
-    /// Creates the store's tables in the PostgreSQL database at `url` and initialises it, in one
-    /// transaction under the writer lock: a database that holds a store already is refused.
-    private static func createPostgresStore(url: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
-        var masterFromFile: SecureBytes?
-        if case .keyFile(let path) = key { masterFromFile = try MasterKeyFile.read(at: path) }
-        let environment = try StoreEnvironment.open(url, .creating, options: options)
-        let master = try environment.write { txn in
-            if try txn.count(StoreLayout.meta) > 0 {
-                let shown = StoreLocation.redacted(url)
-                throw EventLogError(.alreadyExists, "the PostgreSQL database \(shown) holds a store (or an unfinished copy of one) already; refusing to create another there",
-                                    path: shown)
-            }
-            return try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, options: options)
-        }
-        try environment.sync()  // a store, unlike an append, is not given up to a crash
-        return try EventLog(directory: url, environment: environment, master: master, options: options)
     }
 
     /// Appends `events` to `stream` atomically, if the stream is at `expectedVersion`.

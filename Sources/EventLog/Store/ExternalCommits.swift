@@ -10,7 +10,7 @@ final class ExternalCommits: @unchecked Sendable {
     private let environment: StoreEnvironment
     private let signal: CommitSignal
     private let lock = NSLock()
-    private var listener: PostgresCommitListener?
+    private var listener: (any CommitListener)?
     private var stopped = false
 
     init(environment: StoreEnvironment, signal: CommitSignal) {
@@ -21,9 +21,8 @@ final class ExternalCommits: @unchecked Sendable {
     /// Makes sure other processes' commits advance the signal; false when the backend cannot announce
     /// them (LMDB), so the caller must look again from time to time.
     func announce() -> Bool {
-        guard case .postgres(let storage) = environment else { return false }
-        return lock.withLock {
-            if listener == nil, !stopped { listener = try? storage.commitListener(advancing: signal) }
+        lock.withLock {
+            if listener == nil, !stopped { listener = try? environment.commitListener(advancing: signal) }
             return listener != nil
         }
     }

@@ -77,6 +77,8 @@ enum StoreLayout {
 
     static let dataFileName = "data.mdb"
     static let lockFileName = "lock.mdb"
+    /// A compaction's copy of the data file while it is written (docs/FORMAT.md §1).
+    static let compactingFileName = "data.mdb.compacting"
 
     static func positionKey(_ position: UInt64) -> [UInt8] { [UInt8](bigEndian: position) }
 

@@ -13,9 +13,8 @@ enum StoreOpening {
 
     static func keyCheckAdditionalData(_ storeID: [UInt8]) -> [UInt8] { Array("key-check".utf8) + storeID }
 
-    /// Checks that `directory` may become a store and reads the key file, before anything is created.
-    static func checkNewStore(at directory: String, keySource: KeySource) throws -> SecureBytes? {
-        if case .keyFile(let keyPath) = keySource { try refuseKeyInside(directory, keyPath: keyPath) }
+    /// Checks that `directory` may become a store (it does not exist, or is empty), before anything is created.
+    static func checkNewDirectory(_ directory: String) throws {
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
             guard isDirectory.boolValue, (try? FileManager.default.contentsOfDirectory(atPath: directory))?.isEmpty == true else {
@@ -24,8 +23,25 @@ enum StoreOpening {
                                     path: directory)
             }
         }
-        guard case .keyFile(let keyPath) = keySource else { return nil }
-        return try MasterKeyFile.read(at: keyPath)
+    }
+
+    /// Makes `path` a directory a store can be made or finished in: created (private) when missing,
+    /// refused when it exists and is neither empty nor a store (an unfinished copy is one).
+    static func prepareDirectoryForStore(_ path: String) throws {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
+            let contents = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+            guard isDirectory.boolValue, contents.isEmpty || contents.contains(StoreLayout.dataFileName) else {
+                throw EventLogError(.alreadyExists, "\(path) exists and is neither an empty directory nor a store; refusing to make a store there",
+                                    path: path)
+            }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw EventLogError(.storeUnusable, "cannot create the directory \(path): \(fileErrorReason(error))", path: path)
+            }
+        }
     }
 
     /// A new, private directory beside `directory`: `.NAME.creating-UUID`.

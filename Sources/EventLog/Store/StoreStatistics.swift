@@ -32,7 +32,8 @@ public struct StoreStatistics: Hashable, Sendable, Codable {
 extension EventLog {
     /// Counts and sizes of what the store holds, from running totals and LMDB's own figures (no scan).
     public func statistics() throws -> StoreStatistics {
-        let (fileBytes, mapSize, mapUsed) = try storageSizes()
+        let sizes: StorageSizes
+        do { sizes = try environment.sizes() } catch { throw EventLogError.storage(error) }
         return try reading { txn in
             let totals = try StoreTotals.read(in: txn)
             let events = try txn.withCursor(StoreLayout.events) {
@@ -43,25 +44,9 @@ extension EventLog {
             let unindexed = try tailStreams.filter { try StreamRow.read(StreamID($0), in: txn) == nil }.count
             return StoreStatistics(
                 events: events, streams: try txn.count(StoreLayout.streams) + unindexed, dataKeys: try txn.count(StoreLayout.keys),
-                dictionaries: try txn.count(StoreLayout.dictionaries), bytesOnDisk: fileBytes,
+                dictionaries: try txn.count(StoreLayout.dictionaries), bytesOnDisk: sizes.bytes,
                 payloadBytes: totals.bodyBytes, compressedPayloadBytes: totals.compressedBytes,
-                recordBytes: totals.recordBytes, mapSize: mapSize, mapUsed: mapUsed)
-        }
-    }
-
-    /// Bytes the store takes where it lives, the map's size and the bytes of it in use.
-    private func storageSizes() throws -> (UInt64, UInt64, UInt64) {
-        switch environment {
-        case .lmdb(let lmdb):
-            let info = lmdb.info()
-            let fileBytes = [StoreLayout.dataFileName, StoreLayout.lockFileName].reduce(UInt64(0)) { total, name in
-                let path = (directory as NSString).appendingPathComponent(name)
-                let size = (try? FileManager.default.attributesOfItem(atPath: path)[.size] as? NSNumber)?.uint64Value ?? 0
-                return total + size
-            }
-            return (fileBytes, UInt64(info.mapSize), UInt64(info.pagesInUse * info.pageSize))
-        case .postgres(let storage):
-            do { return (try storage.bytesOnServer(), 0, 0) } catch { throw EventLogError.storage(error) }
+                recordBytes: totals.recordBytes, mapSize: sizes.mapSize, mapUsed: sizes.mapUsed)
         }
     }
 }

@@ -72,16 +72,8 @@ extension EventLog {
     /// `verify` and `verifyWithoutKey` check it too; call this first on a file that may be damaged.
     /// A PostgreSQL store has no file of its own to check (the server keeps its pages): its report is empty.
     public static func checkStructure(at directory: String) throws -> VerificationReport {
-        guard case .directory = StoreLocation(directory) else { return VerificationReport() }
-        try StoreLayout.requireDataFile(in: directory, readOnly: true)  // the walk opens the file read-only
         var report = VerificationReport()
-        do {
-            for problem in try LMDBEnvironment.structureProblems(path: directory) { report.report(nil, problem) }
-        } catch let error as LMDBError where error.isCorruption {
-            throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory)
-        } catch {
-            throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory)
-        }
+        for problem in try StoreEnvironment.structureProblems(at: directory) { report.report(nil, problem) }
         return report
     }
 
@@ -135,13 +127,7 @@ extension EventLog {
                                open: ([ChunkDecoder.Entry]) throws -> [Result<(stream: StreamID, number: UInt64), any Error>]) throws
         -> VerificationReport {
         var report = VerificationReport()
-        // LMDB trusts its pages, and a damaged page header can crash it: the file's structure is checked
-        // from its bytes first (this snapshot's pages, which the open transaction keeps from reuse).
-        var damage: [String] = []
-        if checkingStructure, case .lmdb(let lmdb) = txn {
-            damage = PageStructure.problems(ofFileAt: (lmdb.environment.path as NSString).appendingPathComponent(StoreLayout.dataFileName),
-                                            transactionID: lmdb.id)
-        }
+        let damage = checkingStructure ? txn.structureProblems() : []
         guard damage.isEmpty else {
             for problem in damage { report.report(nil, problem) }
             return report
