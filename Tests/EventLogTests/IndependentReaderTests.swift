@@ -6,7 +6,7 @@ import Testing
 /// tools/format-reader/read_store.py reads stores from docs/FORMAT.md alone, sharing no code with
 /// EventLog; it must decode exactly what the library reads back. In tools/test's PostgreSQL pass the store
 /// is a database, which the reader reads as FORMAT.md §11 lays it out.
-@Suite struct IndependentReaderTests {
+@Suite(.enabled(if: TestBackend.isSharedBetweenProcesses, "a Python reader opens the store")) struct IndependentReaderTests {
     static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
     static let reader = packageRoot.appendingPathComponent("tools/format-reader/read_store.py").path

@@ -5,7 +5,8 @@ import Testing
 
 /// LMDB serialises writers across processes; the log must keep its positions, versions and index
 /// right when another process appends too, and subscriptions must see that process's events.
-@Suite(.timeLimit(.minutes(runningSanitized ? 30 : 15))) struct MultiProcessTests {
+@Suite(.enabled(if: TestBackend.isSharedBetweenProcesses, "other processes open the store"), .timeLimit(.minutes(runningSanitized ? 30 : 15)))
+struct MultiProcessTests {
     @Test func appendsFromAnotherProcessInterleaveSafelyAndReachSubscribers() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

@@ -1,16 +1,21 @@
 import EventLog
 import Foundation
 
-/// The backend the engine's behavioural suites run on: LMDB, or PostgreSQL when
+/// The backend the engine's behavioural suites run on: LMDB; PostgreSQL when
 /// SESSIONSTORE_TEST_POSTGRES_URL names a server (tools/test runs those suites a second time so, each
-/// store in a fresh database of it). Tests of LMDB's files alone are enabled only for LMDB.
+/// store in a fresh database of it); or this process's memory when SESSIONSTORE_TEST_BACKEND is
+/// `memory` (a third time). Tests of LMDB's files alone are enabled only for LMDB.
 public enum TestBackend {
     public static let postgresServerURL = ProcessInfo.processInfo.environment["SESSIONSTORE_TEST_POSTGRES_URL"].flatMap { $0.isEmpty ? nil : $0 }
-    public static var isLMDB: Bool { postgresServerURL == nil }
+    /// Stores are `memory:` stores of the test process.
+    public static let isMemory = ProcessInfo.processInfo.environment["SESSIONSTORE_TEST_BACKEND"] == "memory"
+    public static var isLMDB: Bool { postgresServerURL == nil && !isMemory }
+    /// Whether another process can open the tests' stores (not a memory store).
+    public static var isSharedBetweenProcesses: Bool { !isMemory }
     /// The data directory of that server (SESSIONSTORE_TEST_POSTGRES_DATA), for tests of the bytes in its files.
     public static let postgresDataDirectory = ProcessInfo.processInfo.environment["SESSIONSTORE_TEST_POSTGRES_DATA"].flatMap { $0.isEmpty ? nil : $0 }
     /// Whether ``TemporaryStore/storedFileBytes()`` can read the files the store's bytes are in.
-    public static var canReadStoreFiles: Bool { isLMDB || postgresDataDirectory != nil }
+    public static var canReadStoreFiles: Bool { isLMDB || isMemory || postgresDataDirectory != nil }
 }
 
 /// A fresh directory holding a key file and a store path (or, on PostgreSQL, a fresh database's URL),
@@ -34,6 +39,7 @@ public struct TemporaryStore {
     /// Everything the store keeps, by name: every file of an LMDB store's directory, or every table of a
     /// PostgreSQL store as the server's binary COPY gives its rows (the bytes any client of it can see).
     public func storedContents() throws -> [(name: String, bytes: Data)] {
+        if TestBackend.isMemory { return MemoryStores.contents(of: storePath) }
         guard !TestBackend.isLMDB else {
             return try FileManager.default.subpathsOfDirectory(atPath: storePath).map { file in
                 (file, try Data(contentsOf: URL(fileURLWithPath: storePath + "/" + file)))
@@ -53,6 +59,7 @@ public struct TemporaryStore {
     /// keeps older pages until it is recycled.
     public func storedFileBytes() throws -> [UInt8] {
         guard !TestBackend.isLMDB else { return try [UInt8](Data(contentsOf: URL(fileURLWithPath: dataFile))) }
+        if TestBackend.isMemory { return MemoryStores.contents(of: storePath).flatMap { [UInt8]($0.bytes) } }
         guard let data = TestBackend.postgresDataDirectory else {
             throw PostgresServer.ServerFailure(description: "SESSIONSTORE_TEST_POSTGRES_DATA is not set")
         }
@@ -79,8 +86,9 @@ public func withTemporaryStore<R>(_ body: (TemporaryStore) async throws -> R) as
     let root = Scratch.url("eventlog-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
-    let storePath = try TestBackend.postgresServerURL.map(PostgresServer.freshDatabase(on:))
-        ?? root.appendingPathComponent("store").path
+    let storePath = TestBackend.isMemory ? "memory:\(UUID().uuidString)"
+        : try TestBackend.postgresServerURL.map(PostgresServer.freshDatabase(on:)) ?? root.appendingPathComponent("store").path
+    defer { if TestBackend.isMemory { MemoryStores.remove(storePath) } }
     let store = TemporaryStore(root: root, storePath: storePath)
     try MasterKeyFile.create(at: store.keyPath)
     return try await body(store)

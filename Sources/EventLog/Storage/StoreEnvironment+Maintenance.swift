@@ -31,6 +31,8 @@ extension StoreEnvironment {
             return StorageSizes(bytes: fileBytes, mapSize: UInt64(info.mapSize), mapUsed: UInt64(info.pagesInUse * info.pageSize))
         case .postgres(let storage):
             return StorageSizes(bytes: try storage.bytesOnServer())
+        case .memory(let environment):
+            return StorageSizes(bytes: UInt64(environment.storage.byteCount))
         }
     }
 
@@ -53,6 +55,9 @@ extension StoreEnvironment {
             let before = try storage.bytesOnServer()
             try storage.vacuumFull()
             return (before, try storage.bytesOnServer())
+        case .memory(let environment):
+            let bytes = UInt64(environment.storage.byteCount)  // nothing deleted is kept
+            return (bytes, bytes)
         }
     }
 }

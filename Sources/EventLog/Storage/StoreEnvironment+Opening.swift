@@ -30,6 +30,10 @@ extension StoreEnvironment {
             return .postgres(try PostgresStorage.connect(url: url, createTables: createTables, openLock: lock, durable: options.durable))
         case .directory(let path):
             return .lmdb(try openLMDB(path, mode, options: options))
+        case .memory(let name):
+            let storage = try MemoryStorage.named(name, creating: { if case .creating = mode { true } else { false } }())
+            let timeout: Duration? = if case .exclusive(let timeout) = mode { timeout } else { nil }
+            return .memory(try MemoryEnvironment(storage, exclusiveWaitingUpTo: timeout))
         }
     }
 
@@ -41,12 +45,12 @@ extension StoreEnvironment {
     static func create<R>(_ location: String, options: EventLogOptions,
                           _ initialise: (StoreTransaction) throws -> R) throws -> (StoreEnvironment, R) {
         switch StoreLocation(location) {
-        case .postgres(let url):
-            let environment = try open(url, .creating, options: options)
+        case .postgres, .memory:
+            let environment = try open(location, .creating, options: options)
             let result = try environment.write { txn in
                 if try txn.count(StoreLayout.meta) > 0 {
-                    let shown = StoreLocation.redacted(url)
-                    throw EventLogError(.alreadyExists, "the PostgreSQL database \(shown) holds a store (or an unfinished copy of one) already; refusing to create another there",
+                    let shown = StoreLocation.redacted(location)
+                    throw EventLogError(.alreadyExists, "\(shown) holds a store (or an unfinished copy of one) already; refusing to create another there",
                                         path: shown)
                 }
                 return try initialise(txn)

@@ -1,16 +1,18 @@
 import Foundation
 
-/// Where a store's bytes live: an LMDB environment (a directory) or a PostgreSQL database. Everything
-/// above it (sealing, keys, group commit, the Merkle tree) is the same for both.
+/// Where a store's bytes live: an LMDB environment (a directory), a PostgreSQL database, or this
+/// process's memory. Everything above it (sealing, keys, group commit, the Merkle tree) is the same for all.
 enum StoreEnvironment: Sendable {
     case lmdb(LMDBEnvironment)
     case postgres(PostgresStorage)
+    case memory(MemoryEnvironment)
 
     /// Runs `body` in a read-only snapshot transaction.
     func read<R>(_ body: (StoreTransaction) throws -> R) throws -> R {
         switch self {
         case .lmdb(let environment): try environment.read { try body(.lmdb($0)) }
         case .postgres(let storage): try storage.read { try body(.postgres($0)) }
+        case .memory(let environment): try environment.storage.read { try body(.memory($0)) }
         }
     }
 
@@ -24,6 +26,7 @@ enum StoreEnvironment: Sendable {
         switch self {
         case .lmdb(let environment): try environment.write(rerunnable: rerunnable) { try body(.lmdb($0)) }
         case .postgres(let storage): try storage.write(readingAhead: reads) { try body(.postgres($0)) }
+        case .memory(let environment): try environment.storage.write { try body(.memory($0)) }
         }
     }
 
@@ -32,6 +35,7 @@ enum StoreEnvironment: Sendable {
         switch self {
         case .lmdb(let environment): try environment.sync()
         case .postgres(let storage): try storage.sync()
+        case .memory: break
         }
     }
 
@@ -42,7 +46,7 @@ enum StoreEnvironment: Sendable {
     /// commit in many slow: with 2,048, every 32nd commit of 64 interleaved appenders took 16–32 ms.
     var maximumIndexTail: UInt64 {
         switch self {
-        case .lmdb: 2048
+        case .lmdb, .memory: 2048
         case .postgres: 256
         }
     }
@@ -62,6 +66,7 @@ enum StoreEnvironment: Sendable {
         switch self {
         case .lmdb(let environment): environment.hasDatabase(name)
         case .postgres(let storage): storage.hasTable(name)
+        case .memory: StoreLayout.all.contains(name)
         }
     }
 
@@ -71,6 +76,7 @@ enum StoreEnvironment: Sendable {
         switch self {
         case .lmdb(let environment): environment.isReadOnly
         case .postgres(let storage): try storage.isInRecovery()
+        case .memory: false
         }
     }
 

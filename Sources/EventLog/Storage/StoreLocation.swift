@@ -1,15 +1,19 @@
 import Foundation
 
-/// Where a store is, as the API and the CLI take it: a directory (LMDB, the embedded default) or a
-/// `postgresql://` or `postgres://` URL (libpq's syntax, multi-host failover lists included).
+/// Where a store is, as the API and the CLI take it: a directory (LMDB, the embedded default), a
+/// `postgresql://` or `postgres://` URL (libpq's syntax, multi-host failover lists included), or
+/// `memory:NAME` (this process's memory, gone when it ends).
 enum StoreLocation {
     case directory(String)
     case postgres(url: String)
+    case memory(name: String)
 
     init(_ text: String) {
         let lowered = text.lowercased()
         if lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://") {
             self = .postgres(url: text)
+        } else if lowered.hasPrefix("memory:") {
+            self = .memory(name: String(text.dropFirst("memory:".count)))
         } else {
             self = .directory(text)
         }
@@ -41,6 +45,8 @@ enum StoreLocation {
             URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
         case (.postgres(let a), .postgres(let b)):
             redacted(a) == redacted(b)
+        case (.memory(let a), .memory(let b)):
+            a == b
         default:
             false
         }

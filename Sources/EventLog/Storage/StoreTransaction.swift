@@ -8,11 +8,13 @@ typealias KeyReads = [(table: String, keys: [[UInt8]])]
 enum StoreTransaction: StorageTransaction {
     case lmdb(LMDBTransaction)
     case postgres(PostgresTransaction)
+    case memory(MemoryTransaction)
 
     func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
         switch self {
         case .lmdb(let txn): try txn.get(table, key)
         case .postgres(let txn): try txn.get(table, key)
+        case .memory(let txn): try txn.get(table, key)
         }
     }
 
@@ -20,6 +22,7 @@ enum StoreTransaction: StorageTransaction {
         switch self {
         case .lmdb(let txn): try txn.put(table, key, value, append: append)
         case .postgres(let txn): try txn.put(table, key, value, append: append)
+        case .memory(let txn): try txn.put(table, key, value, append: append)
         }
     }
 
@@ -28,17 +31,20 @@ enum StoreTransaction: StorageTransaction {
         switch self {
         case .lmdb(let txn): try txn.delete(table, key)
         case .postgres(let txn): try txn.delete(table, key)
+        case .memory(let txn): try txn.delete(table, key)
         }
     }
 
     /// Deletes `key` leaving no copy of its value behind where the backend allows it: LMDB overwrites
     /// it in place first (see ``LMDBTransaction/scrubAndDelete(_:_:)``); PostgreSQL keeps a dead row
-    /// version until VACUUM, which erasure runs after committing. Returns whether the key was there.
+    /// version until VACUUM, which erasure runs after committing; a memory store zeroes the bytes once no
+    /// snapshot holds them. Returns whether the key was there.
     @discardableResult
     func scrubAndDelete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
         switch self {
         case .lmdb(let txn): try txn.scrubAndDelete(table, key)
         case .postgres(let txn): try txn.delete(table, key)
+        case .memory(let txn): try txn.delete(table, key)
         }
     }
 
@@ -57,6 +63,7 @@ enum StoreTransaction: StorageTransaction {
         switch self {
         case .lmdb(let txn): try txn.count(table)
         case .postgres(let txn): try txn.count(table)
+        case .memory(let txn): try txn.count(table)
         }
     }
 
@@ -64,6 +71,7 @@ enum StoreTransaction: StorageTransaction {
         switch self {
         case .lmdb(let txn): try txn.withCursor(table) { try body(.lmdb($0)) }
         case .postgres(let txn): try txn.withCursor(table) { try body(.postgres($0)) }
+        case .memory(let txn): try txn.withCursor(table) { try body(.memory($0)) }
         }
     }
 }
@@ -72,11 +80,13 @@ enum StoreTransaction: StorageTransaction {
 enum StoreCursor: StorageCursor {
     case lmdb(LMDBCursor)
     case postgres(PostgresCursor)
+    case memory(MemoryCursor)
 
     func first() throws -> Entry? {
         switch self {
         case .lmdb(let cursor): try cursor.first()
         case .postgres(let cursor): try cursor.first()
+        case .memory(let cursor): try cursor.first()
         }
     }
 
@@ -84,6 +94,7 @@ enum StoreCursor: StorageCursor {
         switch self {
         case .lmdb(let cursor): try cursor.last()
         case .postgres(let cursor): try cursor.last()
+        case .memory(let cursor): try cursor.last()
         }
     }
 
@@ -91,6 +102,7 @@ enum StoreCursor: StorageCursor {
         switch self {
         case .lmdb(let cursor): try cursor.next()
         case .postgres(let cursor): try cursor.next()
+        case .memory(let cursor): try cursor.next()
         }
     }
 
@@ -98,6 +110,7 @@ enum StoreCursor: StorageCursor {
         switch self {
         case .lmdb(let cursor): try cursor.previous()
         case .postgres(let cursor): try cursor.previous()
+        case .memory(let cursor): try cursor.previous()
         }
     }
 
@@ -105,6 +118,7 @@ enum StoreCursor: StorageCursor {
         switch self {
         case .lmdb(let cursor): try cursor.seek(atOrAfter: key)
         case .postgres(let cursor): try cursor.seek(atOrAfter: key)
+        case .memory(let cursor): try cursor.seek(atOrAfter: key)
         }
     }
 

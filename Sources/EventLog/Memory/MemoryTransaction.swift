@@ -1,0 +1,84 @@
+import Foundation
+
+/// A transaction of a ``MemoryStorage``: a snapshot of its tables, which a write transaction changes
+/// and its storage commits whole. Bytes it returns are valid until it ends or, in a write
+/// transaction, until the next update.
+final class MemoryTransaction: StorageTransaction {
+    private(set) var tables: [String: MemoryTable]
+    private let writable: Bool
+
+    init(tables: [String: MemoryTable], writable: Bool) {
+        self.tables = tables
+        self.writable = writable
+    }
+
+    func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
+        key.withUnsafeBytes { tables[table]?.value(for: $0)?.view }
+    }
+
+    func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
+        try requireWritable()
+        key.withUnsafeBytes { key in value.withUnsafeBytes { value in tables[table, default: MemoryTable()].set(key, value) } }
+    }
+
+    @discardableResult
+    func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
+        try requireWritable()
+        return key.withUnsafeBytes { key in tables[table]?.remove(key) ?? false }
+    }
+
+    func count(_ table: String) throws -> Int {
+        tables[table]?.count ?? 0
+    }
+
+    func withCursor<R>(_ table: String, _ body: (MemoryCursor) throws -> R) throws -> R {
+        try body(MemoryCursor(transaction: self, table: table))
+    }
+
+    private func requireWritable() throws {
+        guard writable else { throw EventLogError(.invalidArgument, "a write in a read-only transaction of a memory store") }
+    }
+}
+
+/// A cursor of a ``MemoryTransaction``: it remembers the key it stands at, so it walks on correctly
+/// when the transaction writes to the table meanwhile.
+final class MemoryCursor: StorageCursor {
+    private let transaction: MemoryTransaction
+    private let table: String
+    private var current: MemoryBytes?
+
+    init(transaction: MemoryTransaction, table: String) {
+        self.transaction = transaction
+        self.table = table
+    }
+
+    private var rows: MemoryTable { transaction.tables[table] ?? MemoryTable() }
+
+    private func entry(at index: Int) -> Entry? {
+        let rows = rows
+        guard rows.keys.indices.contains(index) else {
+            current = nil
+            return nil
+        }
+        current = rows.keys[index]
+        return (rows.keys[index].view, rows.values[index].view)
+    }
+
+    func first() throws -> Entry? { entry(at: 0) }
+
+    func last() throws -> Entry? { entry(at: rows.count - 1) }
+
+    func next() throws -> Entry? {
+        guard let current else { return try first() }
+        return entry(at: rows.index(after: current.view))
+    }
+
+    func previous() throws -> Entry? {
+        guard let current else { return try last() }
+        return entry(at: rows.index(atOrAfter: current.view).index - 1)
+    }
+
+    func seek(atOrAfter key: some ContiguousBytes) throws -> Entry? {
+        key.withUnsafeBytes { entry(at: rows.index(atOrAfter: $0).index) }
+    }
+}
