@@ -27,4 +27,6 @@ extension ErrorCode where Domain == ComplianceError {
     public static let invalidRequest = Self("invalid request")
     /// A record asked for is not there: an event a session does not have, or one a checkpoint does not cover.
     public static let outOfRange = Self("out of range")
+    /// Two checkpoints, or a checkpoint and the log, do not fit together: history was rewritten.
+    public static let inconsistent = Self("inconsistent")
 }

@@ -60,7 +60,7 @@ func readCheckpoint(_ path: String, verifierKey: String) throws -> Checkpoint {
 struct ProveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "prove",
-        abstract: "Print inclusion proofs of a session's records against a checkpoint.",
+        abstract: "Print inclusion proofs of a session's records, or the consistency proof between two checkpoints.",
         discussion: """
             For each event of the session (or only stream number --event N), prints an RFC 9162 inclusion \
             proof: leaf_index (the record's global position), tree_size, leaf_hash, audit_path (base64 \
@@ -70,13 +70,19 @@ struct ProveCommand: AsyncParsableCommand {
             then only as trustworthy as the store: prefer a checkpoint an auditor kept). A verifier needs \
             nothing else: the steps are in docs/COMPLIANCE.md. Works for erased sessions too (no key is \
             needed to prove a record).
+
+            With --from OLD (and no session), prints instead the RFC 9162 consistency proof that the tree \
+            of --anchor NEW (or of the log now) extends the tree of OLD: origin, old_size, old_root_hash, \
+            new_size, new_root_hash and consistency_path (base64). Both checkpoints are verified first; a \
+            log that no longer leads to both roots exits 2. tools/format-reader/verify_proof.py checks the \
+            proof without SessionStore.
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
 
-    @Argument(help: ArgumentHelp("The session id.", valueName: "session"))
-    var session: String
+    @Argument(help: ArgumentHelp("The session id (not with --from).", valueName: "session"))
+    var session: String?
 
     @Option(name: .customLong("event"), help: ArgumentHelp("Only the event with this stream number (from 0).", valueName: "number"))
     var event: UInt64?
@@ -84,18 +90,34 @@ struct ProveCommand: AsyncParsableCommand {
     @Option(name: .customLong("anchor"), help: ArgumentHelp("A checkpoint written by `anchor`: prove against its tree.", valueName: "file"))
     var anchor: String?
 
+    @Option(name: .customLong("from"), help: ArgumentHelp(
+        "An earlier checkpoint: prove that the tree of --anchor (or of the log now) extends it.", valueName: "file"))
+    var from: String?
+
     @OptionGroup var output: OutputOptions<ListFormats>
+
+    func validate() throws {
+        if from != nil, session != nil { throw ValidationError("give a session or --from, not both") }
+        if from == nil, session == nil { throw ValidationError("give a session to prove its records, or --from OLD to prove two checkpoints consistent") }
+        if from != nil, event != nil { throw ValidationError("--event proves a session's record; it does not go with --from") }
+    }
 
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let id = try existingSession(session, in: log, allowErased: true)
             let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) } ?? log.signedCheckpoint()
-            let proofs = try InclusionProofs.of(id, event: event, against: checkpoint, in: log)
             let sink = try output.sink()
-            var writer = RowWriter<ProofRow>(format: output.format, sink: sink)
-            for proof in proofs { try writer.write(ProofRow(proof: proof)) }
-            try writer.finish()
+            if let from, session == nil {
+                let old = try readCheckpoint(from, verifierKey: log.checkpointVerifierKey)
+                var writer = RowWriter<ConsistencyRow>(format: output.format, sink: sink)
+                try writer.write(ConsistencyRow(proof: try ConsistencyProofs.between(old, checkpoint, in: log)))
+                try writer.finish()
+            } else if let session {
+                let id = try existingSession(session, in: log, allowErased: true)
+                var writer = RowWriter<ProofRow>(format: output.format, sink: sink)
+                for proof in try InclusionProofs.of(id, event: event, against: checkpoint, in: log) { try writer.write(ProofRow(proof: proof)) }
+                try writer.finish()
+            }
             try sink.close()
         }
     }

@@ -80,6 +80,7 @@ extension CommandFailure {
         codes(ComplianceError.self, [
             .invalidRequest: .usage,
             .unknownSubject: .invalidData, .unknownSession: .invalidData, .outOfRange: .invalidData,
+            .inconsistent: .integrity,
         ]),
         codes(ExportError.self, [
             .ambiguousSession: .usage, .invalidRequest: .usage,

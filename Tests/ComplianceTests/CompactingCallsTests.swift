@@ -85,4 +85,26 @@ import TestSupport
             }
         }
     }
+
+    @Test func aConsistencyProofLeadsFromTheOlderCheckpointToTheNewerAndARewrittenRootIsCaught() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            _ = try await SubjectErasureTests.ingestSessions(into: log)
+            let old = try log.signedCheckpoint()
+            _ = try await SubjectErasureTests.ingestSessions(into: log)
+            let new = try log.signedCheckpoint()
+            let proof = try ConsistencyProofs.between(old, new, in: log)
+            #expect(proof.old.size < proof.new.size && !proof.path.isEmpty)
+            #expect(MerkleProof.verifyConsistency(proof.path, oldSize: old.size, oldRoot: old.rootHash, newSize: new.size, newRoot: new.rootHash))
+            #expect(try ConsistencyProofs.between(new, new, in: log).path.isEmpty, "a checkpoint is consistent with itself")
+
+            #expect { try ConsistencyProofs.between(new, old, in: log) } throws: { ($0 as? ComplianceError)?.code == .invalidRequest }
+            var rewritten = old
+            rewritten.rootHash[0] ^= 1
+            #expect { try ConsistencyProofs.between(rewritten, new, in: log) } throws: { ($0 as? ComplianceError)?.code == .inconsistent }
+            var ahead = new
+            ahead.size += 1
+            #expect { try ConsistencyProofs.between(old, ahead, in: log) } throws: { ($0 as? ComplianceError)?.code == .outOfRange }
+        }
+    }
 }

@@ -173,6 +173,54 @@ import TestSupport
                     "an erased session's records can still be proved")
         }
     }
+
+    /// Two checkpoints an auditor kept, the proof between them checked without SessionStore; a fork
+    /// (the store copied, history written differently and signed with the same key) is caught.
+    @Test func anIndependentVerifierAcceptsTheConsistencyOfTwoCheckpointsAndAForkIsRefused() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            let old = cli.directory.appendingPathComponent("old.txt").path, new = cli.directory.appendingPathComponent("new.txt").path
+            #expect(try cli.run(["anchor", "--out", old]).status == 0)
+            let fork = cli.directory.appendingPathComponent("fork.store").path
+            try FileManager.default.copyItem(atPath: cli.storePath, toPath: fork)
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "44444444").utf8)).status == 0)
+            #expect(try cli.run(["anchor", "--out", new]).status == 0)
+            let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
+
+            let proof = try cli.run(["prove", "--from", old, "--anchor", new, "--format", "json"])
+            #expect(proof.status == 0, "\(proof.stderr)")
+            let proofPath = cli.directory.appendingPathComponent("consistency.json")
+            try Data(proof.stdout.utf8).write(to: proofPath)
+            let accepted = try runPython([Self.verifier, "--consistency", old, new, key, proofPath.path])
+            #expect(accepted.status == 0 && String(decoding: accepted.stdout, as: UTF8.self).contains(": consistent"),
+                    "\(String(decoding: accepted.stdout, as: UTF8.self)) \(accepted.stderr)")
+            var rows = try #require(try JSONSerialization.jsonObject(with: Data(proof.stdout.utf8)) as? [[String: Any]])
+            var path = try #require(rows.first?["consistency_path"] as? [String])
+            try #require(!path.isEmpty)
+            path[0] = Data(repeating: 7, count: 32).base64EncodedString()
+            rows[0]["consistency_path"] = path
+            try JSONSerialization.data(withJSONObject: rows).write(to: proofPath)
+            #expect(try runPython([Self.verifier, "--consistency", old, new, key, proofPath.path]).status == 1, "an altered proof is not proven")
+
+            #expect(try cli.run(["prove", "--from", old]).status == 0, "the log as it is now extends the old checkpoint")
+            let reversed = try cli.run(["prove", "--from", new, "--anchor", old])
+            #expect(reversed.status == 64 && reversed.stderr.contains("give the older checkpoint to --from"), "\(reversed.stderr)")
+            #expect(try cli.run(["prove", ComplianceCommandsTests.revoked, "--from", old]).status == 64, "a session or --from, not both")
+
+            // The fork: same store id and key, other events after the old checkpoint, signed all the same.
+            #expect(try cli.run(["ingest", "--store", fork, "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "55555555").utf8)).status == 0)
+            let forked = cli.directory.appendingPathComponent("forked.txt").path
+            #expect(try cli.run(["anchor", "--store", fork, "--out", forked]).status == 0)
+            let refused = try cli.run(["prove", "--from", forked, "--anchor", new])
+            #expect(refused.status == 2 && refused.stderr.contains("does not lead"), "\(refused.stderr)")
+            #expect(try cli.run(["prove", "--store", fork, "--from", old, "--anchor", forked]).status == 0, "the fork extends the old checkpoint too")
+            let forkProof = try cli.run(["prove", "--store", fork, "--from", old, "--anchor", forked, "--format", "json"])
+            try Data(forkProof.stdout.utf8).write(to: proofPath)
+            #expect(try runPython([Self.verifier, "--consistency", old, new, key, proofPath.path]).status == 1,
+                    "the fork's proof does not lead to the real log's checkpoint")
+        }
+    }
 }
 
 /// Exports after the compliance commands: erased and purged sessions appear with their status and

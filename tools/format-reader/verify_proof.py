@@ -1,13 +1,16 @@
 #!/usr/bin/env python3
-"""Verifies SessionStore inclusion proofs against a signed checkpoint, written from docs/COMPLIANCE.md alone.
+"""Verifies SessionStore inclusion proofs against a signed checkpoint, and consistency proofs between two
+checkpoints, written from docs/COMPLIANCE.md alone.
 
 It shares no code with SessionStore: hashlib for SHA-256, PyNaCl for Ed25519. It needs nothing but
-the checkpoint file, the verifier key (`sessionstore anchor --public-key`), and the proofs
-(`sessionstore prove SESSION --anchor FILE --format json`). It prints one line per proven record and
-exits 0 when every proof holds, 1 when any does not, 2 when the checkpoint's signature does not verify.
+the checkpoint files, the verifier key (`sessionstore anchor --public-key`), and the proofs
+(`sessionstore prove SESSION --anchor FILE --format json`, or `sessionstore prove --from OLD --anchor
+NEW --format json`). It prints one line per proof and exits 0 when every proof holds, 1 when any does
+not, 2 when a checkpoint's signature does not verify.
 
     pip install pynacl
     python3 verify_proof.py CHECKPOINT_FILE VERIFIER_KEY PROOFS.json
+    python3 verify_proof.py --consistency OLD_CHECKPOINT NEW_CHECKPOINT VERIFIER_KEY PROOF.json
 """
 import base64
 import hashlib
@@ -69,6 +72,56 @@ def root_from_inclusion(index: int, size: int, leaf: bytes, path):
     return r if sn == 0 else None
 
 
+def consistent(old_size: int, old_root: bytes, new_size: int, new_root: bytes, proof) -> bool:
+    """RFC 9162 section 2.1.4.2: whether `proof` shows the tree (new_size, new_root) extends (old_size, old_root)."""
+    if old_size > new_size:
+        return False
+    if old_size == new_size:
+        return not proof and old_root == new_root
+    if old_size == 0:
+        return not proof
+    path = list(proof)
+    if old_size & (old_size - 1) == 0:  # a power of two: the old root is the first node
+        path.insert(0, old_root)
+    if not path:
+        return False
+    fn, sn = old_size - 1, new_size - 1
+    while fn & 1:
+        fn >>= 1
+        sn >>= 1
+    fr = sr = path[0]
+    for c in path[1:]:
+        if sn == 0:
+            return False
+        if fn & 1 or fn == sn:
+            fr = sha256(b"\x01" + c + fr)
+            sr = sha256(b"\x01" + c + sr)
+            if not fn & 1:
+                while not fn & 1 and fn != 0:
+                    fn >>= 1
+                    sn >>= 1
+        else:
+            sr = sha256(b"\x01" + sr + c)
+        fn >>= 1
+        sn >>= 1
+    return sn == 0 and fr == old_root and sr == new_root
+
+
+def main_consistency(old_file: str, new_file: str, verifier_key: str, proof_file: str) -> int:
+    old = read_checkpoint(open(old_file, encoding="utf-8").read(), verifier_key)
+    new = read_checkpoint(open(new_file, encoding="utf-8").read(), verifier_key)
+    if old is None or new is None:
+        print("a checkpoint's signature does not verify")
+        return 2
+    proofs = json.load(open(proof_file, encoding="utf-8"))
+    proof = proofs[0] if isinstance(proofs, list) else proofs
+    path = [base64.b64decode(p) for p in proof["consistency_path"]]
+    holds = (old[0] == new[0] and proof["old_size"] == old[1] and proof["new_size"] == new[1]
+             and consistent(old[1], old[2], new[1], new[2], path))
+    print(f"{new[0]} tree of {new[1]} extends tree of {old[1]}: {'consistent' if holds else 'NOT PROVEN'}")
+    return 0 if holds else 1
+
+
 def leaf_hash(position: int, record: bytes, nonce: bytes) -> bytes:
     """FORMAT.md section 5.4: SHA-256(0x00 || position u64 || header (60) || SHA-256(nonce || ciphertext and tag))."""
     return sha256(b"\x00" + struct.pack(">Q", position) + record[:60] + sha256(nonce + record[92:]))
@@ -94,4 +147,6 @@ def main(checkpoint_file: str, verifier_key: str, proofs_file: str) -> int:
 
 
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--consistency"]:
+        sys.exit(main_consistency(*sys.argv[2:6]))
     sys.exit(main(*sys.argv[1:4]))
