@@ -44,3 +44,15 @@ public enum InclusionProofs {
         }
     }
 }
+
+extension SessionRecordProof {
+    /// The proof as a C2SP `tlog-proof@v1` file, verifiable offline with nothing but the store's
+    /// verifier key (docs/COMPLIANCE.md): the `extra` line holds the record's leaf data
+    /// (``ProvableRecord/leafData``, whose RFC 6962 record hash is the leaf), then the index, the audit
+    /// path from the leaf's sibling up, a blank line and the checkpoint verbatim.
+    public var tlogProof: String {
+        var text = "c2sp.org/tlog-proof@v1\nextra \(Data(record.leafData).base64EncodedString())\nindex \(record.position)\n"
+        for hash in path { text += Data(hash).base64EncodedString() + "\n" }
+        return text + "\n" + checkpoint.text
+    }
+}

@@ -71,6 +71,13 @@ struct ProveCommand: AsyncParsableCommand {
             nothing else: the steps are in docs/COMPLIANCE.md. Works for erased sessions too (no key is \
             needed to prove a record).
 
+            With --bundle DIR, writes each proof instead as a C2SP tlog-proof@v1 file, \
+            DIR/SESSION-N.tlog-proof (N the stream number), and prints which file holds which record: the \
+            record's leaf data on the extra line (base64: position, clear header, SHA-256 of nonce and \
+            ciphertext; its RFC 6962 record hash is the leaf), the index, the audit path, a blank line and \
+            the checkpoint, so that each file is checked alone with the verifier key (Go's \
+            golang.org/x/mod/sumdb/note and sumdb/tlog do it: docs/COMPLIANCE.md).
+
             With --from OLD (and no session), prints instead the RFC 9162 consistency proof that the tree \
             of --anchor NEW (or of the log now) extends the tree of OLD: origin, old_size, old_root_hash, \
             new_size, new_root_hash and consistency_path (base64). Both checkpoints are verified first; a \
@@ -90,6 +97,10 @@ struct ProveCommand: AsyncParsableCommand {
     @Option(name: .customLong("anchor"), help: ArgumentHelp("A checkpoint written by `anchor`: prove against its tree.", valueName: "file"))
     var anchor: String?
 
+    @Option(name: .customLong("bundle"), help: ArgumentHelp(
+        "Write each proof as a C2SP tlog-proof@v1 file into this directory (made if missing).", valueName: "dir"))
+    var bundle: String?
+
     @Option(name: .customLong("from"), help: ArgumentHelp(
         "An earlier checkpoint: prove that the tree of --anchor (or of the log now) extends it.", valueName: "file"))
     var from: String?
@@ -100,6 +111,7 @@ struct ProveCommand: AsyncParsableCommand {
         if from != nil, session != nil { throw ValidationError("give a session or --from, not both") }
         if from == nil, session == nil { throw ValidationError("give a session to prove its records, or --from OLD to prove two checkpoints consistent") }
         if from != nil, event != nil { throw ValidationError("--event proves a session's record; it does not go with --from") }
+        if from != nil, bundle != nil { throw ValidationError("--bundle writes a session's inclusion proofs; it does not go with --from") }
     }
 
     func run() async throws {
@@ -114,11 +126,39 @@ struct ProveCommand: AsyncParsableCommand {
                 try writer.finish()
             } else if let session {
                 let id = try existingSession(session, in: log, allowErased: true)
-                var writer = RowWriter<ProofRow>(format: output.format, sink: sink)
-                for proof in try InclusionProofs.of(id, event: event, against: checkpoint, in: log) { try writer.write(ProofRow(proof: proof)) }
-                try writer.finish()
+                let proofs = try InclusionProofs.of(id, event: event, against: checkpoint, in: log)
+                if let bundle {
+                    var writer = RowWriter<BundleRow>(format: output.format, sink: sink)
+                    for (proof, file) in try writeBundle(proofs, into: bundle) { try writer.write(BundleRow(proof: proof, file: file)) }
+                    try writer.finish()
+                } else {
+                    var writer = RowWriter<ProofRow>(format: output.format, sink: sink)
+                    for proof in proofs { try writer.write(ProofRow(proof: proof)) }
+                    try writer.finish()
+                }
             }
             try sink.close()
+        }
+    }
+
+    /// Writes each proof to `directory`/SESSION-N.tlog-proof; returns the files' paths.
+    private func writeBundle(_ proofs: [SessionRecordProof], into directory: String) throws -> [(SessionRecordProof, String)] {
+        var isDirectory: ObjCBool = false
+        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else { throw CommandFailure(.usage, "--bundle \(directory) is not a directory") }
+        } else {
+            do {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            } catch {
+                throw CommandFailure(.usage, "cannot create the directory \(directory): \(fileErrorReason(error))")
+            }
+        }
+        return try proofs.map { proof in
+            let file = (directory as NSString).appendingPathComponent("\(proof.session.uuidString.lowercased())-\(proof.streamNumber).tlog-proof")
+            let sink = try OutputSink.file(file)
+            sink.write(proof.tlogProof)
+            try sink.close()
+            return (proof, file)
         }
     }
 }

@@ -174,6 +174,47 @@ import TestSupport
         }
     }
 
+    /// Each record's proof as a C2SP tlog-proof file, checked by Go's checksum-database packages
+    /// (tools/format-reader/tlogproof) with nothing but the verifier key.
+    @Test(.enabled(if: GoVerifier.testEnabled, "needs go and golang.org/x/mod (Debian: golang-go, golang-golang-x-mod-dev)"))
+    func goVerifiesTheProofBundleOfASessionAndRejectsAnAlteredPathOrCheckpoint() async throws {
+        try #require(GoVerifier.isInstalled, "go and golang.org/x/mod/sumdb are needed (tools/test installs them)")
+        let verifier = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/format-reader/tlogproof/main.go").path
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            let checkpointPath = cli.directory.appendingPathComponent("checkpoint.txt").path
+            #expect(try cli.run(["anchor", "--out", checkpointPath]).status == 0)
+            let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
+            let bundle = cli.directory.appendingPathComponent("proofs").path
+            let written = try cli.run(["prove", ComplianceCommandsTests.revoked, "--anchor", checkpointPath, "--bundle", bundle, "--format", "csv"])
+            #expect(written.status == 0, "\(written.stderr)")
+            let files = try FileManager.default.contentsOfDirectory(atPath: bundle).sorted().map { bundle + "/" + $0 }
+            #expect(files.count == 6 && files.allSatisfy { $0.hasSuffix(".tlog-proof") })
+            #expect(written.stdout.split(whereSeparator: \.isNewline).count == 7, "a header and a row per file")
+            let first = try String(contentsOfFile: files[0], encoding: .utf8)
+            let checkpointText = try String(contentsOfFile: checkpointPath, encoding: .utf8)
+            #expect(first.hasPrefix("c2sp.org/tlog-proof@v1\nextra ") && first.hasSuffix("\n\n" + checkpointText))
+
+            let checked = try GoVerifier.run(verifier, [key] + files)
+            #expect(checked.status == 0, "\(checked.stdout) \(checked.stderr)")
+            #expect(checked.stdout.components(separatedBy: ": included").count == 7)
+
+            // One hash of the path changed; the checkpoint's size changed (its signature no longer holds).
+            var lines = first.components(separatedBy: "\n")
+            let hashLine = try #require(lines.firstIndex { $0.hasPrefix("index ") }) + 1
+            try #require(lines[hashLine].count == 44)
+            lines[hashLine] = Data(repeating: 9, count: 32).base64EncodedString()
+            try lines.joined(separator: "\n").write(toFile: files[0], atomically: true, encoding: .utf8)
+            let altered = try GoVerifier.run(verifier, [key, files[0], files[1]])
+            #expect(altered.status == 1 && altered.stdout.contains("NOT PROVEN") && altered.stdout.contains(": included"), "\(altered.stdout)")
+            let second = try String(contentsOfFile: files[1], encoding: .utf8)
+            let origin = try #require(second.components(separatedBy: "\n\n").dropFirst().first?.components(separatedBy: "\n").first)
+            try second.replacingOccurrences(of: origin + "\n", with: origin + "\n1").write(toFile: files[1], atomically: true, encoding: .utf8)
+            #expect(try GoVerifier.run(verifier, [key, files[1]]).stdout.contains("the checkpoint"))
+        }
+    }
+
     /// Two checkpoints an auditor kept, the proof between them checked without SessionStore; a fork
     /// (the store copied, history written differently and signed with the same key) is caught.
     @Test func anIndependentVerifierAcceptsTheConsistencyOfTwoCheckpointsAndAForkIsRefused() async throws {

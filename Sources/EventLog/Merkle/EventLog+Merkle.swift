@@ -18,16 +18,20 @@ public struct ProvableRecord: Hashable, Sendable {
     /// The record's nonce.
     public var nonce: [UInt8]
 
-    /// `SHA-256(0x00 ‖ position u64 ‖ header ‖ SHA-256(nonce ‖ ciphertext ‖ tag))`, computed here.
-    public var leafHash: [UInt8] {
+    /// The leaf's data in RFC 6962's sense (the entry its leaf hash is `SHA-256(0x00 ‖ data)` of):
+    /// `position u64 ‖ header ‖ SHA-256(nonce ‖ ciphertext ‖ tag)`, 100 bytes, computed here.
+    public var leafData: [UInt8] {
         var digest = SHA256()
         digest.update(nonce)
         digest.update(Array(record[RecordLayout.ciphertextOffset...]))
+        return [UInt8](bigEndian: position) + Array(record[..<RecordHeader.byteCount]) + digest.digest()
+    }
+
+    /// `SHA-256(0x00 ‖ leafData)`, computed here.
+    public var leafHash: [UInt8] {
         var leaf = SHA256()
         leaf.update(byte: 0)
-        leaf.update([UInt8](bigEndian: position))
-        leaf.update(Array(record[..<RecordHeader.byteCount]))
-        leaf.update(digest.digest())
+        leaf.update(leafData)
         return leaf.digest()
     }
 }

@@ -114,6 +114,22 @@ struct ProofRow: OutputRow {
     }
 }
 
+/// Which tlog-proof file holds which record (`prove --bundle`).
+struct BundleRow: OutputRow {
+    static let columns = ["session", "stream_number", "leaf_index", "tree_size", "file"]
+
+    var proof: SessionRecordProof
+    var file: String
+
+    func write(to fields: inout Fields) {
+        fields.field("session", id: proof.session)
+        fields.field("stream_number", proof.streamNumber)
+        fields.field("leaf_index", proof.record.position)
+        fields.field("tree_size", proof.checkpoint.size)
+        fields.field("file", file)
+    }
+}
+
 /// The consistency proof between two checkpoints (`prove --from`).
 struct ConsistencyRow: OutputRow {
     static let columns = ["origin", "old_size", "old_root_hash", "new_size", "new_root_hash", "consistency_path"]
