@@ -103,13 +103,18 @@ import TestSupport
 @Suite struct ProofCommandsTests {
     static let verifier = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/format-reader/verify_proof.py").path
 
+    /// A store with the compliance sessions, a checkpoint of it in checkpoint.txt, and its verifier key.
+    static func anchoredStore(_ cli: CLIRunner) throws -> (checkpoint: String, key: String) {
+        #expect(try cli.run(["init"]).status == 0)
+        #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+        let checkpoint = cli.directory.appendingPathComponent("checkpoint.txt").path
+        #expect(try cli.run(["anchor", "--out", checkpoint]).status == 0)
+        return (checkpoint, try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines))
+    }
+
     @Test func anIndependentVerifierAcceptsTheProofsAndRejectsAnAlteredRecordOrCheckpoint() async throws {
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
-            let checkpointPath = cli.directory.appendingPathComponent("checkpoint.txt").path
-            #expect(try cli.run(["anchor", "--out", checkpointPath]).status == 0)
-            let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
+            let (checkpointPath, key) = try Self.anchoredStore(cli)
             #expect(key.hasPrefix("sessionstore/") && key.split(separator: "+", maxSplits: 2).count == 3)
             // More events after the checkpoint: the proofs are still against the checkpoint's tree.
             #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "44444444").utf8)).status == 0)
@@ -142,11 +147,7 @@ import TestSupport
 
     @Test func anAuditorWithNoKeyVerifiesTheStoreAndACheckpoint() async throws {
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
-            let checkpointPath = cli.directory.appendingPathComponent("checkpoint.txt").path
-            #expect(try cli.run(["anchor", "--out", checkpointPath]).status == 0)
-            let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
+            let (checkpointPath, key) = try Self.anchoredStore(cli)
             try FileManager.default.removeItem(atPath: cli.keyPath)  // the auditor has no key file
             let verify = try cli.run(["verify", "--without-key", "--anchor", checkpointPath, "--verifier-key", key, "--format", "json"])
             #expect(verify.status == 0, "\(verify.stderr)")
@@ -181,11 +182,7 @@ import TestSupport
         try #require(GoVerifier.isInstalled, "go and golang.org/x/mod/sumdb are needed (tools/test installs them)")
         let verifier = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/format-reader/tlogproof/main.go").path
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
-            let checkpointPath = cli.directory.appendingPathComponent("checkpoint.txt").path
-            #expect(try cli.run(["anchor", "--out", checkpointPath]).status == 0)
-            let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
+            let (checkpointPath, key) = try Self.anchoredStore(cli)
             let bundle = cli.directory.appendingPathComponent("proofs").path
             let written = try cli.run(["prove", ComplianceCommandsTests.revoked, "--anchor", checkpointPath, "--bundle", bundle, "--format", "csv"])
             #expect(written.status == 0, "\(written.stderr)")

@@ -102,10 +102,7 @@ struct ProofRow: OutputRow {
     var proof: SessionRecordProof
 
     func write(to fields: inout Fields) {
-        fields.field("session", id: proof.session)
-        fields.field("stream_number", proof.streamNumber)
-        fields.field("leaf_index", proof.record.position)
-        fields.field("tree_size", proof.checkpoint.size)
+        proof.writePlace(to: &fields)
         fields.field("leaf_hash", base64: proof.record.leafHash)
         fields.field("audit_path", strings: proof.path.map { Data($0).base64EncodedString() })
         fields.field("root_hash", base64: proof.checkpoint.rootHash)
@@ -122,11 +119,18 @@ struct BundleRow: OutputRow {
     var file: String
 
     func write(to fields: inout Fields) {
-        fields.field("session", id: proof.session)
-        fields.field("stream_number", proof.streamNumber)
-        fields.field("leaf_index", proof.record.position)
-        fields.field("tree_size", proof.checkpoint.size)
+        proof.writePlace(to: &fields)
         fields.field("file", file)
+    }
+}
+
+extension SessionRecordProof {
+    /// Which record of which session this proves, in which tree: the first columns of proof rows.
+    func writePlace(to fields: inout Fields) {
+        fields.field("session", id: session)
+        fields.field("stream_number", streamNumber)
+        fields.field("leaf_index", record.position)
+        fields.field("tree_size", checkpoint.size)
     }
 }
 

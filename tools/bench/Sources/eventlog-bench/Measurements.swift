@@ -46,7 +46,6 @@ struct Measurements {
         let path = try freshStorePath(name)
         var options = EventLogOptions()
         options.durable = false
-        options.initialMapSize = 4 << 30
         let log = try EventLog.create(at: path, key: .keyFile(keyPath), options: options)
         if ProcessInfo.processInfo.environment["BENCH_NO_DICTIONARY"] == nil { try SessionDictionary.install(in: log) }
         return log
@@ -58,8 +57,8 @@ struct Measurements {
         let path = try freshStorePath(name)
         var options = EventLogOptions()
         options.durable = false
-        options.initialMapSize = 8 << 30
         options.maximumBatchEvents = 1000
+        if let gib = ProcessInfo.processInfo.environment["BENCH_MAP_HEADROOM_GIB"].flatMap(Int.init) { options.mapHeadroom = gib << 30 }
         let log = try EventLog.create(at: path, key: .keyFile(keyPath), options: options)
         try log.installDictionary(dictionary)
         let batches = stride(from: 0, to: records.count, by: 1000).map { start in
