@@ -79,4 +79,31 @@ import Testing
             }
         }
     }
+
+    /// FORMAT.md §2 and §3: after a rotation the subject-hashing and signing keys come from
+    /// meta/stable-keys, so a reader following the text finds the verifier key and subject hashes the
+    /// store gives, before and after.
+    @Test(.enabled(if: pythonReaderEnabled, "needs python3 with pynacl, zstandard and lmdb (psycopg on PostgreSQL)"))
+    func anIndependentReaderFindsTheVerifierKeyAndSubjectHashesBeforeAndAfterARotation() async throws {
+        try requirePython(Self.modules)
+        try await withTemporaryStore { store in
+            let (verifierKey, subjectHash) = try {
+                let log = try store.create()
+                return (log.checkpointVerifierKey, log.identifierHash("alice@example.com").map { String(format: "%02x", $0) }.joined())
+            }()
+            func readKeys(_ keyPath: String) throws -> [String: String] {
+                let run = try runPython([Self.reader, "--keys", store.storePath, keyPath, "alice@example.com"])
+                #expect(run.status == 0, "\(run.stderr)")
+                return try #require(try JSONSerialization.jsonObject(with: run.stdout) as? [String: String])
+            }
+            #expect(try readKeys(store.keyPath) == ["verifier_key": verifierKey, "subject_hash": subjectHash])
+
+            let newKey = store.root.appendingPathComponent("rotated.key").path
+            try MasterKeyFile.create(at: newKey)
+            try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey))
+            let rotated = try EventLog.open(at: store.storePath, key: .keyFile(newKey))
+            #expect(rotated.checkpointVerifierKey == verifierKey, "the store keeps its verifier key")
+            #expect(try readKeys(newKey) == ["verifier_key": verifierKey, "subject_hash": subjectHash])
+        }
+    }
 }

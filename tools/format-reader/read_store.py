@@ -7,11 +7,15 @@ BLAKE2b and SHA-256, zstandard for zstd. It prints every event as
 one JSON line (`position`, `stream`, `number`, `event_id`, `recorded_at_ms`, `type`, `data_hex`), or
 `"erased": true` when the record's key was destroyed; then one line per stream from the stream index
 and the unindexed tail (`stream`, `version`, `key_id`, `created_at_ms`, `first_position`,
-`last_position`). It exits 2 on the first record that fails a check.
+`last_position`). It exits 2 on the first record that fails a check. With --keys USER_ID it prints
+instead the store's checkpoint verifier key and USER_ID's subject hash, as the store derives or (after a
+key rotation) keeps them.
 
     pip install pynacl zstandard lmdb        # and "psycopg[binary]" for a store in PostgreSQL
     python3 read_store.py STORE_DIRECTORY_OR_POSTGRESQL_URL KEY_FILE
+    python3 read_store.py --keys STORE_DIRECTORY_OR_POSTGRESQL_URL KEY_FILE USER_ID
 """
+import base64
 import hashlib
 import json
 import struct
@@ -35,6 +39,32 @@ def open_box(box: bytes, ad: bytes, key: bytes) -> bytes:
 
 class Damaged(Exception):
     pass
+
+
+def stable_subkeys(master: bytes, meta: dict, store_id: bytes):
+    """Sub-keys 2 (subject hashing) and 3 (checkpoint signing): from meta/stable-keys after a rotation
+    (FORMAT.md section 2), else derived from the master key."""
+    if b"stable-keys" in meta:
+        keys = open_box(meta[b"stable-keys"], b"stable-keys" + store_id, subkey(master, 1))
+        return keys[:32], keys[32:64]
+    return subkey(master, 2), subkey(master, 3)
+
+
+def keys(location: str, key_file: str, user_id: str) -> int:
+    """Prints the store's checkpoint verifier key and the subject hash of `user_id` (FORMAT.md section 3)."""
+    master = open(key_file, "rb").read()
+    meta = dict(open_store(location).items("meta"))
+    store_id = meta[b"store-id"]
+    open_box(meta[b"key-check"], b"key-check" + store_id, subkey(master, 4))  # raises on a wrong key
+    hashing, signing_seed = stable_subkeys(master, meta, store_id)
+    public_key, _ = sodium.crypto_sign_seed_keypair(signing_seed)
+    name = "sessionstore/" + str(uuid.UUID(bytes=store_id))
+    key_hash = hashlib.sha256(name.encode() + b"\n\x01" + public_key).digest()[:4].hex()
+    encoded_key = base64.b64encode(b"\x01" + public_key).decode()
+    verifier_key = f"{name}+{key_hash}+{encoded_key}"
+    subject_hash = hashlib.blake2b(user_id.encode(), digest_size=32, key=hashing).digest()  # crypto_generichash
+    print(json.dumps({"verifier_key": verifier_key, "subject_hash": subject_hash.hex()}))
+    return 0
 
 
 DATABASES = ["meta", "events", "streams", "stream-runs", "keys", "dictionaries", "nonce-bases"]
@@ -221,6 +251,8 @@ def streams(store, meta):
 
 if __name__ == "__main__":
     try:
+        if sys.argv[1:2] == ["--keys"]:
+            sys.exit(keys(sys.argv[2], sys.argv[3], sys.argv[4]))
         sys.exit(main(sys.argv[1], sys.argv[2]))
     except Damaged as damage:
         print(f"read_store: damaged: {damage}", file=sys.stderr)
