@@ -3,11 +3,12 @@ import Foundation
 import TestSupport
 import Testing
 
-/// The storage seam (StorageTransaction) behaves the same on LMDB and on PostgreSQL: what the engine
-/// relies on of its tables.
+/// The storage seam (StorageTransaction) behaves the same on LMDB, on PostgreSQL and in memory: what
+/// the engine relies on of its tables. The conformance suite of a backend, with the engine's suites that
+/// tools/test runs on each.
 @Suite(PostgresServer.suite) struct StorageBackendTests {
     enum Backend: String, CaseIterable, CustomTestStringConvertible {
-        case lmdb, postgresql
+        case lmdb, postgresql, memory
         var testDescription: String { rawValue }
     }
 
@@ -27,6 +28,26 @@ import Testing
             let server = try #require(PostgresServer.current)
             let store = StoreEnvironment.postgres(try PostgresStorage(url: try server.freshDatabase(), createTables: true))
             try test({ body in try store.write(body) }, { body in try store.read(body) })
+        case .memory:
+            let location = "memory:storage-\(UUID().uuidString)"
+            defer { MemoryStores.remove(location) }
+            let store = try StoreEnvironment.open(location, .creating)
+            try test({ body in try store.write(body) }, { body in try store.read(body) })
+        }
+    }
+
+    /// Two opens of one fresh store on a backend that several opens may share.
+    func twoOpens(_ backend: Backend) throws -> (StoreEnvironment, StoreEnvironment) {
+        switch backend {
+        case .postgresql:
+            let url = try #require(PostgresServer.current).freshDatabase()
+            return (.postgres(try PostgresStorage(url: url, createTables: true)), .postgres(try PostgresStorage(url: url, createTables: false)))
+        case .memory:
+            let location = "memory:two-\(UUID().uuidString)"
+            return (try StoreEnvironment.open(location, .creating), try StoreEnvironment.open(location, .existing))
+        case .lmdb:
+            try #require(Bool(false), "LMDB forbids two opens of one environment in a process (MultiProcessTests use two processes)")
+            fatalError("unreachable")
         }
     }
 
@@ -184,25 +205,22 @@ import Testing
         }
     }
 
-    @Test func aReadTransactionKeepsItsSnapshotWhileAWriterCommits() throws {
-        let server = try #require(PostgresServer.current)
-        let url = try server.freshDatabase()
-        let reader = try PostgresStorage(url: url, createTables: true)
-        let writer = try PostgresStorage(url: url, createTables: false)
+    @Test(arguments: [Backend.postgresql, .memory])
+    func aReadTransactionKeepsItsSnapshotWhileAWriterCommits(_ backend: Backend) throws {
+        let (reader, writer) = try twoOpens(backend)
         try writer.write { try $0.put(Self.table, [1], [1]) }
-        try reader.read { (txn: PostgresTransaction) throws in
-            #expect(try txn.get(Self.table, [1]).map(Array.init) == [1])
+        try reader.read { (txn: StoreTransaction) throws in
+            #expect(try txn.value(Self.table, [1]) == [1])
             try writer.write { try $0.put(Self.table, [1], [2]) }
-            #expect(try txn.get(Self.table, [1]).map(Array.init) == [1])
+            #expect(try txn.value(Self.table, [1]) == [1])
         }
-        let after = try reader.read { txn in try txn.get(Self.table, [1]).map(Array.init) }
+        let after = try reader.read { txn in try txn.value(Self.table, [1]) }
         #expect(after == [2])
     }
 
-    @Test func aSecondWriterWaitsForTheFirstToCommitAndThenSeesItsWrites() throws {
-        let server = try #require(PostgresServer.current)
-        let url = try server.freshDatabase()
-        let first = try PostgresStorage(url: url, createTables: true)
+    @Test(arguments: [Backend.postgresql, .memory])
+    func aSecondWriterWaitsForTheFirstToCommitAndThenSeesItsWrites(_ backend: Backend) throws {
+        let (first, second) = try twoOpens(backend)
         let secondReady = DispatchSemaphore(value: 0)
         let secondDone = DispatchSemaphore(value: 0)
         let seen = LockedValue<[UInt8]?>(nil)
@@ -210,18 +228,29 @@ import Testing
         try first.write { txn in
             try txn.put(Self.table, [1], [1])
             Thread {
-                let second = try? PostgresStorage(url: url, createTables: false)
                 secondReady.signal()
-                seen.set(try? second?.write { try $0.get(Self.table, [1]).map(Array.init) } ?? [])
+                seen.set(try? second.write { try $0.value(Self.table, [1]) } ?? [])
                 secondDone.signal()
             }.start()
             secondReady.wait()
-            // The second writer is blocked on the lock as long as this transaction is open.
+            // The second writer is blocked as long as this transaction is open.
             finishedEarly.set(secondDone.wait(timeout: .now() + .milliseconds(300)) == .success)
             #expect(!finishedEarly.get())
         }
         if !finishedEarly.get() { secondDone.wait() }
         #expect(seen.get() == [1])
+    }
+
+    @Test func aMemoryStoreOpenedAloneWaitsForItsOtherOpensAndRefusesWhenTheyStay() throws {
+        let location = "memory:exclusive-\(UUID().uuidString)"
+        defer { MemoryStores.remove(location) }
+        var shared: StoreEnvironment? = try StoreEnvironment.open(location, .creating)
+        #expect(throws: EventLogError.self) { _ = try StoreEnvironment.open(location, .exclusive(.milliseconds(100))) }
+        DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [shared] in _ = shared }
+        shared = nil
+        let alone = try StoreEnvironment.open(location, .exclusive(.seconds(5)))
+        #expect(try alone.read { try $0.count(Self.table) } == 0)
+        #expect(throws: EventLogError.self) { _ = try StoreEnvironment.open("memory:missing-\(UUID().uuidString)", .existing) }
     }
 }
 
