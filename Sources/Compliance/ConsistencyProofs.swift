@@ -28,7 +28,7 @@ public enum ConsistencyProofs {
         }
         guard old.size <= new.size else {
             throw ComplianceError(.invalidRequest, "the earlier checkpoint covers \(old.size) records and the later one \(new.size): "
-                                  + "give the older checkpoint to --from")
+                                  + "the older checkpoint comes first")
         }
         let count = try log.eventCount()
         guard new.size <= count else {

@@ -143,15 +143,10 @@ struct ProveCommand: AsyncParsableCommand {
 
     /// Writes each proof to `directory`/SESSION-N.tlog-proof; returns the files' paths.
     private func writeBundle(_ proofs: [SessionRecordProof], into directory: String) throws -> [(SessionRecordProof, String)] {
-        var isDirectory: ObjCBool = false
-        if FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory) {
-            guard isDirectory.boolValue else { throw CommandFailure(.usage, "--bundle \(directory) is not a directory") }
-        } else {
-            do {
-                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-            } catch {
-                throw CommandFailure(.usage, "cannot create the directory \(directory): \(fileErrorReason(error))")
-            }
+        do {
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)  // an existing one is fine
+        } catch {
+            throw CommandFailure(.usage, "--bundle \(directory) is not a directory that can be made or written: \(fileErrorReason(error))")
         }
         return try proofs.map { proof in
             let file = (directory as NSString).appendingPathComponent("\(proof.session.uuidString.lowercased())-\(proof.streamNumber).tlog-proof")

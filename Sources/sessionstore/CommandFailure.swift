@@ -59,7 +59,7 @@ extension CommandFailure {
     }
 
     /// The exit status of every error code a command can meet; a code not listed is `unexpected` (1).
-    static let exitStatuses: [String: ExitStatus] = [
+    static let exitStatuses: [String: ExitStatus] = Dictionary(uniqueKeysWithValues: [
         codes(EventLogError.self, [
             .wrongKey: .key, .keyFileUnusable: .key, .permissionDenied: .key,
             .integrity: .integrity,
@@ -88,10 +88,10 @@ extension CommandFailure {
             .cannotWrite: .invalidData, .unknownSubject: .invalidData,
         ]),
         codes(OutputError.self, [.cannotCreate: .usage, .writeFailed: .unexpected]),
-    ].reduce(into: [:]) { table, domain in table.merge(domain) { first, _ in first } }
+    ].joined())
 
-    private static func codes<Domain>(_: Domain.Type, _ statuses: [ErrorCode<Domain>: ExitStatus]) -> [String: ExitStatus] {
-        Dictionary(uniqueKeysWithValues: statuses.map { (key($0.key), $0.value) })
+    private static func codes<Domain>(_: Domain.Type, _ statuses: [ErrorCode<Domain>: ExitStatus]) -> [(String, ExitStatus)] {
+        statuses.map { (key($0.key), $0.value) }
     }
 
     /// "EventLogError: store busy": a code's key in the table, told apart from other domains' codes of the same name.

@@ -11,15 +11,18 @@ import TestSupport
 /// The library calls that do a whole compliance job: a retention run or an erasure with the compaction
 /// that must follow it, and a session's inclusion proofs.
 @Suite struct CompactingCallsTests {
+    /// The erasure tests' sessions in a new store, closed, and the reference that opens it again.
+    static func closedStore(_ store: TemporaryStore) async throws -> (StoreReference, erased: [UUID], kept: [UUID]) {
+        let log = try store.create()
+        let (erased, kept) = try await SubjectErasureTests.ingestSessions(into: log)
+        try log.close()
+        return (StoreReference(location: store.storePath, key: store.key), erased, kept)
+    }
+
     @Test func aRetentionRunPurgesAndCompactsInOneCallAndCompactsNothingWhenNothingIsDue() async throws {
         try await withTemporaryStore { store in
-            let sessions = try await {
-                let log = try store.create()
-                let (erased, kept) = try await SubjectErasureTests.ingestSessions(into: log)
-                try log.close()
-                return Set(erased + kept)
-            }()
-            let reference = StoreReference(location: store.storePath, key: store.key)
+            let (reference, erased, kept) = try await Self.closedStore(store)
+            let sessions = Set(erased + kept)
             let asOf = try #require(RFC3339.milliseconds("2026-11-30T00:00:00.000Z"))
             let purge = try await Retention.purge(in: reference, maxAge: 86_400_000, asOf: asOf, at: asOf)
             #expect(Set(purge.plan.sessions.map(\.session)) == sessions)
@@ -38,13 +41,7 @@ import TestSupport
 
     @Test func anErasureWhoseCompactionCannotRunIsDoneAndASecondCallCompacts() async throws {
         try await withTemporaryStore { store in
-            let erased = try await {
-                let log = try store.create()
-                let (erased, _) = try await SubjectErasureTests.ingestSessions(into: log)
-                try log.close()
-                return erased
-            }()
-            let reference = StoreReference(location: store.storePath, key: store.key)
+            let (reference, erased, _) = try await Self.closedStore(store)
             do {
                 let other = try reference.open()  // as another process's would: compaction needs the store alone
                 await #expect {

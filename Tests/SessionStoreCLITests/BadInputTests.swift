@@ -38,7 +38,7 @@ import Testing
         Case(label: "a store path that is a file", setup: .storeIsAFile, arguments: ["stats"], status: 65,
              says: ["there is no store at sessions.store"]),
         Case(label: "a store file that is not LMDB", setup: .storeNotLMDB, arguments: ["verify"], status: 2,
-             says: ["the store at sessions.store is damaged and cannot be opened", "not an LMDB file"]),
+             says: ["the store at sessions.store cannot be opened: its data.mdb is not an LMDB file", "a damaged store"]),
         Case(label: "a session id that is no UUID", setup: .fixtureStore, arguments: ["transcript", "not-a-session"],
              status: 64, says: ["not-a-session is not a session id"]),
         Case(label: "a session the store lacks", setup: .fixtureStore,

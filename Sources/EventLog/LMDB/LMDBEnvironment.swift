@@ -66,7 +66,7 @@ final class LMDBEnvironment: @unchecked Sendable {
         mdb_env_close(env)
     }
 
-    /// Maps grow in steps of this many bytes (a multiple of every page size).
+    /// ``reserve(_:)`` grows the map in steps of this many bytes (a multiple of every page size).
     private static let mapStep = 64 << 20
 
     /// The data file's size plus `headroom`, in whole MiB (a multiple of every page size); LMDB raises

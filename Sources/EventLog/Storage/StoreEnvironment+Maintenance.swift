@@ -71,11 +71,8 @@ extension StoreEnvironment {
         try StoreLayout.requireDataFile(in: directory, readOnly: true)  // the walk opens the file read-only
         do {
             return try LMDBEnvironment.structureProblems(path: directory)
-        } catch let error as LMDBError where error.isCorruption {
-            throw EventLogError(.integrity, "the store at \(directory) is damaged and cannot be opened: \(error)", path: directory,
-                                underlying: error)
         } catch {
-            throw EventLogError(.storeUnusable, "cannot open the store at \(directory): \(error)", path: directory, underlying: error)
+            throw openingFailure(error, at: directory)
         }
     }
 }

@@ -94,15 +94,24 @@ extension StoreEnvironment {
         do {
             return try LMDBEnvironment(path: path, databaseNames: StoreLayout.all, mapHeadroom: options.mapHeadroom,
                                        durable: options.durable, create: create, lock: lock, readOnly: readOnly)
-        } catch let error as LMDBError where error.isNotAnLMDBFile {
-            throw EventLogError(.integrity, "the store at \(path) cannot be opened: its \(StoreLayout.dataFileName) is not an LMDB "
-                                + "file (another program's file, or a damaged store): \(error)", path: path, underlying: error)
-        } catch let error as LMDBError where error.isCorruption {
-            throw EventLogError(.integrity, "the store at \(path) is damaged and cannot be opened: \(error)", path: path, underlying: error)
-        } catch let error as EventLogError {
-            throw error
         } catch {
-            throw EventLogError(.storeUnusable, "cannot open the store at \(path): \(error)", path: path, underlying: error)
+            throw openingFailure(error, at: path)
+        }
+    }
+
+    /// What an LMDB environment that would not open at `path` says: a file that is not LMDB's or is
+    /// damaged is an integrity failure, anything else leaves the store unusable.
+    static func openingFailure(_ error: any Error, at path: String) -> EventLogError {
+        switch error {
+        case let error as EventLogError:
+            error
+        case let error as LMDBError where error.isNotAnLMDBFile:
+            EventLogError(.integrity, "the store at \(path) cannot be opened: its \(StoreLayout.dataFileName) is not an LMDB "
+                          + "file (another program's file, or a damaged store): \(error)", path: path, underlying: error)
+        case let error as LMDBError where error.isCorruption:
+            EventLogError(.integrity, "the store at \(path) is damaged and cannot be opened: \(error)", path: path, underlying: error)
+        default:
+            EventLogError(.storeUnusable, "cannot open the store at \(path): \(error)", path: path, underlying: error)
         }
     }
 }
