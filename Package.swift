@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "Failures", targets: ["Failures"]),
         .library(name: "EventLog", targets: ["EventLog"]),
+        .library(name: "EventLogPostgres", targets: ["EventLogPostgres"]),
         .library(name: "Output", targets: ["Output"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "SessionLog", targets: ["SessionLog"]),
@@ -42,7 +43,10 @@ let package = Package(
 
         // The one shape of every module's errors (CodedError, ErrorCode): no dependencies.
         .target(name: "Failures"),
-        .target(name: "EventLog", dependencies: ["Failures", "CLMDB", "CSodium", "CZstd", "CCrypto", "CLibPQ"]),
+        // The engine, written against its storage protocols, with LMDB (the embedded default) and memory.
+        .target(name: "EventLog", dependencies: ["Failures", "CLMDB", "CSodium", "CZstd", "CCrypto"]),
+        // PostgreSQL as a store's storage: only what registers it links libpq.
+        .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ"]),
         // Streaming writers of rows as JSON, NDJSON, CSV and aligned tables; RFC 3339 times.
         .target(name: "Output", dependencies: ["Failures"]),
         // Reading, writing and losslessly coding 16-bit PCM (libsndfile).
@@ -85,6 +89,7 @@ let package = Package(
             dependencies: [
                 "Failures",
                 "EventLog",
+                "EventLogPostgres",
                 "SessionModel",
                 "SessionLog",
                 "Ingest",
@@ -100,7 +105,7 @@ let package = Package(
             ]
         ),
         // Appends in a loop and reports each acknowledged append; the crash-safety tests SIGKILL it.
-        .executableTarget(name: "EventLogCrashWriter", dependencies: ["EventLog"]),
+        .executableTarget(name: "EventLogCrashWriter", dependencies: ["EventLog", "EventLogPostgres"]),
         // The parsers of outside bytes as libFuzzer targets (tools/fuzz); built plainly, a runner of
         // the corpora in Fixtures/fuzz, which the tests use.
         .executableTarget(name: "SessionStoreFuzz", dependencies: ["EventLog", "Ingest", "Migrations", "SessionModel", "Audio", "Replay"]),
@@ -108,10 +113,10 @@ let package = Package(
         // Helpers shared by the test targets: temporary stores, built executables.
         .target(
             name: "TestSupport",
-            dependencies: ["EventLog", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["EventLog", "EventLogPostgres", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/TestSupport"
         ),
-        .testTarget(name: "EventLogTests", dependencies: ["Failures", "EventLog", "EventLogCrashWriter", "TestSupport"]),
+        .testTarget(name: "EventLogTests", dependencies: ["Failures", "EventLog", "EventLogPostgres", "EventLogCrashWriter", "TestSupport"]),
         .testTarget(
             name: "SessionModelTests",
             dependencies: ["SessionModel", "SessionLog", "Migrations", "Ingest", "Audio", "EventLog", "Output", "TestSupport",

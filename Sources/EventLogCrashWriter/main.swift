@@ -10,7 +10,10 @@
 // With --subscribe it appends nothing: it subscribes from position 0 and writes `position event-id`
 // per event it is given to OUT_FILE (the many-process soak test).
 import EventLog
+import EventLogPostgres
 import Foundation
+
+PostgresBackend.register()  // the multi-process tests run on PostgreSQL stores too
 
 // A writer whose test process died (killed, crashed) must not write on forever: it exits when it
 // is orphaned.

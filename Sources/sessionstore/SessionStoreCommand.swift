@@ -1,3 +1,4 @@
+import EventLogPostgres
 import ArgumentParser
 import Foundation
 import SessionModel
@@ -36,6 +37,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
         // A file size limit makes a write fail, which is reported like a full disk, instead of
         // killing the process with SIGXFSZ in the middle of a transaction.
         signal(SIGXFSZ, SIG_IGN)
+        PostgresBackend.register()
         await main(nil)
     }
 }

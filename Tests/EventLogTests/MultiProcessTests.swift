@@ -28,7 +28,12 @@ struct MultiProcessTests {
             for index in 0..<200 {
                 try await log.append([event("mine \(index)")], to: mine, expectedVersion: .exact(UInt64(index + 1)))
             }
-            #expect(try await subscriber.value == 50)
+            let deadline = Task {  // a writer that could not open the store must fail the test, not hang it
+                try await Task.sleep(for: .seconds(120))
+                subscriber.cancel()
+            }
+            defer { deadline.cancel() }
+            #expect(try await subscriber.value == 50, "the other process's appends did not arrive: \(writer.isRunning ? "" : writer.wait().stderr)")
             writer.kill()
 
             let events = try log.readStream(mine)

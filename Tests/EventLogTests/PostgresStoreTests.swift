@@ -1,4 +1,5 @@
 @testable import EventLog
+@testable import EventLogPostgres
 import Foundation
 import TestSupport
 import Testing

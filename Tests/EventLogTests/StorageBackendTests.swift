@@ -22,11 +22,11 @@ import Testing
             defer { try? FileManager.default.removeItem(at: directory) }
             let environment = try LMDBEnvironment(path: directory.path, databaseNames: StoreLayout.all,
                                                   mapHeadroom: 16 << 20, durable: false, create: true)
-            let store = StoreEnvironment.lmdb(environment)
+            let store = StoreEnvironment(storage: environment, backend: LMDBBackend())
             try test({ body in try store.write(body) }, { body in try store.read(body) })
         case .postgresql:
             let server = try #require(PostgresServer.current)
-            let store = StoreEnvironment.postgres(try PostgresStorage(url: try server.freshDatabase(), createTables: true))
+            let store = try StoreEnvironment.open(try server.freshDatabase(), .creating)
             try test({ body in try store.write(body) }, { body in try store.read(body) })
         case .memory:
             let location = "memory:storage-\(UUID().uuidString)"
@@ -41,7 +41,7 @@ import Testing
         switch backend {
         case .postgresql:
             let url = try #require(PostgresServer.current).freshDatabase()
-            return (.postgres(try PostgresStorage(url: url, createTables: true)), .postgres(try PostgresStorage(url: url, createTables: false)))
+            return (try StoreEnvironment.open(url, .creating), try StoreEnvironment.open(url, .existing))
         case .memory:
             let location = "memory:two-\(UUID().uuidString)"
             return (try StoreEnvironment.open(location, .creating), try StoreEnvironment.open(location, .existing))
@@ -254,8 +254,7 @@ import Testing
     }
 }
 
-/// A StorageTransaction behind one concrete type, so a test body is written once for both backends.
-extension StoreTransaction {
+extension StorageTransaction {
     /// The value at `key`, copied.
     func value(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try get(table, key).map(Array.init) }
 }

@@ -1,3 +1,4 @@
+import EventLogPostgres
 import Foundation
 import Testing
 
@@ -15,6 +16,7 @@ public final class PostgresServer: Sendable {
         .deletingLastPathComponent().appendingPathComponent("tools/postgres/server")
 
     public static func start() throws -> PostgresServer {
+        PostgresBackend.register()
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sessionstore-pg-\(UUID().uuidString)")
         let outcome = try ChildProcess.run(script, ["start", directory.path], limit: .seconds(300))
         guard outcome.status == 0, !outcome.signalled, let url = outcome.stdoutText.split(separator: "\n").last else {
@@ -103,6 +105,7 @@ public final class PostgresServer: Sendable {
 
     /// A new, empty database on the server at `serverURL`.
     public static func freshDatabase(on serverURL: String) throws -> String {
+        PostgresBackend.register()
         let name = "t\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
                                            ["psql", serverURL, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
@@ -112,6 +115,7 @@ public final class PostgresServer: Sendable {
 
     /// A loopback port nothing listens on (bound, then released): an unreachable server.
     public static func closedLoopbackPort() throws -> Int {
+        PostgresBackend.register()
         let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c",
             "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
         guard let port = Int(outcome.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) else {

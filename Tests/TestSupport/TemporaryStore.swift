@@ -1,4 +1,5 @@
 import EventLog
+import EventLogPostgres
 import Foundation
 
 /// The backend the engine's behavioural suites run on: LMDB; PostgreSQL when
@@ -86,6 +87,7 @@ public func withTemporaryStore<R>(_ body: (TemporaryStore) async throws -> R) as
     let root = Scratch.url("eventlog-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
+    PostgresBackend.register()
     let storePath = TestBackend.isMemory ? "memory:\(UUID().uuidString)"
         : try TestBackend.postgresServerURL.map(PostgresServer.freshDatabase(on:)) ?? root.appendingPathComponent("store").path
     defer { if TestBackend.isMemory { MemoryStores.remove(storePath) } }

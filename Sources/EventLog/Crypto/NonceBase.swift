@@ -51,7 +51,7 @@ struct NonceBaseCursor {
     private static func bases(from position: UInt64, in txn: StoreTransaction) throws -> [(range: Range<UInt64>, base: NonceBase)] {
         try txn.withCursor(StoreLayout.nonceBases) { cursor in
             var entries: [(first: UInt64, value: [UInt8])] = []
-            func take(_ entry: StoreCursor.Entry?) -> Bool {
+            func take(_ entry: StorageEntry?) -> Bool {
                 guard let (key, value) = entry, key.count == 8 else { return false }
                 entries.append((key.loadBigEndian(at: 0), Array(value)))
                 return true

@@ -20,10 +20,6 @@ struct LMDBTransaction {
         return UnsafeRawBufferPointer(start: value.mv_data, count: value.mv_size)
     }
 
-    func get(_ database: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
-        try key.withUnsafeBytes { try get(database, $0) }
-    }
-
     func put(_ database: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, append: Bool = false) throws {
         var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
         var dataValue = MDB_val(mv_size: value.count, mv_data: UnsafeMutableRawPointer(mutating: value.baseAddress))
@@ -31,31 +27,23 @@ struct LMDBTransaction {
         try LMDBError.check(mdb_put(txn, try environment.database(database), &keyValue, &dataValue, flags), "mdb_put(\(database))")
     }
 
-    func put(_ database: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
-        try key.withUnsafeBytes { key in
-            try value.withUnsafeBytes { value in try put(database, key, value, append: append) }
-        }
-    }
-
     /// Deletes `key`; returns whether it was there.
     @discardableResult
-    func delete(_ database: String, _ key: some ContiguousBytes) throws -> Bool {
-        try key.withUnsafeBytes { key in
-            var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-            let code = mdb_del(txn, try environment.database(database), &keyValue, nil)
-            if code == MDB_NOTFOUND { return false }
-            try LMDBError.check(code, "mdb_del(\(database))")
-            return true
-        }
+    func delete(_ database: String, _ key: UnsafeRawBufferPointer) throws -> Bool {
+        var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        let code = mdb_del(txn, try environment.database(database), &keyValue, nil)
+        if code == MDB_NOTFOUND { return false }
+        try LMDBError.check(code, "mdb_del(\(database))")
+        return true
     }
 
     /// Overwrites the value at `key` with zeros in place, then deletes it: LMDB moves no bytes over
     /// a deleted entry that sat lowest in its page, so without this a copy of the value would stay
     /// in the page's free space (and be written with it). Returns whether the key was there.
     @discardableResult
-    func scrubAndDelete(_ database: String, _ key: some ContiguousBytes) throws -> Bool {
+    func scrubAndDelete(_ database: String, _ key: UnsafeRawBufferPointer) throws -> Bool {
         guard let value = try get(database, key) else { return false }
-        try put(database, key, [UInt8](repeating: 0, count: value.count))
+        try put(database, key, [UInt8](repeating: 0, count: value.count), append: false)
         return try delete(database, key)
     }
 
@@ -66,7 +54,7 @@ struct LMDBTransaction {
         return stat.ms_entries
     }
 
-    func withCursor<R>(_ database: String, _ body: (LMDBCursor) throws -> R) throws -> R {
+    func withCursor<R>(_ database: String, _ body: (any StorageCursor) throws -> R) throws -> R {
         var cursor: OpaquePointer?
         try LMDBError.check(mdb_cursor_open(txn, try environment.database(database), &cursor), "mdb_cursor_open(\(database))")
         defer { mdb_cursor_close(cursor) }
@@ -76,32 +64,28 @@ struct LMDBTransaction {
 
 /// A cursor lent inside ``LMDBTransaction/withCursor(_:_:)``.
 struct LMDBCursor {
-    typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
-
     let cursor: OpaquePointer
     let database: String
 
-    func first() throws -> Entry? { try move(MDB_FIRST) }
-    func last() throws -> Entry? { try move(MDB_LAST) }
-    func next() throws -> Entry? { try move(MDB_NEXT) }
-    func previous() throws -> Entry? { try move(MDB_PREV) }
+    func first() throws -> StorageEntry? { try move(MDB_FIRST) }
+    func last() throws -> StorageEntry? { try move(MDB_LAST) }
+    func next() throws -> StorageEntry? { try move(MDB_NEXT) }
+    func previous() throws -> StorageEntry? { try move(MDB_PREV) }
 
     /// Positions at the first entry whose key is greater than or equal to `key`.
-    func seek(atOrAfter key: some ContiguousBytes) throws -> Entry? {
-        try key.withUnsafeBytes { key in
-            var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
-            var value = MDB_val()
-            return try finish(mdb_cursor_get(cursor, &keyValue, &value, MDB_SET_RANGE), keyValue, value)
-        }
+    func seek(atOrAfter key: UnsafeRawBufferPointer) throws -> StorageEntry? {
+        var keyValue = MDB_val(mv_size: key.count, mv_data: UnsafeMutableRawPointer(mutating: key.baseAddress))
+        var value = MDB_val()
+        return try finish(mdb_cursor_get(cursor, &keyValue, &value, MDB_SET_RANGE), keyValue, value)
     }
 
-    private func move(_ op: MDB_cursor_op) throws -> Entry? {
+    private func move(_ op: MDB_cursor_op) throws -> StorageEntry? {
         var key = MDB_val()
         var value = MDB_val()
         return try finish(mdb_cursor_get(cursor, &key, &value, op), key, value)
     }
 
-    private func finish(_ code: Int32, _ key: MDB_val, _ value: MDB_val) throws -> Entry? {
+    private func finish(_ code: Int32, _ key: MDB_val, _ value: MDB_val) throws -> StorageEntry? {
         if code == MDB_NOTFOUND { return nil }
         try LMDBError.check(code, "mdb_cursor_get(\(database))")
         return (UnsafeRawBufferPointer(start: key.mv_data, count: key.mv_size),

@@ -12,26 +12,25 @@ final class MemoryTransaction: StorageTransaction {
         self.writable = writable
     }
 
-    func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
-        key.withUnsafeBytes { tables[table]?.value(for: $0)?.view }
+    func get(_ table: String, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
+        tables[table]?.value(for: key)?.view
     }
 
-    func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
+    func put(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, append: Bool) throws {
         try requireWritable()
-        key.withUnsafeBytes { key in value.withUnsafeBytes { value in tables[table, default: MemoryTable()].set(key, value) } }
+        tables[table, default: MemoryTable()].set(key, value)
     }
 
-    @discardableResult
-    func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
+    func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws -> Bool {
         try requireWritable()
-        return key.withUnsafeBytes { key in tables[table]?.remove(key) ?? false }
+        return tables[table]?.remove(key) ?? false
     }
 
     func count(_ table: String) throws -> Int {
         tables[table]?.count ?? 0
     }
 
-    func withCursor<R>(_ table: String, _ body: (MemoryCursor) throws -> R) throws -> R {
+    func withCursor<R>(_ table: String, _ body: (any StorageCursor) throws -> R) throws -> R {
         try body(MemoryCursor(transaction: self, table: table))
     }
 
@@ -54,7 +53,7 @@ final class MemoryCursor: StorageCursor {
 
     private var rows: MemoryTable { transaction.tables[table] ?? MemoryTable() }
 
-    private func entry(at index: Int) -> Entry? {
+    private func entry(at index: Int) -> StorageEntry? {
         let rows = rows
         guard rows.keys.indices.contains(index) else {
             current = nil
@@ -64,21 +63,21 @@ final class MemoryCursor: StorageCursor {
         return (rows.keys[index].view, rows.values[index].view)
     }
 
-    func first() throws -> Entry? { entry(at: 0) }
+    func first() throws -> StorageEntry? { entry(at: 0) }
 
-    func last() throws -> Entry? { entry(at: rows.count - 1) }
+    func last() throws -> StorageEntry? { entry(at: rows.count - 1) }
 
-    func next() throws -> Entry? {
+    func next() throws -> StorageEntry? {
         guard let current else { return try first() }
         return entry(at: rows.index(after: current.view))
     }
 
-    func previous() throws -> Entry? {
+    func previous() throws -> StorageEntry? {
         guard let current else { return try last() }
         return entry(at: rows.index(atOrAfter: current.view).index - 1)
     }
 
-    func seek(atOrAfter key: some ContiguousBytes) throws -> Entry? {
-        key.withUnsafeBytes { entry(at: rows.index(atOrAfter: $0).index) }
+    func seek(atOrAfter key: UnsafeRawBufferPointer) throws -> StorageEntry? {
+        entry(at: rows.index(atOrAfter: key).index)
     }
 }

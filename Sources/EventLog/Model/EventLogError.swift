@@ -25,7 +25,7 @@ public struct EventLogError: CodedError, Sendable {
     /// The storage engine's or the system's error behind this one, when there was one.
     public var underlying: (any Error)?
 
-    init(_ code: Code, _ message: String, stream: StreamID? = nil, position: UInt64? = nil, path: String? = nil,
+    package init(_ code: Code, _ message: String, stream: StreamID? = nil, position: UInt64? = nil, path: String? = nil,
          underlying: (any Error)? = nil) {
         self.code = code
         self.underlying = underlying

@@ -1,11 +1,11 @@
 extension UnsafeMutableRawBufferPointer {
-    func storeBigEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
+    package func storeBigEndian<T: FixedWidthInteger>(_ value: T, at offset: Int) {
         storeBytes(of: value.bigEndian, toByteOffset: offset, as: T.self)
     }
 }
 
 extension UnsafeRawBufferPointer {
-    func loadBigEndian<T: FixedWidthInteger>(at offset: Int, as type: T.Type = T.self) -> T {
+    package func loadBigEndian<T: FixedWidthInteger>(at offset: Int, as type: T.Type = T.self) -> T {
         T(bigEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 }
@@ -17,7 +17,7 @@ extension Array where Element == UInt8 {
     }
 
     /// Appends the big-endian bytes of an integer, without an array of its own.
-    mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
+    package mutating func appendBigEndian<T: FixedWidthInteger>(_ value: T) {
         Swift.withUnsafeBytes(of: value.bigEndian) { append(contentsOf: $0) }
     }
 }

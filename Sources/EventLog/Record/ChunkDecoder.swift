@@ -27,7 +27,7 @@ struct ChunkDecoder {
     }
 
     /// Opens the records and applies `transform` to each, both on the workers. `whileDecoding` runs once
-    /// the transaction's lookups are done and before the workers start (a walk's ``StoreCursor/readAhead()``).
+    /// the transaction's lookups are done and before the workers start (a walk's ``StorageCursor/readAhead()``).
     func decode<T>(_ entries: [Entry], in txn: StoreTransaction, whileDecoding: () -> Void = {},
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
         guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {

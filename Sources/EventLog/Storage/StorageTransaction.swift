@@ -1,43 +1,107 @@
 import Foundation
 
-/// The seam between the engine and where its bytes live (issue 13): ordered key-value tables, read and
-/// written in transactions. LMDB implements it with its databases (``LMDBTransaction``), PostgreSQL
-/// with a table per LMDB database (``PostgresTransaction``, docs/FORMAT.md "PostgreSQL"). Keys order
-/// as unsigned bytes in both.
+/// Keys to read ahead, by table (``StorageTransaction/prefetch(_:)``).
+package typealias KeyReads = [(table: String, keys: [[UInt8]])]
+
+/// A transaction on whichever backend holds the store: the one type the engine is written against.
+package typealias StoreTransaction = any StorageTransaction
+
+/// The seam between the engine and where its bytes live: ordered key-value tables, read and written
+/// in transactions. LMDB implements it with its databases, PostgreSQL (module `EventLogPostgres`) with
+/// a table per LMDB database (docs/FORMAT.md "PostgreSQL"), a memory store with sorted arrays. Keys
+/// order as unsigned bytes in all.
 ///
 /// Bytes a transaction returns are valid until it ends, or in a write transaction until its next
-/// update: copy or decode them before either.
-protocol StorageTransaction {
-    associatedtype Cursor: StorageCursor
-
-    func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer?
+/// update: copy or decode them before either. The requirements take raw bytes so that a call through
+/// the protocol is one indirect call; the ``ContiguousBytes`` forms below are the engine's.
+package protocol StorageTransaction {
+    func get(_ table: String, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer?
 
     /// Stores `value` at `key`, replacing what was there. `append` promises that `key` sorts after every
     /// key of the table (LMDB then skips the search).
-    func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool) throws
+    func put(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, append: Bool) throws
 
     /// Deletes `key`; returns whether it was there.
     @discardableResult
-    func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool
+    func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws -> Bool
+
+    /// Deletes `key` leaving no copy of its value behind where the backend allows it (LMDB overwrites
+    /// it in place first). Returns whether the key was there. By default, ``delete(_:_:)``.
+    @discardableResult
+    func scrubAndDelete(_ table: String, _ key: UnsafeRawBufferPointer) throws -> Bool
+
+    /// Reads the values of `requests`' keys ahead, so that the `get`s of them that follow cost no round
+    /// trip to a server. By default nothing: a backend that reads from memory needs none.
+    func prefetch(_ requests: KeyReads) throws
 
     /// How many entries `table` holds.
     func count(_ table: String) throws -> Int
 
-    func withCursor<R>(_ table: String, _ body: (Cursor) throws -> R) throws -> R
+    func withCursor<R>(_ table: String, _ body: (any StorageCursor) throws -> R) throws -> R
+
+    /// Damage in the storage's own structures as of this transaction's snapshot, found from their bytes
+    /// before anything walks them (LMDB trusts its pages, and a damaged page header can crash it). By
+    /// default none: a server checks its own pages.
+    func structureProblems() -> [String]
 }
+
+/// An entry a ``StorageCursor`` is on: bytes valid as a transaction's are.
+package typealias StorageEntry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
 
 /// A cursor over one table of a ``StorageTransaction``, in key order.
-protocol StorageCursor {
-    typealias Entry = (key: UnsafeRawBufferPointer, value: UnsafeRawBufferPointer)
-
-    func first() throws -> Entry?
-    func last() throws -> Entry?
-    func next() throws -> Entry?
-    func previous() throws -> Entry?
+package protocol StorageCursor {
+    func first() throws -> StorageEntry?
+    func last() throws -> StorageEntry?
+    func next() throws -> StorageEntry?
+    func previous() throws -> StorageEntry?
 
     /// Positions at the first entry whose key is greater than or equal to `key`.
-    func seek(atOrAfter key: some ContiguousBytes) throws -> Entry?
+    func seek(atOrAfter key: UnsafeRawBufferPointer) throws -> StorageEntry?
+
+    /// Tells the cursor its walk goes on forward: a server's next rows can be asked for now, to arrive
+    /// while the caller works on these. By default nothing.
+    func readAhead()
 }
 
-extension LMDBTransaction: StorageTransaction {}
-extension LMDBCursor: StorageCursor {}
+extension StorageTransaction {
+    package func scrubAndDelete(_ table: String, _ key: UnsafeRawBufferPointer) throws -> Bool {
+        try delete(table, key)
+    }
+
+    package func prefetch(_ requests: KeyReads) throws {}
+
+    package func structureProblems() -> [String] { [] }
+
+    package func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
+        try key.withUnsafeBytes { try get(table, $0) }
+    }
+
+    package func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
+        try key.withUnsafeBytes { key in
+            try value.withUnsafeBytes { value in try put(table, key, value, append: append) }
+        }
+    }
+
+    @discardableResult
+    package func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
+        try key.withUnsafeBytes { try delete(table, $0) }
+    }
+
+    @discardableResult
+    package func scrubAndDelete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
+        try key.withUnsafeBytes { try scrubAndDelete(table, $0) }
+    }
+
+    /// Reads the values of `keys` ahead (``prefetch(_:)``).
+    package func prefetch(_ table: String, keys: [[UInt8]]) throws {
+        try prefetch([(table, keys)])
+    }
+}
+
+extension StorageCursor {
+    package func readAhead() {}
+
+    package func seek(atOrAfter key: some ContiguousBytes) throws -> StorageEntry? {
+        try key.withUnsafeBytes { try seek(atOrAfter: $0) }
+    }
+}

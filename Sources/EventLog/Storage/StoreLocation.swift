@@ -1,28 +1,14 @@
 import Foundation
 
 /// Where a store is, as the API and the CLI take it: a directory (LMDB, the embedded default), a
-/// `postgresql://` or `postgres://` URL (libpq's syntax, multi-host failover lists included), or
-/// `memory:NAME` (this process's memory, gone when it ends).
-enum StoreLocation {
-    case directory(String)
-    case postgres(url: String)
-    case memory(name: String)
-
-    init(_ text: String) {
-        let lowered = text.lowercased()
-        if lowered.hasPrefix("postgresql://") || lowered.hasPrefix("postgres://") {
-            self = .postgres(url: text)
-        } else if lowered.hasPrefix("memory:") {
-            self = .memory(name: String(text.dropFirst("memory:".count)))
-        } else {
-            self = .directory(text)
-        }
-    }
-
+/// `postgresql://` or `postgres://` URL (libpq's syntax, multi-host failover lists included; module
+/// `EventLogPostgres`), or `memory:NAME` (this process's memory, gone when it ends). Which backend
+/// opens one is ``StorageBackends``' choice.
+package enum StoreLocation {
     /// The location as messages may show it: a URL's password replaced by `***`.
-    static func redacted(_ text: String) -> String {
-        guard case .postgres(let url) = StoreLocation(text) else { return text }
-        var result = url
+    package static func redacted(_ text: String) -> String {
+        guard isURL(text) else { return text }
+        var result = text
         if let scheme = result.range(of: "://") {
             let authorityEnd = result[scheme.upperBound...].firstIndex(where: { $0 == "/" || $0 == "?" }) ?? result.endIndex
             if let at = result[scheme.upperBound..<authorityEnd].lastIndex(of: "@"),
@@ -37,18 +23,18 @@ enum StoreLocation {
         return result
     }
 
-    /// Whether `a` and `b` name the same store: the same directory (symbolic links resolved), or the
-    /// same URL.
-    static func same(_ a: String, _ b: String) -> Bool {
-        switch (StoreLocation(a), StoreLocation(b)) {
-        case (.directory(let a), .directory(let b)):
-            URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
-        case (.postgres(let a), .postgres(let b)):
-            redacted(a) == redacted(b)
-        case (.memory(let a), .memory(let b)):
-            a == b
-        default:
-            false
-        }
+    /// Whether `a` and `b` name the same store: the same backend's, and the same for it (a directory
+    /// with symbolic links resolved, a URL).
+    package static func same(_ a: String, _ b: String) -> Bool {
+        guard let backendA = try? StorageBackends.backend(for: a), let backendB = try? StorageBackends.backend(for: b),
+              type(of: backendA) == type(of: backendB) else { return false }
+        return backendA.same(a, b)
+    }
+
+    /// Whether `text` starts with a URL scheme (`scheme://`).
+    package static func isURL(_ text: String) -> Bool {
+        guard let separator = text.range(of: "://"), separator.lowerBound > text.startIndex else { return false }
+        let scheme = text[..<separator.lowerBound]
+        return scheme.first!.isLetter && scheme.allSatisfy { $0.isLetter || $0.isNumber || "+.-".contains($0) }
     }
 }

@@ -1,19 +1,19 @@
 import Foundation
 
 /// Tells waiting subscribers that the log has grown.
-final class CommitSignal: @unchecked Sendable {
+package final class CommitSignal: @unchecked Sendable {
     // @unchecked: all state is guarded by `lock`.
     private let lock = NSLock()
     private var committedCount: UInt64
     private var nextWaiterID = 0
     private var waiters: [Int: (count: UInt64, continuation: CheckedContinuation<Void, Never>)] = [:]
 
-    init(committedCount: UInt64) {
+    package init(committedCount: UInt64) {
         self.committedCount = committedCount
     }
 
     /// Records that the log now holds `count` events and wakes those waiting for as many.
-    func advance(to count: UInt64) {
+    package func advance(to count: UInt64) {
         lock.lock()
         committedCount = max(committedCount, count)
         let ready = waiters.filter { $0.value.count <= committedCount }

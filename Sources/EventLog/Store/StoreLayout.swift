@@ -6,11 +6,11 @@ import Darwin
 import Foundation
 
 /// Names of the LMDB databases and `meta` keys; docs/FORMAT.md describes each byte for byte.
-enum StoreLayout {
+package enum StoreLayout {
     static let formatVersion: UInt32 = 2
 
-    static let meta = "meta"
-    static let events = "events"
+    package static let meta = "meta"
+    package static let events = "events"
     static let streams = "streams"
     static let streamRuns = "stream-runs"
     static let keys = "keys"
@@ -20,7 +20,7 @@ enum StoreLayout {
     static let viewCheckpoints = "view-checkpoints"
     static let merkle = "merkle"
     static let discardableKeys = "discardable-keys"
-    static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle, discardableKeys]
+    package static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle, discardableKeys]
 
     /// Throws unless `directory` holds a data file this process may read (and write, unless `readOnly`):
     /// ``EventLogError/Code/storeMissing`` when there is none, ``EventLogError/Code/permissionDenied``

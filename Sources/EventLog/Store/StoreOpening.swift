@@ -78,7 +78,7 @@ enum StoreOpening {
 
     /// The master key must never sit in the store directory, where a copy of the store would carry it.
     static func refuseKeyInside(_ directory: String, keyPath: String) throws {
-        guard case .directory = StoreLocation(directory) else { return }  // a database never sees the key
+        guard (try? StorageBackends.backend(for: directory))?.isDirectory == true else { return }  // a database never sees the key
         let store = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
         let key = URL(fileURLWithPath: keyPath).standardizedFileURL.resolvingSymlinksInPath().path
         if key.hasPrefix(store + "/") {

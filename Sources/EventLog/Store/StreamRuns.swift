@@ -22,7 +22,7 @@ struct StreamRun: Equatable {
     }
 
     /// Decodes a cursor entry; nil when it belongs to another stream.
-    static func decode(_ entry: StoreCursor.Entry, of stream: StreamID) throws -> StreamRun? {
+    static func decode(_ entry: StorageEntry, of stream: StreamID) throws -> StreamRun? {
         let uuid = stream.uuid.bytes
         guard entry.key.count == 24, entry.key.prefix(16).elementsEqual(uuid) else { return nil }
         guard entry.value.count == 12 else {

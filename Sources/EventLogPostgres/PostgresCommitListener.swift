@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// Wakes a log's subscriptions when another process or machine commits to the same PostgreSQL store.

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 internal import CLibPQ
 

@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// A store's tables in PostgreSQL (docs/FORMAT.md "PostgreSQL"): one per LMDB database, the same keys and
@@ -232,7 +233,7 @@ final class PostgresStorage: @unchecked Sendable {
     }
 
     /// A listener that advances `signal` whenever any process commits appended events to this store.
-    func commitListener(advancing signal: CommitSignal) throws -> PostgresCommitListener {
+    func listenForCommits(advancing signal: CommitSignal) throws -> PostgresCommitListener {
         try PostgresCommitListener(url: url, signal: signal)
     }
 

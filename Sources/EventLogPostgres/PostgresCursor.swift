@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// A cursor of ``PostgresTransaction``: moves fetch rows ahead in the direction of travel, 16 at first and
@@ -6,7 +7,7 @@ final class PostgresCursor: StorageCursor {
     private let transaction: PostgresTransaction
     private let table: PostgresStorage.Table
     private let database: String
-    private var rows: [Entry] = []
+    private var rows: [StorageEntry] = []
     private var index = 0
     private var ascending = true
     private var generation = 0
@@ -35,17 +36,17 @@ final class PostgresCursor: StorageCursor {
         self.database = database
     }
 
-    private var current: Entry? { rows.indices.contains(index) ? rows[index] : nil }
+    private var current: StorageEntry? { rows.indices.contains(index) ? rows[index] : nil }
 
-    func first() throws -> Entry? { try fetch(ascending: true, after: nil, inclusive: false) }
-    func last() throws -> Entry? { try fetch(ascending: false, after: nil, inclusive: false) }
+    func first() throws -> StorageEntry? { try fetch(ascending: true, after: nil, inclusive: false) }
+    func last() throws -> StorageEntry? { try fetch(ascending: false, after: nil, inclusive: false) }
 
-    func seek(atOrAfter key: some ContiguousBytes) throws -> Entry? {
+    func seek(atOrAfter key: UnsafeRawBufferPointer) throws -> StorageEntry? {
         try fetch(ascending: true, after: try transaction.keyBytes(database, key), inclusive: true)
     }
 
-    func next() throws -> Entry? { try step(ascending: true) }
-    func previous() throws -> Entry? { try step(ascending: false) }
+    func next() throws -> StorageEntry? { try step(ascending: true) }
+    func previous() throws -> StorageEntry? { try step(ascending: false) }
 
     /// Asks the server now for the rows the walk will need next, when it is walking forward in a read
     /// transaction and has fetched a full batch: they arrive while the caller works on these.
@@ -56,7 +57,7 @@ final class PostgresCursor: StorageCursor {
         transaction.connection.sendAhead(PGStatement(sql: sql, parameters: [Array(last.key)]))
     }
 
-    private func step(ascending forward: Bool) throws -> Entry? {
+    private func step(ascending forward: Bool) throws -> StorageEntry? {
         guard let current else { return forward ? try first() : try last() }
         if forward == ascending, generation == transaction.generation, index + 1 < rows.count {
             index += 1
@@ -66,12 +67,12 @@ final class PostgresCursor: StorageCursor {
         return try fetch(ascending: forward, after: Array(current.key), inclusive: false, growing: forward == ascending)
     }
 
-    private func fetch(ascending forward: Bool, after key: [UInt8]?, inclusive: Bool, growing: Bool = false) throws -> Entry? {
+    private func fetch(ascending forward: Bool, after key: [UInt8]?, inclusive: Bool, growing: Bool = false) throws -> StorageEntry? {
         if !growing { batch = 16 }
         try transaction.flush(database)
         let sql = Self.query(table, ascending: forward, from: key == nil ? nil : (inclusive ? .atOrAfter : .after), limit: batch)
         let result = try transaction.query(sql, key.map { [$0] } ?? [])
-        let fetched: [Entry] = (0..<result.rowCount).compactMap { row in
+        let fetched: [StorageEntry] = (0..<result.rowCount).compactMap { row in
             guard let key = result.bytes(row: row, column: 0), let value = result.bytes(row: row, column: 1) else { return nil }
             return (key, value)
         }

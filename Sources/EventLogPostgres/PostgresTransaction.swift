@@ -1,3 +1,4 @@
+import EventLog
 import Foundation
 
 /// A transaction of ``PostgresStorage``. Writes are held and sent together, one statement per table per
@@ -57,7 +58,7 @@ final class PostgresTransaction: StorageTransaction {
         return result
     }
 
-    func get(_ table: String, _ key: some ContiguousBytes) throws -> UnsafeRawBufferPointer? {
+    func get(_ table: String, _ key: UnsafeRawBufferPointer) throws -> UnsafeRawBufferPointer? {
         let key = try keyBytes(table, key)
         if let held = heldUpserts[table]?[key] { return UnsafeRawBufferPointer(held.bytes) }
         if let value = known[table]?[key] { return value }
@@ -68,7 +69,7 @@ final class PostgresTransaction: StorageTransaction {
         return result.rowCount == 0 ? nil : result.bytes(row: 0, column: 0)
     }
 
-    func put(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes, append: Bool = false) throws {
+    func put(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer, append: Bool) throws {
         let key = try keyBytes(table, key)
         generation += 1
         answered.removeAll()
@@ -84,8 +85,7 @@ final class PostgresTransaction: StorageTransaction {
         if heldUpserts[table]!.count >= Self.batch { try flush(table) }
     }
 
-    @discardableResult
-    func delete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
+    func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws -> Bool {
         try flush(table)
         let key = try keyBytes(table, key)
         let delete = try PostgresStorage.table(table).delete
@@ -165,7 +165,7 @@ final class PostgresTransaction: StorageTransaction {
         return Int(try connection.query("SELECT count(*) FROM \(try PostgresStorage.table(table).name)").int64(row: 0, column: 0) ?? 0)
     }
 
-    func withCursor<R>(_ table: String, _ body: (PostgresCursor) throws -> R) throws -> R {
+    func withCursor<R>(_ table: String, _ body: (any StorageCursor) throws -> R) throws -> R {
         try flush(table)
         return try body(PostgresCursor(transaction: self, table: try PostgresStorage.table(table), database: table))
     }

@@ -1,0 +1,91 @@
+import Foundation
+
+/// A kind of storage, as a location names it: what turns a location into a ``StorageEnvironment``.
+/// The engine carries LMDB (a directory: the embedded default) and memory (`memory:NAME`); other
+/// backends live in modules of their own and are registered (``StorageBackends/register(_:)``), so that
+/// a program that does not use them does not link their libraries (PostgreSQL: `EventLogPostgres`).
+///
+/// A new backend implements this, ``StorageEnvironment``, ``StorageTransaction`` and
+/// ``StorageCursor``, and passes the conformance suite (Tests/EventLogTests/StorageBackendTests.swift).
+package protocol StorageBackend: Sendable {
+    /// Whether `location` is this backend's: a URL scheme or a prefix it recognises.
+    func serves(_ location: String) -> Bool
+
+    /// Opens the store at `location` as `mode` says, with clear errors (``EventLogError``) for a
+    /// missing, busy or damaged store. `options` gives durability and LMDB's map headroom.
+    func open(_ location: String, _ mode: OpenMode, options: EventLogOptions) throws -> any StorageEnvironment
+
+    /// Makes a new store at `location` and runs `initialise` in its first transaction, durably, refusing
+    /// a location that holds a store already. By default: opens it ``OpenMode/creating``, checks under
+    /// the writer lock that the meta table is empty, and syncs.
+    func create<R>(_ location: String, options: EventLogOptions,
+                   _ initialise: (any StorageTransaction) throws -> R) throws -> (any StorageEnvironment, R)
+
+    /// Damage in the structure of the storage at `location`, found from its bytes alone with no key.
+    /// By default none (a server keeps its own pages).
+    func structureProblems(at location: String) throws -> [String]
+
+    /// The engine's error for one of this backend's own failures (damage as ``EventLogError/Code/integrity``,
+    /// a lost server as ``EventLogError/Code/unavailable``, …); nil for an error that is not this backend's.
+    func engineError(for error: any Error) -> EventLogError?
+
+    /// Whether `a` and `b`, both this backend's, name the same store. By default, when their redacted
+    /// forms are equal.
+    func same(_ a: String, _ b: String) -> Bool
+
+    /// Whether the store is a directory of this machine's files (a key file must then not sit in it).
+    var isDirectory: Bool { get }
+}
+
+extension StorageBackend {
+    package func create<R>(_ location: String, options: EventLogOptions,
+                           _ initialise: (any StorageTransaction) throws -> R) throws -> (any StorageEnvironment, R) {
+        let environment = try open(location, .creating, options: options)
+        let result = try environment.withWriteTransaction(readingAhead: [], rerunnable: true) { txn in
+            if try txn.count(StoreLayout.meta) > 0 {
+                let shown = StoreLocation.redacted(location)
+                throw EventLogError(.alreadyExists, "\(shown) holds a store (or an unfinished copy of one) already; refusing to create another there",
+                                    path: shown)
+            }
+            return try initialise(txn)
+        }
+        try environment.sync()  // a store, unlike an append, is not given up to a crash
+        return (environment, result)
+    }
+
+    package func structureProblems(at location: String) throws -> [String] { [] }
+
+    package func same(_ a: String, _ b: String) -> Bool {
+        StoreLocation.redacted(a) == StoreLocation.redacted(b)
+    }
+
+    package var isDirectory: Bool { false }
+}
+
+/// The backends a location can name: those registered, then memory, then LMDB (a directory: anything
+/// that is not a URL).
+package enum StorageBackends {
+    private static let lock = NSLock()
+    nonisolated(unsafe) private static var registered: [any StorageBackend] = []
+
+    /// Makes `backend`'s locations openable in this process. Registering a kind twice keeps one.
+    package static func register(_ backend: some StorageBackend) {
+        lock.withLock {
+            if !registered.contains(where: { type(of: $0) == type(of: backend) }) { registered.append(backend) }
+        }
+    }
+
+    /// Every backend this process can open, the built-in ones last.
+    package static var all: [any StorageBackend] {
+        lock.withLock { registered } + [MemoryBackend(), LMDBBackend()]
+    }
+
+    /// The backend of `location`, or an error naming a location no backend here serves (a URL of a
+    /// backend this program was built or started without).
+    package static func backend(for location: String) throws -> any StorageBackend {
+        if let backend = all.first(where: { $0.serves(location) }) { return backend }
+        let shown = StoreLocation.redacted(location)
+        throw EventLogError(.storeUnusable, "no storage backend of this program opens \(shown): a directory, memory:NAME, or a URL of a "
+                            + "backend it registers (postgresql:// needs the EventLogPostgres module)", path: shown)
+    }
+}
