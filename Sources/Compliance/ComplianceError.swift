@@ -29,4 +29,8 @@ extension ErrorCode where Domain == ComplianceError {
     public static let outOfRange = Self("out of range")
     /// Two checkpoints, or a checkpoint and the log, do not fit together: history was rewritten.
     public static let inconsistent = Self("inconsistent")
+    /// No legal hold has this id.
+    public static let unknownHold = Self("unknown hold")
+    /// A legal hold in force keeps the data asked to be destroyed: release it first.
+    public static let held = Self("held")
 }

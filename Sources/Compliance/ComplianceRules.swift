@@ -1,5 +1,6 @@
 import Foundation
 import Output
+import SessionLog
 import SessionModel
 
 /// One rule of `audit check`: a fold over the log's events in order, given the consent ledger as it
@@ -95,14 +96,18 @@ struct LateConsentRule: ComplianceRule {
 /// transcript partials still readable past the policy's period for partials.
 struct RetentionRule: ComplianceRule {
     private var policy: RetentionPolicy?
-    private var ended: [UUID: (position: UInt64, at: Int64)] = [:]
+    private var ended: [UUID: (position: UInt64, at: Int64, subject: SubjectHash?)] = [:]
     private var shredded: Set<UUID> = []
     private var readablePartials: [UUID: Int] = [:]
+    /// A session a legal hold keeps is kept lawfully past its retention.
+    private var holds = HoldFold()
 
     mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
+        holds.fold(event)
         switch event.event.payload {
         case .retentionPolicySet(let set): policy = set
-        case .sessionEnded where !event.isCopy: ended[event.event.session] = (event.position, event.event.occurredAt)
+        case .sessionEnded where !event.isCopy:
+            ended[event.event.session] = (event.position, event.event.occurredAt, ledger.subjectOfSession[event.event.session])
         case .transcriptPartial where !event.isCopy: readablePartials[event.event.session, default: 0] += 1
         case .retentionPurged(let purged) where !purged.partialsOnly: shredded.formUnion(purged.sessions)
         case .subjectErased(let erased): shredded.formUnion(erased.sessions)
@@ -113,7 +118,7 @@ struct RetentionRule: ComplianceRule {
     func violations(asOf: Int64) -> [Violation] {
         guard let policy else { return [] }
         return ended.compactMap { session, end -> Violation? in
-            guard !shredded.contains(session) else { return nil }
+            guard !shredded.contains(session), !holds.open.contains(where: { $0.covers(session, of: end.subject) }) else { return nil }
             let ago = "the session ended \(RetentionDuration.text(asOf - end.at)) before the check's time (\(RFC3339.string(asOf)))"
             if end.at < asOf - policy.maxAge {
                 return Violation(rule: .retentionExceeded, session: session, position: end.position, occurredAt: end.at,
@@ -139,8 +144,7 @@ struct ErasedDataRule: ComplianceRule {
 
     mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
         let session = event.event.session
-        if !event.isCopy, event.event.type != .retentionPurged, event.event.type != .subjectErased,
-           event.event.type != .exportPerformed, event.event.type != .retentionPolicySet {
+        if !event.isCopy, event.event.session != SessionStreams.audit.uuid {
             if firstReadable[session] == nil { firstReadable[session] = FirstOffence(event) } else { firstReadable[session]!.more += 1 }
             if let subject = ledger.subjectOfSession[session] { subjectSessions[subject, default: []].insert(session) }
             if event.event.type == .transcriptPartial {
@@ -175,5 +179,41 @@ struct ErasedDataRule: ComplianceRule {
                              detail: "\(first.more + 1) transcript partial\(first.more == 0 ? " is" : "s are") still readable although retention discarded them (position \(position))")
         }
         return sessions + partials
+    }
+}
+
+/// The legal holds as the audit stream has them so far.
+struct HoldFold {
+    private(set) var open: [LegalHold] = []
+
+    mutating func fold(_ event: RecordedSessionEvent) {
+        switch event.event.payload {
+        case .holdPlaced(let placed):
+            open.append(LegalHold(id: placed.hold, subject: placed.subject, sessions: placed.sessions, reason: placed.reason,
+                                  placedBy: placed.actor, placedAt: event.event.occurredAt, position: event.position, reviewBy: placed.reviewBy))
+        case .holdReleased(let released):
+            open.removeAll { $0.id == released.hold }
+        default:
+            break
+        }
+    }
+}
+
+/// A legal hold still in force after the review date it was placed with: holds are meant to end with
+/// the matter, and one forgotten keeps data past every retention period.
+struct HoldReviewRule: ComplianceRule {
+    private var holds = HoldFold()
+
+    mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
+        holds.fold(event)
+    }
+
+    func violations(asOf: Int64) -> [Violation] {
+        holds.open.compactMap { hold in
+            guard let reviewBy = hold.reviewBy, reviewBy < asOf else { return nil }
+            return Violation(rule: .holdReviewOverdue, session: SessionStreams.audit.uuid, position: hold.position, occurredAt: hold.placedAt,
+                             detail: "legal hold \(hold.id.uuidString.lowercased()) (\(hold.reason)) was to be reviewed by "
+                                + "\(RFC3339.string(reviewBy)) and is still in force at the check's time (\(RFC3339.string(asOf)))")
+        }
     }
 }

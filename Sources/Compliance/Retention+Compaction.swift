@@ -27,7 +27,8 @@ extension Retention {
             let retention = Retention(log: log)
             let plan = try retention.plan(maxAge: maxAge, partialsMaxAge: partialsMaxAge, asOf: asOf)
             stage("destroying the keys of \(plan.sessions.count + plan.partialsSessions.count) sessions")
-            return CompactedPurge(plan: plan, eventPosition: try await retention.apply(plan, at: time))
+            let applied = try await retention.apply(plan, at: time)
+            return CompactedPurge(plan: applied.plan, eventPosition: applied.eventPosition)
         }
         if !purge.plan.sessions.isEmpty || !purge.plan.partialsSessions.isEmpty {
             stage("compacting the store file")

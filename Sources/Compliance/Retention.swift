@@ -53,6 +53,17 @@ public struct Retention {
         public var partialsCutoff: Int64?
         /// The sessions, kept otherwise, whose transcript partials go (their discardable key).
         public var partialsSessions: [SessionSummary] = []
+        /// Sessions due (whole, or their partials) that a legal hold keeps: left alone.
+        public var held: [HeldSession] = []
+    }
+
+    /// A session retention would purge (or drop the partials of) but a legal hold keeps.
+    public struct HeldSession: Sendable {
+        public var summary: SessionSummary
+        /// The open holds that keep it.
+        public var holds: [LegalHold]
+        /// Only its partials were due.
+        public var partialsOnly: Bool
     }
 
     /// The sessions that `maxAge` (default: the stored policy's) purges as of `asOf` (default: the
@@ -87,36 +98,67 @@ public struct Retention {
         let byEnd: (SessionSummary, SessionSummary) -> Bool = {
             ($0.endedAt ?? .min, $0.session.uuidString) < ($1.endedAt ?? .min, $1.session.uuidString)
         }
-        return Plan(maxAge: maxAge, asOf: time, cutoff: cutoff, sessions: due.sorted(by: byEnd), partialsCutoff: partialsCutoff,
-                    partialsSessions: partialsDue.sorted(by: byEnd))
+        var plan = Plan(maxAge: maxAge, asOf: time, cutoff: cutoff, sessions: due.sorted(by: byEnd), partialsCutoff: partialsCutoff,
+                        partialsSessions: partialsDue.sorted(by: byEnd))
+        let holds = try LegalHolds(log: log).open()
+        Self.setAside(&plan, heldBy: holds, partials: false)
+        Self.setAside(&plan, heldBy: holds, partials: true)
+        return plan
+    }
+
+    /// Moves the plan's sessions (or, with `partials`, its partials sessions) that `holds` cover to
+    /// ``Plan/held``. A session whose purge was recorded already (and interrupted) is not set aside: the
+    /// record says it is gone.
+    static func setAside(_ plan: inout Plan, heldBy holds: [LegalHold], partials: Bool) {
+        var held: [HeldSession] = []
+        func keep(_ summary: SessionSummary) -> Bool {
+            let holding = summary.isShredded ? [] : holds.filter { $0.isOpen && $0.covers(summary.session, of: summary.subject) }
+            if !holding.isEmpty { held.append(HeldSession(summary: summary, holds: holding, partialsOnly: partials)) }
+            return !holding.isEmpty
+        }
+        if partials { plan.partialsSessions.removeAll(where: keep) } else { plan.sessions.removeAll(where: keep) }
+        plan.held += held
     }
 
     /// Purges the plan's sessions: records `retention.purged`, then destroys their keys and updates
     /// the views in one transaction. Compact the store afterwards (``EventLog/compact(at:waitingUpTo:)``),
     /// or call ``purge(in:maxAge:partialsMaxAge:asOf:at:waitingUpTo:stage:)``, which does both.
-    /// Returns the position of the event, nil when there was nothing to purge.
+    ///
+    /// The legal holds are read again, in step with the record: a session a hold placed since the plan
+    /// covers is set aside (``Plan/held``), not purged. Returns the plan as applied and the position of
+    /// the first event, nil when there was nothing to purge.
     @discardableResult
-    public func apply(_ plan: Plan, at time: Int64) async throws -> UInt64? {
+    public func apply(_ plan: Plan, at time: Int64) async throws -> (plan: Plan, eventPosition: UInt64?) {
+        var plan = plan
         var first: UInt64?
+        let holds = LegalHolds(log: log)
         if !plan.sessions.isEmpty {
-            let sessions = plan.sessions.map(\.session)
-            first = try await record(RetentionPurged(policy: "max-age \(plan.maxAge) ms", cutoff: plan.cutoff, sessions: sessions), at: time)
-            try SubjectErasure.shred(sessions, status: .purged, subject: nil, in: log)
+            let recorded: UInt64? = try await holds.whileAuditStreamStands { current, version in
+                Self.setAside(&plan, heldBy: current, partials: false)
+                guard !plan.sessions.isEmpty else { return nil }
+                let purge = RetentionPurged(policy: "max-age \(plan.maxAge) ms", cutoff: plan.cutoff, sessions: plan.sessions.map(\.session))
+                return try await holds.appendToAudit(.retentionPurged(purge), at: time, expectedVersion: .exact(version))
+            }
+            if let recorded {
+                first = recorded
+                try SubjectErasure.shred(plan.sessions.map(\.session), status: .purged, subject: nil, in: log)
+            }
         }
         if !plan.partialsSessions.isEmpty, let partialsCutoff = plan.partialsCutoff {
-            let sessions = plan.partialsSessions.map(\.session)
-            let position = try await record(RetentionPurged(policy: "partials max-age \(plan.asOf - partialsCutoff) ms", cutoff: partialsCutoff,
-                                                            sessions: sessions, partialsOnly: true), at: time)
-            first = first ?? position
-            try log.destroyDiscardableKeys(of: sessions.map(SessionStreams.session))
-            try ProjectionRunner(log: log).catchUp()  // the transcripts view forgets the partials at once
+            let recorded: UInt64? = try await holds.whileAuditStreamStands { current, version in
+                Self.setAside(&plan, heldBy: current, partials: true)
+                guard !plan.partialsSessions.isEmpty else { return nil }
+                let purge = RetentionPurged(policy: "partials max-age \(plan.asOf - partialsCutoff) ms", cutoff: partialsCutoff,
+                                            sessions: plan.partialsSessions.map(\.session), partialsOnly: true)
+                return try await holds.appendToAudit(.retentionPurged(purge), at: time, expectedVersion: .exact(version))
+            }
+            if let recorded {
+                first = first ?? recorded
+                try log.destroyDiscardableKeys(of: plan.partialsSessions.map { SessionStreams.session($0.session) })
+                try ProjectionRunner(log: log).catchUp()  // the transcripts view forgets the partials at once
+            }
         }
-        return first
-    }
-
-    private func record(_ purge: RetentionPurged, at time: Int64) async throws -> UInt64 {
-        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .retentionPurged(purge))
-        return try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit).positions.lowerBound
+        return (plan, first)
     }
 }
 

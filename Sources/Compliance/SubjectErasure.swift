@@ -41,7 +41,8 @@ public struct SubjectErasure {
     ///   - reference: the erasure request's reference (a ticket number), kept in the event; not personal data.
     ///   - time: when the erasure happened (ms since 1970), for the event.
     /// - Throws: ``ComplianceError`` with ``ComplianceError/Code/unknownSubject`` when the store holds
-    ///   no session of `subject`.
+    ///   no session of `subject`, and with ``ComplianceError/Code/held`` (nothing erased) while a legal
+    ///   hold covers the subject or a session of theirs not erased yet.
     @discardableResult
     public func erase(_ subject: SubjectHash, reference: String? = nil, at time: Int64) async throws -> ErasureReport {
         let runner = ProjectionRunner(log: log)
@@ -57,10 +58,15 @@ public struct SubjectErasure {
         }
         var report = ErasureReport(subject: subject, erased: remaining, alreadyErased: already)
         guard !remaining.isEmpty else { return report }
-        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .subjectErased(
-            SubjectErased(subject: subject, sessions: remaining, requestReference: reference)))
-        let appended = try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit)
-        report.eventPosition = appended.positions.first
+        let holds = LegalHolds(log: log)
+        report.eventPosition = try await holds.whileAuditStreamStands { current, version in
+            if let hold = LegalHolds.blocking(remaining, of: { _ in subject }, in: current).first {
+                throw ComplianceError(.held, "subject \(subject) is under \(hold.description); nothing was erased: "
+                                      + "release the hold first (hold release \(hold.id.uuidString.lowercased()))")
+            }
+            return try await holds.appendToAudit(.subjectErased(SubjectErased(subject: subject, sessions: remaining, requestReference: reference)),
+                                                 at: time, expectedVersion: .exact(version))
+        }
         try Self.shred(remaining, status: .erased, subject: subject, in: log)
         return report
     }

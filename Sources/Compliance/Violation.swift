@@ -21,6 +21,8 @@ public struct Violation: Hashable, Sendable {
         case erasedDataReadable = "erased_data_readable"
         /// A session's client clock went backwards between two of its events by more than 2 seconds.
         case clockWentBackwards = "clock_went_backwards"
+        /// A legal hold is still in force after the review date set when it was placed.
+        case holdReviewOverdue = "hold_review_overdue"
     }
 
     /// The rule broken.

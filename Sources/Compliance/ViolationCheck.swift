@@ -47,6 +47,7 @@ public struct ViolationCheck {
             RetentionRule(),
             ErasedDataRule(),
             ClockBackwardsRule(),
+            HoldReviewRule(),
         ]
         let reader = BatchPrefetcher(log: log, codec: SessionMigrations.codec, batchSize: batchSize)
         let end = try log.eventCount()

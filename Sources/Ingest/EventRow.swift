@@ -128,6 +128,17 @@ public struct EventRow: OutputRow {
             fields.field("ended_at", time: p.endedAt)
             fields.field("outcome", p.outcome.rawValue)
             fields.field("word_error_rate", p.wordErrorRate)
+        case .holdPlaced(let p):
+            fields.field("hold_id", id: p.hold)
+            fields.field("subject_hash", p.subject?.description)
+            fields.field("sessions", strings: p.sessions.map(Hex.uuid))
+            fields.field("reason", p.reason)
+            fields.field("actor", p.actor)
+            fields.field("review_by", time: p.reviewBy)
+        case .holdReleased(let p):
+            fields.field("hold_id", id: p.hold)
+            fields.field("reason", p.reason)
+            fields.field("actor", p.actor)
         }
     }
 }

@@ -33,7 +33,8 @@ struct IngestLineParser {
     let hashIdentifier: @Sendable (String) -> [UInt8]
     let codec: SessionEventCodec
 
-    static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun]
+    static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun,
+                                                    .holdPlaced, .holdReleased]
 
     func parse(_ bytes: Data, line: Int) -> Result<IngestedEvent, IngestFailure> {
         switch parseLine(bytes, line: line, envelope: .required) {
@@ -212,7 +213,7 @@ struct IngestLineParser {
             return .playbackSeeked(PlaybackSeeked(recording: recording, fromMilliseconds: from, toMilliseconds: to))
         case .playbackCompleted:
             return f.string("recording", maxBytes: 256).map { .playbackCompleted(PlaybackCompleted(recording: $0)) }
-        case .retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun:
+        case .retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun, .holdPlaced, .holdReleased:
             return nil  // refused before this is called
         }
     }

@@ -19,6 +19,8 @@ enum ExitStatus: Int32 {
     case checkFailed = 4
     /// The system under test failed: it exited non-zero, crashed, hung or wrote an invalid line.
     case targetFailed = 5
+    /// A legal hold keeps what was asked to be destroyed (`erase`).
+    case held = 6
     case usage = 64
     case invalidData = 65
     case unavailable = 69
@@ -81,6 +83,7 @@ extension CommandFailure {
             .invalidRequest: .usage,
             .unknownSubject: .invalidData, .unknownSession: .invalidData, .outOfRange: .invalidData,
             .inconsistent: .integrity,
+            .unknownHold: .invalidData, .held: .held,
         ]),
         codes(ExportError.self, [
             .ambiguousSession: .usage, .invalidRequest: .usage,

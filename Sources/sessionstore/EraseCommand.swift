@@ -25,7 +25,8 @@ struct EraseCommand: AsyncParsableCommand {
             to close it and otherwise stops with exit 75 (the keys are destroyed already; run \
             `sessionstore compact` later). What is and is not guaranteed: docs/COMPLIANCE.md.
 
-            Refuses to run without --yes (exit 64): there is no undo.
+            A legal hold on the person or on a session of theirs (`hold place`) refuses the erasure with \
+            exit 6, naming the hold; nothing is erased. Refuses to run without --yes (exit 64): there is no undo.
             """
     )
 

@@ -90,8 +90,9 @@ struct RetentionApplyCommand: AsyncParsableCommand {
             compacted. A retention.purged event names the sessions and the cutoff (no personal data). \
             Their consent trail stays. With a period for partials (--partials-max-age, or the policy's), \
             the sessions that ended before that shorter cutoff lose their transcript partials only (their \
-            discardable key is destroyed; commits, audio and consent stay). Prints one row per session: \
-            session, status (purged, or partials discarded), ended_at.
+            discardable key is destroyed; commits, audio and consent stay). A session a legal hold covers \
+            (`hold place`) is left alone and listed as held, with the holds. Prints one row per session: \
+            session, status (purged, partials discarded, or held), ended_at, holds.
 
             --dry-run lists what would go and changes nothing. Reads no clock.
             """
@@ -144,6 +145,9 @@ struct RetentionApplyCommand: AsyncParsableCommand {
             var writer = RowWriter<PurgeRow>(format: output.format, sink: sink)
             for summary in plan.sessions { try writer.write(PurgeRow(summary: summary, dryRun: dryRun)) }
             for summary in plan.partialsSessions { try writer.write(PurgeRow(summary: summary, dryRun: dryRun, partialsOnly: true)) }
+            for held in plan.held {
+                try writer.write(PurgeRow(summary: held.summary, dryRun: dryRun, partialsOnly: held.partialsOnly, holds: held.holds))
+            }
             try writer.finish()
             try sink.close()
         }

@@ -18,17 +18,17 @@ struct SessionStoreCommand: AsyncParsableCommand {
             Then `sessionstore ingest FILE` or `sessionstore record --audio A --script S` to add sessions, \
             `sessions`, `transcript`, `replay`, `audio`, `report` (one session as an HTML page) and `consent` to read them, `export` to take transcripts out, `stats` and `verify` \
             to check the store. For auditors and data-protection work: `audit consent` and `audit check`, \
-            `retention`, `erase`, `anchor`, `prove` and `verify --anchor`, `keys rotate` (docs/COMPLIANCE.md).
+            `retention`, `hold`, `erase`, `anchor`, `prove` and `verify --anchor`, `keys rotate` (docs/COMPLIANCE.md).
 
             Exit codes: 0 ok, 1 unexpected failure, 2 integrity failure, 3 compliance violations found, 4 a run \
             failed its check (compare, replay --expect), 5 the system under test of replay --drive failed, \
-            64 usage error, 65 invalid input data (or data that was erased), 69 the store's PostgreSQL server \
+            6 a legal hold keeps what erase was asked to destroy, 64 usage error, 65 invalid input data (or data that was erased), 69 the store's PostgreSQL server \
             cannot be reached, 75 the store is busy (compaction needs it alone), 77 wrong key, unusable key \
             file, or credentials or file permissions refused.
             """,
         version: SessionStoreRelease.version,
         subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, CompareCommand.self, ReportCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
-                      ConsentCommand.self, AuditCommand.self, RetentionCommand.self, EraseCommand.self, CompactCommand.self,
+                      ConsentCommand.self, AuditCommand.self, RetentionCommand.self, HoldCommand.self, EraseCommand.self, CompactCommand.self,
                       AnchorCommand.self, ProveCommand.self, KeysCommand.self,
                       ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self, CopyCommand.self]
     )

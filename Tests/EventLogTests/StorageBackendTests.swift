@@ -254,6 +254,28 @@ import Testing
     }
 }
 
+/// Which backend a location names.
+@Suite struct StorageBackendChoiceTests {
+    @Test func aLocationIsLMDBsUnlessItIsAURLOrAMemoryName() throws {
+        #expect(try StorageBackends.backend(for: "stores/a") is LMDBBackend)
+        #expect(try StorageBackends.backend(for: "./odd:name") is LMDBBackend, "a colon is not a URL scheme")
+        #expect(try StorageBackends.backend(for: "memory:x") is MemoryBackend)
+        #expect(try StorageBackends.backend(for: "MEMORY:x") is MemoryBackend)
+    }
+
+    @Test func aURLOfABackendThisProgramLacksIsRefusedNamingTheLocationWithItsPasswordHidden() throws {
+        let refusal = #expect(throws: EventLogError.self) { _ = try StorageBackends.backend(for: "mysql://app:s3cret@db/sessions") }
+        #expect(refusal?.code == .storeUnusable)
+        #expect(refusal?.message.contains("mysql://app:***@db/sessions") == true && refusal?.message.contains("s3cret") == false)
+        #expect(throws: EventLogError.self) { _ = try EventLog.open(at: "mysql://db/sessions", key: .keyFile("/nonexistent")) }
+    }
+
+    @Test func sameStoreIsJudgedByTheBackend() throws {
+        #expect(StoreLocation.same("memory:a", "memory:a") && !StoreLocation.same("memory:a", "memory:b"))
+        #expect(StoreLocation.same("/tmp/x/../y", "/tmp/y") && !StoreLocation.same("/tmp/y", "memory:/tmp/y"))
+    }
+}
+
 extension StorageTransaction {
     /// The value at `key`, copied.
     func value(_ table: String, _ key: [UInt8]) throws -> [UInt8]? { try get(table, key).map(Array.init) }

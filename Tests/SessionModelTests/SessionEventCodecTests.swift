@@ -44,6 +44,10 @@ import TestSupport
             .replayRun(ReplayRun(source: UUID(), command: text, label: text.isEmpty ? nil : other, speed: other,
                                  startedAt: -Int64(truncatingIfNeeded: number % 1_000_000), endedAt: Int64(truncatingIfNeeded: number),
                                  outcome: number % 2 == 0 ? .passed : .failed, wordErrorRate: number % 3 == 0 ? nil : confidence)),
+            .holdPlaced(HoldPlaced(hold: UUID(), subject: subject, reason: text, actor: other,
+                                   reviewBy: number % 2 == 0 ? nil : Int64(truncatingIfNeeded: number))),
+            .holdPlaced(HoldPlaced(hold: UUID(), sessions: [UUID(), UUID()], reason: other, actor: text)),
+            .holdReleased(HoldReleased(hold: UUID(), reason: text, actor: other)),
         ]
     }
 
@@ -112,6 +116,15 @@ import TestSupport
         #expect(error?.code == .malformed)
         #expect(error?.position == 99)
         #expect(error?.message.contains("position 99") == true)
+    }
+
+    @Test func aHoldNamingBothASubjectAndSessionsOrNeitherIsMalformed() throws {
+        for hold in [HoldPlaced(hold: UUID(), subject: subject, sessions: [UUID()], reason: "r", actor: "a"),
+                     HoldPlaced(hold: UUID(), reason: "r", actor: "a")] {
+            let event = SessionEvent(session: UUID(), occurredAt: 1, payload: .holdPlaced(hold))
+            let error = #expect(throws: SessionModelError.self) { try codec.decode(recorded(codec.encode(event), stream: event.session)) }
+            #expect(error?.code == .malformed && error?.message.contains("exactly one") == true)
+        }
     }
 
     @Test func aPayloadFromANewerSchemaIsRefused() throws {

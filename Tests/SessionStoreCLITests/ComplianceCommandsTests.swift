@@ -83,7 +83,7 @@ import TestSupport
 
             // Bob's session ended 2026-03-01T10:00:06Z: exactly one day later it is at the boundary and stays.
             let boundary = try cli.run(["retention", "apply", "--dry-run", "--as-of", "2026-03-02T10:00:06Z", "--format", "csv"])
-            #expect(boundary.stdout.trimmingCharacters(in: .newlines) == "session,status,ended_at")
+            #expect(boundary.stdout.trimmingCharacters(in: .newlines) == "session,status,ended_at,holds")
             let dryRun = try cli.run(["retention", "apply", "--dry-run", "--as-of", "2026-03-02T10:00:07Z", "--format", "csv"])
             #expect(dryRun.stdout.contains("\(Self.revoked),would be purged,2026-03-01T10:00:06.000Z"))
             #expect(try cli.run(["sessions", "--format", "csv"]).stdout.contains("\(Self.revoked),ended"), "a dry run changes nothing")
@@ -95,6 +95,51 @@ import TestSupport
             #expect(check.status == 0, "\(check.stdout)")
             let later = try cli.run(["audit", "check", "--as-of", "2026-03-04T00:00:00Z", "--format", "csv"])
             #expect(later.status == 3 && later.stdout.contains("retention_exceeded,\(Self.consented)"))
+        }
+    }
+
+    @Test func aLegalHoldStopsErasureAndRetentionUntilReleasedAndAnOverdueOneIsReported() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            #expect(try cli.run(["ingest", "-"], input: Data(Self.sessions.utf8)).status == 0)
+            #expect(try cli.run(["hold", "place", "--reason", "Case 1"]).status == 64, "neither --subject nor --session")
+            #expect(try cli.run(["hold", "place", "--subject", "bob", "--session", Self.consented, "--reason", "Case 1"]).status == 64)
+            let nobody = try cli.run(["hold", "place", "--subject", "nobody", "--reason", "Case 1"])
+            #expect(nobody.status == 65 && nobody.stderr.contains("no sessions of subject"))
+
+            let placed = try cli.run(["hold", "place", "--subject", "bob", "--reason", "Case 2026-114", "--review-by", "2027-01-01T00:00:00Z",
+                                      "--actor", "legal", "--format", "json"])
+            #expect(placed.status == 0, "\(placed.stderr)")
+            let hold = try #require(try Self.json(placed.stdout) as? [String: Any])
+            let id = try #require(hold["hold_id"] as? String)
+            #expect(hold["status"] as? String == "in force" && hold["placed_by"] as? String == "legal" && hold["position"] is Int)
+            #expect(hold["review_by"] as? String == "2027-01-01T00:00:00.000Z" && !placed.stdout.contains("bob"))
+            #expect(try cli.run(["hold", "place", "--session", String(Self.consented.prefix(8)), "--reason", "Audit 7"]).status == 0)
+
+            let erase = try cli.run(["erase", "--subject", "bob", "--yes"])
+            #expect(erase.status == 6, "\(erase.stderr)")
+            #expect(erase.stderr.contains(id) && erase.stderr.contains("Case 2026-114") && erase.stderr.contains("nothing was erased"))
+            #expect(try cli.run(["transcript", Self.revoked]).stdout.contains("bobs secret words"))
+
+            #expect(try cli.run(["retention", "set", "--max-age", "1d"]).status == 0)
+            let retention = try cli.run(["retention", "apply", "--as-of", "2026-03-05T00:00:00Z", "--format", "csv"])
+            #expect(retention.status == 0, "\(retention.stderr)")
+            #expect(retention.stdout.contains("\(Self.revoked),held,2026-03-01T10:00:06.000Z,\"[\"\"\(id)\"\"]\""), "\(retention.stdout)")
+            #expect(retention.stdout.contains("\(Self.consented),held,") && !retention.stdout.contains("purged"))
+            #expect(try cli.run(["sessions", "--format", "csv"]).stdout.components(separatedBy: ",ended,").count == 3, "both kept")
+
+            let check = try cli.run(["audit", "check", "--as-of", "2027-02-01T00:00:00Z", "--format", "csv"])
+            #expect(check.status == 3 && check.stdout.contains("hold_review_overdue") && !check.stdout.contains("retention_exceeded"))
+
+            let listed = try cli.run(["hold", "list", "--format", "csv"])
+            #expect(listed.stdout.split(whereSeparator: \.isNewline).count == 3, "a header and two holds: \(listed.stdout) \(listed.stderr)")
+            let release = try cli.run(["hold", "release", String(id.prefix(8)), "--reason", "matter closed", "--format", "json"])
+            #expect(release.status == 0 && release.stdout.contains("\"released\"") && release.stdout.contains("matter closed"))
+            #expect(try cli.run(["hold", "release", id, "--reason", "again"]).status == 64)
+            #expect(try cli.run(["hold", "release", "00000000-0000-4000-8000-000000000000", "--reason", "x"]).status == 65)
+            #expect(try cli.run(["hold", "list", "--format", "csv"]).stdout.split(whereSeparator: \.isNewline).count == 2)
+            #expect(try cli.run(["hold", "list", "--all", "--format", "csv"]).stdout.split(whereSeparator: \.isNewline).count == 3)
+            #expect(try cli.run(["erase", "--subject", "bob", "--yes"]).status == 0)
         }
     }
 }

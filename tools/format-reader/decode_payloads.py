@@ -35,7 +35,7 @@ MESSAGES = {
     "playback.stopped": "PlaybackPosition", "playback.completed": "PlaybackCompleted",
     "retention.purged": "RetentionPurged", "subject.erased": "SubjectErased", "export.performed": "ExportPerformed",
     "retention.policy_set": "RetentionPolicySet",
-    "replay.run": "ReplayRun",
+    "replay.run": "ReplayRun", "hold.placed": "HoldPlaced", "hold.released": "HoldReleased",
 }
 VIEWS = {"view:sessions": "SessionRow", "view:transcripts": "TranscriptRow", "view:consent-trail": "ConsentTrailRow"}
 

@@ -100,3 +100,48 @@ extension UUID {
         self.init(uuid: value)
     }
 }
+
+/// A legal hold placed (`hold.placed`, in the audit stream): until it is released, retention and erasure
+/// leave the sessions it covers alone. It covers a person (every session of theirs, now and later) or
+/// named sessions.
+public struct HoldPlaced: Hashable, Sendable {
+    /// The hold's id, which `hold release` names.
+    public var hold: UUID
+    /// The person held; nil when the hold names sessions.
+    public var subject: SubjectHash?
+    /// The sessions held; empty when the hold covers a person.
+    public var sessions: [UUID]
+    /// Why: a matter or case reference (never personal data).
+    public var reason: String
+    /// Who placed it.
+    public var actor: String
+    /// When the hold should be reviewed (ms since 1970): `audit check` reports it still open after this.
+    public var reviewBy: Int64?
+
+    /// A hold `hold` on `subject` or on `sessions`.
+    public init(hold: UUID, subject: SubjectHash? = nil, sessions: [UUID] = [], reason: String, actor: String, reviewBy: Int64? = nil) {
+        self.hold = hold
+        self.subject = subject
+        self.sessions = sessions
+        self.reason = reason
+        self.actor = actor
+        self.reviewBy = reviewBy
+    }
+}
+
+/// A legal hold released (`hold.released`, in the audit stream).
+public struct HoldReleased: Hashable, Sendable {
+    /// The id of the hold released.
+    public var hold: UUID
+    /// Why it was released.
+    public var reason: String
+    /// Who released it.
+    public var actor: String
+
+    /// The release of `hold`.
+    public init(hold: UUID, reason: String, actor: String) {
+        self.hold = hold
+        self.reason = reason
+        self.actor = actor
+    }
+}

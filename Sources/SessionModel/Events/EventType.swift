@@ -22,6 +22,8 @@ public enum EventType: String, CaseIterable, Hashable, Sendable {
     case exportPerformed = "export.performed"
     case retentionPolicySet = "retention.policy_set"
     case replayRun = "replay.run"
+    case holdPlaced = "hold.placed"
+    case holdReleased = "hold.released"
 
     /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
     public var currentSchemaVersion: UInt32 {

@@ -35,6 +35,8 @@ extension Sessionstore_V1_SubjectErased: EnvelopeMessage {}
 extension Sessionstore_V1_ExportPerformed: EnvelopeMessage {}
 extension Sessionstore_V1_RetentionPolicySet: EnvelopeMessage {}
 extension Sessionstore_V1_ReplayRun: EnvelopeMessage {}
+extension Sessionstore_V1_HoldPlaced: EnvelopeMessage {}
+extension Sessionstore_V1_HoldReleased: EnvelopeMessage {}
 
 /// A message with a `reason` (session paused and ended).
 protocol ReasonMessage: EnvelopeMessage {
@@ -172,6 +174,21 @@ extension SessionPayload {
             m.outcome = p.outcome.rawValue
             if let rate = p.wordErrorRate { m.wordErrorRate = rate }
             return m
+        case .holdPlaced(let p):
+            var m = Sessionstore_V1_HoldPlaced()
+            m.holdID = Data(p.hold.wireBytes)
+            m.subjectHash = Data(p.subject?.bytes ?? [])
+            m.sessions = p.sessions.map { Data($0.wireBytes) }
+            m.reason = p.reason
+            m.actor = p.actor
+            if let reviewBy = p.reviewBy { m.reviewByMs = reviewBy }
+            return m
+        case .holdReleased(let p):
+            var m = Sessionstore_V1_HoldReleased()
+            m.holdID = Data(p.hold.wireBytes)
+            m.reason = p.reason
+            m.actor = p.actor
+            return m
         }
     }
 
@@ -283,6 +300,20 @@ extension SessionPayload {
                                             label: m.hasLabel ? m.label : nil, speed: m.speed, startedAt: m.startedAtMs,
                                             endedAt: m.endedAtMs, outcome: outcome,
                                             wordErrorRate: m.hasWordErrorRate ? m.wordErrorRate : nil))
+            }
+        case .holdPlaced:
+            return try parse(Sessionstore_V1_HoldPlaced.self) { m in
+                let subject = try subject(m.subjectHash, field: 9)
+                let sessions = try m.sessions.map { try UUID(wire: Array($0), field: 10) }
+                guard (subject == nil) != sessions.isEmpty else {
+                    throw WireReader.Malformed(reason: "a hold names either a subject (field 9) or sessions (field 10), exactly one of them")
+                }
+                return .holdPlaced(HoldPlaced(hold: try UUID(wire: Array(m.holdID), field: 8), subject: subject, sessions: sessions,
+                                              reason: m.reason, actor: m.actor, reviewBy: m.hasReviewByMs ? m.reviewByMs : nil))
+            }
+        case .holdReleased:
+            return try parse(Sessionstore_V1_HoldReleased.self) { m in
+                .holdReleased(HoldReleased(hold: try UUID(wire: Array(m.holdID), field: 8), reason: m.reason, actor: m.actor))
             }
         }
     }

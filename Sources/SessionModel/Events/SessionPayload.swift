@@ -22,6 +22,8 @@ public enum SessionPayload: Hashable, Sendable {
     case exportPerformed(ExportPerformed)
     case retentionPolicySet(RetentionPolicy)
     case replayRun(ReplayRun)
+    case holdPlaced(HoldPlaced)
+    case holdReleased(HoldReleased)
 
     /// The event type of this payload.
     public var type: EventType {
@@ -48,6 +50,8 @@ public enum SessionPayload: Hashable, Sendable {
         case .exportPerformed: .exportPerformed
         case .retentionPolicySet: .retentionPolicySet
         case .replayRun: .replayRun
+        case .holdPlaced: .holdPlaced
+        case .holdReleased: .holdReleased
         }
     }
 }

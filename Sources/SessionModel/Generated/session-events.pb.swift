@@ -72,7 +72,7 @@ nonisolated struct Sessionstore_V1_SessionStarted: Sendable {
   /// Clears the value of `appVersion`. Subsequent reads from it will return its default value.
   mutating func clearAppVersion() {self._appVersion = nil}
 
-  /// 0 live, 1 fixture, 2 import
+  /// 0 live, 1 fixture, 2 import, 3 replay (a run of `replay --drive`)
   var source: UInt32 = 0
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
@@ -732,6 +732,84 @@ nonisolated struct Sessionstore_V1_ExportPerformed: Sendable {
   var sessions: [Data] = []
 
   var subjectHash: Data = Data()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
+/// "hold.placed": in the audit stream, written by `hold place`
+nonisolated struct Sessionstore_V1_HoldPlaced: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// 16-byte UUID naming the hold
+  var holdID: Data = Data()
+
+  /// the person held (every session of theirs, now and later), or empty
+  var subjectHash: Data = Data()
+
+  /// or the sessions held (16-byte UUIDs); exactly one of the two is set
+  var sessions: [Data] = []
+
+  /// why: a matter or case reference; never personal data
+  var reason: String = String()
+
+  /// who placed it
+  var actor: String = String()
+
+  /// `audit check` reports the hold still open after this time
+  var reviewByMs: Int64 {
+    get {_reviewByMs ?? 0}
+    set {_reviewByMs = newValue}
+  }
+  /// Returns true if `reviewByMs` has been explicitly set.
+  var hasReviewByMs: Bool {self._reviewByMs != nil}
+  /// Clears the value of `reviewByMs`. Subsequent reads from it will return its default value.
+  mutating func clearReviewByMs() {self._reviewByMs = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _reviewByMs: Int64? = nil
+}
+
+/// "hold.released": in the audit stream, written by `hold release`
+nonisolated struct Sessionstore_V1_HoldReleased: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// the hold_id of a hold.placed event
+  var holdID: Data = Data()
+
+  /// why it was released
+  var reason: String = String()
+
+  /// who released it
+  var actor: String = String()
 
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
@@ -2155,6 +2233,155 @@ nonisolated extension Sessionstore_V1_ExportPerformed: SwiftProtobuf.Message, Sw
     if lhs.format != rhs.format {return false}
     if lhs.sessions != rhs.sessions {return false}
     if lhs.subjectHash != rhs.subjectHash {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_HoldPlaced: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".HoldPlaced"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}hold_id\0\u{3}subject_hash\0\u{1}sessions\0\u{1}reason\0\u{1}actor\0\u{3}review_by_ms\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.holdID) }()
+      case 9: try { try decoder.decodeSingularBytesField(value: &self.subjectHash) }()
+      case 10: try { try decoder.decodeRepeatedBytesField(value: &self.sessions) }()
+      case 11: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 12: try { try decoder.decodeSingularStringField(value: &self.actor) }()
+      case 13: try { try decoder.decodeSingularSInt64Field(value: &self._reviewByMs) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if !self.holdID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.holdID, fieldNumber: 8)
+    }
+    if !self.subjectHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.subjectHash, fieldNumber: 9)
+    }
+    if !self.sessions.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.sessions, fieldNumber: 10)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 11)
+    }
+    if !self.actor.isEmpty {
+      try visitor.visitSingularStringField(value: self.actor, fieldNumber: 12)
+    }
+    try { if let v = self._reviewByMs {
+      try visitor.visitSingularSInt64Field(value: v, fieldNumber: 13)
+    } }()
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_HoldPlaced, rhs: Sessionstore_V1_HoldPlaced) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.holdID != rhs.holdID {return false}
+    if lhs.subjectHash != rhs.subjectHash {return false}
+    if lhs.sessions != rhs.sessions {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.actor != rhs.actor {return false}
+    if lhs._reviewByMs != rhs._reviewByMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_HoldReleased: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".HoldReleased"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}hold_id\0\u{1}reason\0\u{1}actor\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.holdID) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.reason) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.actor) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if !self.holdID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.holdID, fieldNumber: 8)
+    }
+    if !self.reason.isEmpty {
+      try visitor.visitSingularStringField(value: self.reason, fieldNumber: 9)
+    }
+    if !self.actor.isEmpty {
+      try visitor.visitSingularStringField(value: self.actor, fieldNumber: 10)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_HoldReleased, rhs: Sessionstore_V1_HoldReleased) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.holdID != rhs.holdID {return false}
+    if lhs.reason != rhs.reason {return false}
+    if lhs.actor != rhs.actor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

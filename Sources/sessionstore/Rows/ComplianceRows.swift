@@ -63,22 +63,26 @@ struct ViolationRow: OutputRow {
 
 /// A session `retention apply` purges (or, with --dry-run, would).
 struct PurgeRow: OutputRow {
-    static let columns = ["session", "status", "ended_at"]
+    static let columns = ["session", "status", "ended_at", "holds"]
 
     var summary: SessionSummary
     var dryRun: Bool
     var partialsOnly = false
+    /// The legal holds that keep the session: it is listed as held, and nothing of it goes.
+    var holds: [LegalHold] = []
 
     func write(to fields: inout Fields) {
         fields.field("session", id: summary.session)
-        let status = switch (partialsOnly, dryRun) {
-        case (false, false): "purged"
-        case (false, true): "would be purged"
-        case (true, false): "partials discarded"
-        case (true, true): "partials would be discarded"
+        let status = switch (partialsOnly, dryRun, holds.isEmpty) {
+        case (_, _, false): partialsOnly ? "held (partials kept)" : "held"
+        case (false, false, true): "purged"
+        case (false, true, true): "would be purged"
+        case (true, false, true): "partials discarded"
+        case (true, true, true): "partials would be discarded"
         }
         fields.field("status", status)
         fields.field("ended_at", time: summary.endedAt)
+        fields.field("holds", strings: holds.map { Hex.uuid($0.id) })
     }
 }
 
@@ -161,5 +165,29 @@ struct RotationRow: OutputRow {
         fields.field("dictionaries", report.dictionaries)
         fields.field("view_rows", report.viewRows)
         if let compaction = report.compaction { CompactionRow(report: compaction).write(to: &fields) }
+    }
+}
+
+/// One legal hold: what it covers, why, and whether it is still in force.
+struct HoldRow: OutputRow {
+    static let columns = ["hold_id", "status", "subject_hash", "sessions", "reason", "placed_by", "placed_at", "review_by", "position",
+                          "released_by", "released_at", "release_reason", "release_position"]
+
+    var hold: LegalHold
+
+    func write(to fields: inout Fields) {
+        fields.field("hold_id", id: hold.id)
+        fields.field("status", hold.isOpen ? "in force" : "released")
+        fields.field("subject_hash", hold.subject?.description)
+        fields.field("sessions", strings: hold.sessions.map(Hex.uuid))
+        fields.field("reason", hold.reason)
+        fields.field("placed_by", hold.placedBy)
+        fields.field("placed_at", time: hold.placedAt)
+        fields.field("review_by", time: hold.reviewBy)
+        fields.field("position", hold.position)
+        fields.field("released_by", hold.release?.actor)
+        fields.field("released_at", time: hold.release?.at)
+        fields.field("release_reason", hold.release?.reason)
+        fields.field("release_position", hold.release?.position)
     }
 }
