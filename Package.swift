@@ -137,7 +137,7 @@ let package = Package(
         ),
         .testTarget(
             name: "ComplianceTests",
-            dependencies: ["Compliance", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TestSupport"]
+            dependencies: ["Compliance", "Exports", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TestSupport"]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(

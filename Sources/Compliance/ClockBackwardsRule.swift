@@ -1,4 +1,5 @@
 import Foundation
+import SessionLog
 import SessionModel
 
 /// A session's client clock (`occurred_at`) going backwards by more than ``tolerance`` from one of its
@@ -14,7 +15,8 @@ struct ClockBackwardsRule: ComplianceRule {
     private var offences: [UUID: (FirstOffence, stepBack: Int64)] = [:]
 
     mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
-        guard !event.isCopy else { return }
+        // The audit stream's times are the clocks of the commands that wrote it, on whichever machine.
+        guard !event.isCopy, event.event.session != SessionStreams.audit.uuid else { return }
         let session = event.event.session, time = event.event.occurredAt
         defer { latest[session] = max(latest[session] ?? time, time) }
         guard let previous = latest[session], previous - time > Self.tolerance else { return }

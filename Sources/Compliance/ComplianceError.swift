@@ -33,4 +33,6 @@ extension ErrorCode where Domain == ComplianceError {
     public static let unknownHold = Self("unknown hold")
     /// A legal hold in force keeps the data asked to be destroyed: release it first.
     public static let held = Self("held")
+    /// The store's access policy requires a purpose for every read, and none was given.
+    public static let purposeRequired = Self("purpose required")
 }

@@ -8,7 +8,7 @@ import SessionModel
 
 /// A legal hold as the store's audit stream tells it: placed (`hold.placed`), and perhaps released
 /// (`hold.released`). While it is open, retention skips the sessions it covers and erasure refuses them.
-public struct LegalHold: Hashable, Sendable {
+public struct LegalHold: Hashable, Sendable, CustomStringConvertible {
     /// The hold's id.
     public var id: UUID
     /// The person held (every session of theirs, present and future); nil for a hold on sessions.

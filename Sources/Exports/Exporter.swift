@@ -201,12 +201,12 @@ public struct Exporter {
     }
 
     /// Appends an `export.performed` event to the store's audit stream (under the audit key, so it
-    /// outlives erasure): who exported which sessions, in which format.
+    /// outlives erasure): who exported which sessions, in which format, and why when they said.
     /// - Parameter format: what was written: a format's name, or `bundle` for a subject's ZIP.
     public func recordExport(of sessions: [UUID], as format: String, by actor: String,
-                             subject: SubjectHash? = nil, at time: Int64) async throws {
+                             subject: SubjectHash? = nil, purpose: String? = nil, at time: Int64) async throws {
         let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .exportPerformed(
-            ExportPerformed(actor: actor, format: format, sessions: sessions, subject: subject)))
+            ExportPerformed(actor: actor, format: format, sessions: sessions, subject: subject, purpose: purpose)))
         try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit)
     }
 }

@@ -119,6 +119,7 @@ public struct EventRow: OutputRow {
             fields.field("format", p.format)
             fields.field("sessions", strings: p.sessions.map(Hex.uuid))
             fields.field("subject_hash", p.subject?.description)
+            fields.field("purpose", p.purpose)
         case .replayRun(let p):
             fields.field("source_session", id: p.source)
             fields.field("command", p.command)
@@ -139,6 +140,13 @@ public struct EventRow: OutputRow {
             fields.field("hold_id", id: p.hold)
             fields.field("reason", p.reason)
             fields.field("actor", p.actor)
+        case .accessRead(let p):
+            fields.field("actor", p.actor)
+            fields.field("purpose", p.purpose)
+            fields.field("command", p.command)
+            fields.field("sessions", strings: p.sessions.map(Hex.uuid))
+        case .accessPolicySet(let p):
+            fields.field("purpose_required", p.purposeRequired)
         }
     }
 }

@@ -21,6 +21,7 @@ struct AudioCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: AccessOptions
 
     @Argument(help: ArgumentHelp("The session id.", valueName: "session"))
     var session: String
@@ -42,7 +43,9 @@ struct AudioCommand: AsyncParsableCommand {
             }
             let sink = try OutputSink.file(out)  // an unwritable place fails before the store is read
             let log = try storeOptions.openLog()
-            let events = try readSession(session, from: log)
+            let id = try existingSession(session, in: log)
+            try await access.recordRead("audio", of: [id], in: log)
+            let events = try readSession(id, from: log)
             let chosen = try RecordingExport.recording(recording, in: events, session: session)
             let (samples, audioFormat) = try RecordingExport.samples(of: chosen, in: events, session: session)
             try sink.write(bytes: try AudioFile.encoded(samples, format: audioFormat, as: container))

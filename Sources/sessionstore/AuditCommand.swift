@@ -9,8 +9,8 @@ import SessionModel
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
-        abstract: "Prove consent and find compliance violations.",
-        subcommands: [AuditConsentCommand.self, AuditCheckCommand.self]
+        abstract: "Prove consent, find compliance violations, and see who read what.",
+        subcommands: [AuditConsentCommand.self, AuditCheckCommand.self, AuditAccessCommand.self]
     )
 }
 

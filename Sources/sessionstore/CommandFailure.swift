@@ -83,7 +83,7 @@ extension CommandFailure {
             .invalidRequest: .usage,
             .unknownSubject: .invalidData, .unknownSession: .invalidData, .outOfRange: .invalidData,
             .inconsistent: .integrity,
-            .unknownHold: .invalidData, .held: .held,
+            .unknownHold: .invalidData, .held: .held, .purposeRequired: .usage,
         ]),
         codes(ExportError.self, [
             .ambiguousSession: .usage, .invalidRequest: .usage,

@@ -22,6 +22,7 @@ struct CompareCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: AccessOptions
 
     @Argument(help: ArgumentHelp("The session replayed (the reference), or a unique prefix of its id.", valueName: "source"))
     var source: String
@@ -36,6 +37,7 @@ struct CompareCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let sourceID = try existingSession(source, in: log), runID = try existingSession(run, in: log)
+            try await access.recordRead("compare", of: [sourceID, runID], in: log)
             let thresholds = try check.thresholds()
             let comparison = TranscriptComparison(source: try await TranscriptTimeline.load(sourceID, from: log),
                                                   run: try await TranscriptTimeline.load(runID, from: log), thresholds: thresholds)

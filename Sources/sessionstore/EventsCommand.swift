@@ -33,10 +33,14 @@ struct EventsCommand: AsyncParsableCommand {
     @Flag(help: "Include the PCM of audio chunks (base64).")
     var withAudio = false
 
+    @OptionGroup var access: AccessOptions
+
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let stream = SessionStreams.session(try existingSession(session, in: log))
+            let id = try existingSession(session, in: log)
+            try await access.recordRead("events", of: [id], in: log)
+            let stream = SessionStreams.session(id)
             let sink = try output.sink()
             var writer = RowWriter<EventRow>(format: output.format, sink: sink)
             let encoder = RowEncoder<EventRow>(format: output.format)

@@ -1,4 +1,5 @@
 import ArgumentParser
+import Compliance
 import Exports
 import EventLog
 import Foundation
@@ -76,8 +77,7 @@ struct ExportCommand: AsyncParsableCommand {
     @Flag(help: "Replace transcript text with [REDACTED], keeping times, ids and hashes (to share for debugging).")
     var redact = false
 
-    @Option(help: ArgumentHelp("Who exports, for the audit trail. Default: the operating-system user.", valueName: "name"))
-    var actor: String?
+    @OptionGroup var access: AccessOptions
 
     func validate() throws {
         let selections = (sessions.isEmpty ? 0 : 1) + (all ? 1 : 0) + (subject == nil ? 0 : 1)
@@ -95,12 +95,13 @@ struct ExportCommand: AsyncParsableCommand {
             let person = subject.map { SubjectHash(bytes: log.identifierHash($0))! }
             if let person, let bundle {
                 let subjectBundle = SubjectBundle(exporter: exporter, subject: person)
-                try subjectBundle.write(to: bundle, asOf: asOf.flatMap(RFC3339.milliseconds))
                 try await record(subjectBundle.sessions, as: "bundle", subject: person, with: exporter)
+                try subjectBundle.write(to: bundle, asOf: asOf.flatMap(RFC3339.milliseconds))
                 try log.close()
                 return
             }
             let chosen = all ? exporter.allSessions : try person.map { try exporter.subjectSessions($0) } ?? exporter.resolve(sessions)
+            try await record(chosen, as: format.rawValue, subject: person, with: exporter)
             let options = ExportOptions(partials: partials, excel: excel, redact: redact)
             let progress = progressOption.start("exporting", unit: "sessions")
             defer { progress.finish() }
@@ -115,19 +116,20 @@ struct ExportCommand: AsyncParsableCommand {
                 try write(chosen, with: exporter, options: options, to: out, progress: out == nil ? nil : progress)
             }
             progress.finish()
-            try await record(chosen, as: format.rawValue, subject: person, with: exporter)
             try log.close()
         }
     }
 
-    /// Records the export in the audit stream; a store this user may only read (an auditor's copy, a hot
-    /// standby) cannot take the record, which is said on stderr instead.
+    /// Records the export in the audit stream before anything is written (after the access policy's
+    /// purpose check); a store this user may only read (an auditor's copy, a hot standby) cannot take the
+    /// record, which is said on stderr instead.
     private func record(_ sessions: [UUID], as format: String, subject: SubjectHash?, with exporter: Exporter) async throws {
+        try AccessLog(log: exporter.log).check(purpose: access.purpose)
         guard try !exporter.log.isReadOnlyReplica() else {
             FileHandle.standardError.write(Data("note: the store is read-only here, so this export is not recorded in its audit stream\n".utf8))
             return
         }
-        try await exporter.recordExport(of: sessions, as: format, by: actor ?? Self.operatingSystemUser, subject: subject,
+        try await exporter.recordExport(of: sessions, as: format, by: access.actorName, subject: subject, purpose: access.purpose,
                                         at: Int64(Date().timeIntervalSince1970 * 1000))
     }
 
@@ -150,11 +152,5 @@ struct ExportCommand: AsyncParsableCommand {
         let sink = try OutputSink.file(path)
         try exporter.export(sessions, as: format, options: options, to: sink, progress: progress.map { line in { line.update($0, of: $1) } })
         try sink.close()
-    }
-
-    static var operatingSystemUser: String {
-        if let name = ProcessInfo.processInfo.environment["USER"], !name.isEmpty { return name }
-        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
-        return "uid \(geteuid())"
     }
 }

@@ -66,7 +66,7 @@ struct HoldPlaceCommand: AsyncParsableCommand {
             } else {
                 .sessions(try sessions.map { try resolveSession($0, in: log) })
             }
-            let hold = try await LegalHolds(log: log).place(on: target, reason: reason, actor: actor ?? ExportCommand.operatingSystemUser,
+            let hold = try await LegalHolds(log: log).place(on: target, reason: reason, actor: actor ?? AccessOptions.operatingSystemUser,
                                                            reviewBy: reviewBy.flatMap(RFC3339.milliseconds),
                                                            at: Int64(Date().timeIntervalSince1970 * 1000))
             let sink = try output.sink()
@@ -101,7 +101,7 @@ struct HoldReleaseCommand: AsyncParsableCommand {
             let log = try storeOptions.openLog()
             let holds = LegalHolds(log: log)
             let id = try Self.resolve(hold, among: try holds.all())
-            let released = try await holds.release(id, reason: reason, actor: actor ?? ExportCommand.operatingSystemUser,
+            let released = try await holds.release(id, reason: reason, actor: actor ?? AccessOptions.operatingSystemUser,
                                                    at: Int64(Date().timeIntervalSince1970 * 1000))
             let sink = try output.sink()
             try sink.writeRecord(HoldRow(hold: released), format: output.format)

@@ -25,9 +25,13 @@ extension ReplayCommand {
                                              timeout: .milliseconds(Int64(options.timeout * 1000))),
                 speedName: speed.lowercased(), label: options.label, store: !options.noStore, thresholds: thresholds)
             if options.all || sessions.count > 1 {
-                try await runSuite(try suiteSessions(log), runner)
+                let suite = try suiteSessions(log)
+                try await access.recordRead("replay", of: suite, in: log)
+                try await runSuite(suite, runner)
             } else {
-                try await runOne(try existingSession(sessions[0], in: log), runner)
+                let source = try existingSession(sessions[0], in: log)
+                try await access.recordRead("replay", of: [source], in: log)
+                try await runOne(source, runner)
             }
         }
     }

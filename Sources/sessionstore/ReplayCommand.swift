@@ -40,6 +40,7 @@ struct ReplayCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: AccessOptions
 
     @Argument(help: ArgumentHelp("The session id, or a unique prefix of at least 8 characters (with --drive: one or more).",
                                  valueName: "session"))
@@ -89,6 +90,7 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             let log = try storeOptions.openLog()
             let id = try existingSession(session, in: log)
+            try await access.recordRead("replay", of: [id], in: log)
             var replay = try SessionReplay.load(id, from: log, speed: pace, until: until)
             let rows = format.format == .text ? nil : format.format
             let traceSink = try trace.map { try OutputSink.file($0) }

@@ -28,6 +28,7 @@ struct ReportCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: AccessOptions
 
     @Argument(help: ArgumentHelp("The session id, or a unique prefix of at least 8 characters.", valueName: "session"))
     var session: String
@@ -53,6 +54,7 @@ struct ReportCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let id = try Exporter(log: log).resolve([session])[0]
+            try await access.recordRead("report", of: [id], in: log)
             let options = SessionReport.Options(includeAudio: !noAudio, redact: redact, asOf: asOf.flatMap(RFC3339.milliseconds))
             let report = try await SessionReport.make(id, from: log, options: options)
             let sink = try OutputSink.file(out == "-" ? nil : out)

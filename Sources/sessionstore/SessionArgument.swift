@@ -57,8 +57,7 @@ private func isSessionStream(_ stream: StreamID, in log: EventLog) throws -> Boo
 }
 
 /// Reads one session's events, or fails with a clear message when the store has no such session.
-func readSession(_ id: String, from log: EventLog) throws -> [RecordedSessionEvent] {
-    let session = try existingSession(id, in: log)
+func readSession(_ session: UUID, from log: EventLog) throws -> [RecordedSessionEvent] {
     let codec = SessionMigrations.codec
     return try log.readStream(SessionStreams.session(session), skippingErased: true) { try codec.decode($0) }
 }

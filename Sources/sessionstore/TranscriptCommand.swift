@@ -25,6 +25,7 @@ struct TranscriptCommand: AsyncParsableCommand {
     var session: String
 
     @OptionGroup var output: OutputOptions<TextFormats>
+    @OptionGroup var access: AccessOptions
 
     @Flag(help: "Also print the current partial guesses of segments not committed yet.")
     var partials = false
@@ -33,6 +34,7 @@ struct TranscriptCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let id = try existingSession(session, in: log)
+            try await access.recordRead("transcript", of: [id], in: log)
             // The persisted transcript, brought up to date: no need to read (and decrypt) the session's audio.
             let runner = ProjectionRunner(log: log)
             try runner.catchUp()

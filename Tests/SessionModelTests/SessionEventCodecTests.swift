@@ -39,7 +39,8 @@ import TestSupport
             .playbackCompleted(PlaybackCompleted(recording: other)),
             .retentionPurged(RetentionPurged(policy: text, cutoff: -Int64(truncatingIfNeeded: number % 1_000_000), sessions: [UUID()])),
             .subjectErased(SubjectErased(subject: subject, sessions: [UUID(), UUID()], requestReference: text)),
-            .exportPerformed(ExportPerformed(actor: text, format: other, sessions: [UUID()], subject: subject)),
+            .exportPerformed(ExportPerformed(actor: text, format: other, sessions: [UUID()], subject: subject,
+                                             purpose: number % 2 == 0 ? nil : other)),
             .retentionPolicySet(RetentionPolicy(maxAge: Int64(number % 1_000_000), partialsMaxAge: number % 2 == 0 ? 5 : nil)),
             .replayRun(ReplayRun(source: UUID(), command: text, label: text.isEmpty ? nil : other, speed: other,
                                  startedAt: -Int64(truncatingIfNeeded: number % 1_000_000), endedAt: Int64(truncatingIfNeeded: number),
@@ -48,6 +49,8 @@ import TestSupport
                                    reviewBy: number % 2 == 0 ? nil : Int64(truncatingIfNeeded: number))),
             .holdPlaced(HoldPlaced(hold: UUID(), sessions: [UUID(), UUID()], reason: other, actor: text)),
             .holdReleased(HoldReleased(hold: UUID(), reason: text, actor: other)),
+            .accessRead(AccessRead(actor: text, purpose: number % 2 == 0 ? other : nil, command: other, sessions: [UUID(), UUID()])),
+            .accessPolicySet(AccessPolicy(purposeRequired: number % 2 == 0)),
         ]
     }
 

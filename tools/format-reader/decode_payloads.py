@@ -36,6 +36,7 @@ MESSAGES = {
     "retention.purged": "RetentionPurged", "subject.erased": "SubjectErased", "export.performed": "ExportPerformed",
     "retention.policy_set": "RetentionPolicySet",
     "replay.run": "ReplayRun", "hold.placed": "HoldPlaced", "hold.released": "HoldReleased",
+    "access.read": "AccessRead", "access.policy_set": "AccessPolicySet",
 }
 VIEWS = {"view:sessions": "SessionRow", "view:transcripts": "TranscriptRow", "view:consent-trail": "ConsentTrailRow"}
 

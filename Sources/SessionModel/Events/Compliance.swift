@@ -66,15 +66,50 @@ public struct ExportPerformed: Hashable, Sendable {
     public var sessions: [UUID] = []
     /// The person whose data was exported, for a subject export.
     public var subject: SubjectHash?
+    /// Why, when the exporter said.
+    public var purpose: String?
 
     init() {}
 
     /// An export by `actor` of `sessions` as `format`.
-    public init(actor: String, format: String, sessions: [UUID], subject: SubjectHash? = nil) {
+    public init(actor: String, format: String, sessions: [UUID], subject: SubjectHash? = nil, purpose: String? = nil) {
         self.actor = actor
         self.format = format
         self.sessions = sessions
         self.subject = subject
+        self.purpose = purpose
+    }
+}
+
+/// Someone read session content (`access.read`, in the audit stream): who, why, which command, which
+/// sessions. Exports are recorded as ``ExportPerformed`` instead.
+public struct AccessRead: Hashable, Sendable {
+    /// Who read (a user or service name).
+    public var actor: String
+    /// Why, when the reader said.
+    public var purpose: String?
+    /// The command (or library operation) that read: `transcript`, `events`, `audio`, `report`, `replay`, `compare`.
+    public var command: String
+    /// The sessions read.
+    public var sessions: [UUID]
+
+    /// A read by `actor` of `sessions` through `command`.
+    public init(actor: String, purpose: String? = nil, command: String, sessions: [UUID]) {
+        self.actor = actor
+        self.purpose = purpose
+        self.command = command
+        self.sessions = sessions
+    }
+}
+
+/// The store's access policy (`access.policy_set`, in the audit stream; the latest one applies).
+public struct AccessPolicy: Hashable, Sendable {
+    /// Every read and export must say why (`--purpose`).
+    public var purposeRequired: Bool
+
+    /// A policy requiring a purpose, or not.
+    public init(purposeRequired: Bool) {
+        self.purposeRequired = purposeRequired
     }
 }
 

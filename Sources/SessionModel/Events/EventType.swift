@@ -24,6 +24,8 @@ public enum EventType: String, CaseIterable, Hashable, Sendable {
     case replayRun = "replay.run"
     case holdPlaced = "hold.placed"
     case holdReleased = "hold.released"
+    case accessRead = "access.read"
+    case accessPolicySet = "access.policy_set"
 
     /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
     public var currentSchemaVersion: UInt32 {

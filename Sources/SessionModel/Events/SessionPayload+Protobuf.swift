@@ -37,6 +37,8 @@ extension Sessionstore_V1_RetentionPolicySet: EnvelopeMessage {}
 extension Sessionstore_V1_ReplayRun: EnvelopeMessage {}
 extension Sessionstore_V1_HoldPlaced: EnvelopeMessage {}
 extension Sessionstore_V1_HoldReleased: EnvelopeMessage {}
+extension Sessionstore_V1_AccessRead: EnvelopeMessage {}
+extension Sessionstore_V1_AccessPolicySet: EnvelopeMessage {}
 
 /// A message with a `reason` (session paused and ended).
 protocol ReasonMessage: EnvelopeMessage {
@@ -162,6 +164,7 @@ extension SessionPayload {
             m.format = p.format
             m.sessions = p.sessions.map { Data($0.wireBytes) }
             m.subjectHash = Data(p.subject?.bytes ?? [])
+            if let purpose = p.purpose { m.purpose = purpose }
             return m
         case .replayRun(let p):
             var m = Sessionstore_V1_ReplayRun()
@@ -188,6 +191,17 @@ extension SessionPayload {
             m.holdID = Data(p.hold.wireBytes)
             m.reason = p.reason
             m.actor = p.actor
+            return m
+        case .accessRead(let p):
+            var m = Sessionstore_V1_AccessRead()
+            m.actor = p.actor
+            if let purpose = p.purpose { m.purpose = purpose }
+            m.command = p.command
+            m.sessions = p.sessions.map { Data($0.wireBytes) }
+            return m
+        case .accessPolicySet(let p):
+            var m = Sessionstore_V1_AccessPolicySet()
+            m.purposeRequired = p.purposeRequired
             return m
         }
     }
@@ -284,6 +298,7 @@ extension SessionPayload {
                 export.format = m.format
                 export.sessions = try m.sessions.map { try UUID(wire: Array($0), field: 10) }
                 export.subject = try subject(m.subjectHash, field: 11)
+                export.purpose = m.hasPurpose ? m.purpose : nil
                 return .exportPerformed(export)
             }
         case .retentionPolicySet:
@@ -314,6 +329,15 @@ extension SessionPayload {
         case .holdReleased:
             return try parse(Sessionstore_V1_HoldReleased.self) { m in
                 .holdReleased(HoldReleased(hold: try UUID(wire: Array(m.holdID), field: 8), reason: m.reason, actor: m.actor))
+            }
+        case .accessRead:
+            return try parse(Sessionstore_V1_AccessRead.self) { m in
+                .accessRead(AccessRead(actor: m.actor, purpose: m.hasPurpose ? m.purpose : nil, command: m.command,
+                                       sessions: try m.sessions.map { try UUID(wire: Array($0), field: 11) }))
+            }
+        case .accessPolicySet:
+            return try parse(Sessionstore_V1_AccessPolicySet.self) { m in
+                .accessPolicySet(AccessPolicy(purposeRequired: m.purposeRequired))
             }
         }
     }

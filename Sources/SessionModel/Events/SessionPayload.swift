@@ -24,6 +24,8 @@ public enum SessionPayload: Hashable, Sendable {
     case replayRun(ReplayRun)
     case holdPlaced(HoldPlaced)
     case holdReleased(HoldReleased)
+    case accessRead(AccessRead)
+    case accessPolicySet(AccessPolicy)
 
     /// The event type of this payload.
     public var type: EventType {
@@ -52,6 +54,8 @@ public enum SessionPayload: Hashable, Sendable {
         case .replayRun: .replayRun
         case .holdPlaced: .holdPlaced
         case .holdReleased: .holdReleased
+        case .accessRead: .accessRead
+        case .accessPolicySet: .accessPolicySet
         }
     }
 }

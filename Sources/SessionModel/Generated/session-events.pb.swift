@@ -733,6 +733,84 @@ nonisolated struct Sessionstore_V1_ExportPerformed: Sendable {
 
   var subjectHash: Data = Data()
 
+  /// why (--purpose), when given
+  var purpose: String {
+    get {_purpose ?? String()}
+    set {_purpose = newValue}
+  }
+  /// Returns true if `purpose` has been explicitly set.
+  var hasPurpose: Bool {self._purpose != nil}
+  /// Clears the value of `purpose`. Subsequent reads from it will return its default value.
+  mutating func clearPurpose() {self._purpose = nil}
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _purpose: String? = nil
+}
+
+/// "access.read": in the audit stream, one per command that decrypts session content
+nonisolated struct Sessionstore_V1_AccessRead: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// who read (--actor, or the operating-system user)
+  var actor: String = String()
+
+  /// why (--purpose), when given
+  var purpose: String {
+    get {_purpose ?? String()}
+    set {_purpose = newValue}
+  }
+  /// Returns true if `purpose` has been explicitly set.
+  var hasPurpose: Bool {self._purpose != nil}
+  /// Clears the value of `purpose`. Subsequent reads from it will return its default value.
+  mutating func clearPurpose() {self._purpose = nil}
+
+  /// what read: "transcript", "events", "audio", "report", "replay", "compare"
+  var command: String = String()
+
+  /// the sessions read (16-byte UUIDs)
+  var sessions: [Data] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _purpose: String? = nil
+}
+
+/// "access.policy_set": in the audit stream; the latest one applies
+nonisolated struct Sessionstore_V1_AccessPolicySet: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// every read and export must give a purpose
+  var purposeRequired: Bool = false
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
@@ -2170,7 +2248,7 @@ nonisolated extension Sessionstore_V1_RetentionPolicySet: SwiftProtobuf.Message,
 
 nonisolated extension Sessionstore_V1_ExportPerformed: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".ExportPerformed"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}actor\0\u{1}format\0\u{1}sessions\0\u{3}subject_hash\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}actor\0\u{1}format\0\u{1}sessions\0\u{3}subject_hash\0\u{1}purpose\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -2187,12 +2265,17 @@ nonisolated extension Sessionstore_V1_ExportPerformed: SwiftProtobuf.Message, Sw
       case 9: try { try decoder.decodeSingularStringField(value: &self.format) }()
       case 10: try { try decoder.decodeRepeatedBytesField(value: &self.sessions) }()
       case 11: try { try decoder.decodeSingularBytesField(value: &self.subjectHash) }()
+      case 12: try { try decoder.decodeSingularStringField(value: &self._purpose) }()
       default: break
       }
     }
   }
 
   func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
     if self.schemaVersion != 0 {
       try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
     }
@@ -2220,6 +2303,9 @@ nonisolated extension Sessionstore_V1_ExportPerformed: SwiftProtobuf.Message, Sw
     if !self.subjectHash.isEmpty {
       try visitor.visitSingularBytesField(value: self.subjectHash, fieldNumber: 11)
     }
+    try { if let v = self._purpose {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 12)
+    } }()
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -2233,6 +2319,136 @@ nonisolated extension Sessionstore_V1_ExportPerformed: SwiftProtobuf.Message, Sw
     if lhs.format != rhs.format {return false}
     if lhs.sessions != rhs.sessions {return false}
     if lhs.subjectHash != rhs.subjectHash {return false}
+    if lhs._purpose != rhs._purpose {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_AccessRead: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".AccessRead"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}actor\0\u{1}purpose\0\u{1}command\0\u{1}sessions\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.actor) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self._purpose) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.command) }()
+      case 11: try { try decoder.decodeRepeatedBytesField(value: &self.sessions) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if !self.actor.isEmpty {
+      try visitor.visitSingularStringField(value: self.actor, fieldNumber: 8)
+    }
+    try { if let v = self._purpose {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 9)
+    } }()
+    if !self.command.isEmpty {
+      try visitor.visitSingularStringField(value: self.command, fieldNumber: 10)
+    }
+    if !self.sessions.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.sessions, fieldNumber: 11)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_AccessRead, rhs: Sessionstore_V1_AccessRead) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.actor != rhs.actor {return false}
+    if lhs._purpose != rhs._purpose {return false}
+    if lhs.command != rhs.command {return false}
+    if lhs.sessions != rhs.sessions {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_AccessPolicySet: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".AccessPolicySet"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}purpose_required\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularBoolField(value: &self.purposeRequired) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if self.purposeRequired != false {
+      try visitor.visitSingularBoolField(value: self.purposeRequired, fieldNumber: 8)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_AccessPolicySet, rhs: Sessionstore_V1_AccessPolicySet) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.purposeRequired != rhs.purposeRequired {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

@@ -191,3 +191,31 @@ struct HoldRow: OutputRow {
         fields.field("release_position", hold.release?.position)
     }
 }
+
+/// One read or export of session content (`audit access`).
+struct AccessRow: OutputRow {
+    static let columns = ["position", "at", "actor", "purpose", "command", "sessions", "subject_hash"]
+
+    var entry: AccessEntry
+
+    func write(to fields: inout Fields) {
+        fields.field("position", entry.position)
+        fields.field("at", time: entry.at)
+        fields.field("actor", entry.actor)
+        fields.field("purpose", entry.purpose)
+        fields.field("command", entry.command)
+        fields.field("sessions", strings: entry.sessions.map(Hex.uuid))
+        fields.field("subject_hash", entry.subject?.description)
+    }
+}
+
+/// The store's access policy.
+struct AccessPolicyRow: OutputRow {
+    static let columns = ["purpose_required"]
+
+    var policy: AccessPolicy
+
+    func write(to fields: inout Fields) {
+        fields.field("purpose_required", policy.purposeRequired)
+    }
+}

@@ -1,0 +1,38 @@
+import ArgumentParser
+import Compliance
+import EventLog
+import Foundation
+import SessionModel
+
+/// `--actor` and `--purpose` of every command that decrypts session content: what its record in the
+/// store's access log says (docs/COMPLIANCE.md, "Access log").
+struct AccessOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Who reads, for the store's access log. Default: the operating-system user.", valueName: "name"))
+    var actor: String?
+
+    @Option(help: ArgumentHelp("Why, for the store's access log; required when the store's access policy says so.", valueName: "text"))
+    var purpose: String?
+
+    var actorName: String { actor ?? Self.operatingSystemUser }
+
+    /// The name of the user running this process, for the audit trail.
+    static var operatingSystemUser: String {
+        if let name = ProcessInfo.processInfo.environment["USER"], !name.isEmpty { return name }
+        if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
+        return "uid \(geteuid())"
+    }
+
+    /// Records that `command` reads `sessions`, before anything of them is output. A store this user may
+    /// only read (an auditor's copy, a hot standby) cannot take the record: that is said on standard
+    /// error and the read goes on. The purpose policy holds either way.
+    func recordRead(_ command: String, of sessions: [UUID], in log: EventLog) async throws {
+        let access = AccessLog(log: log)
+        guard try !log.isReadOnlyReplica() else {
+            try access.check(purpose: purpose)
+            FileHandle.standardError.write(Data("note: the store is read-only here, so this read is not recorded in its access log\n".utf8))
+            return
+        }
+        try await access.record(AccessRead(actor: actorName, purpose: purpose, command: command, sessions: sessions),
+                                at: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+}
