@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "Migrations", targets: ["Migrations"]),
+        .library(name: "WitnessHTTP", targets: ["WitnessHTTP"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
     dependencies: [
@@ -30,6 +31,8 @@ let package = Package(
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
+        // `sessionstore witness serve`: the C2SP tlog-witness HTTP endpoint.
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         // `swift package generate-documentation --target EventLog` (a plugin: nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -83,6 +86,8 @@ let package = Package(
             name: "Reports",
             dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Output", "Projections", "Replay", "SessionLog", "SessionModel"]
         ),
+        // The witness over HTTP: the C2SP tlog-witness server (Hummingbird) and the client that collects cosignatures.
+        .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog", .product(name: "Hummingbird", package: "hummingbird")]),
 
         .executableTarget(
             name: "sessionstore",
@@ -101,6 +106,7 @@ let package = Package(
                 "Exports",
                 "Compliance",
                 "Reports",
+                "WitnessHTTP",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

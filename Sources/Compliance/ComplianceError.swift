@@ -35,4 +35,6 @@ extension ErrorCode where Domain == ComplianceError {
     public static let held = Self("held")
     /// The store's access policy requires a purpose for every read, and none was given.
     public static let purposeRequired = Self("purpose required")
+    /// A checkpoint lacks the witness cosignatures asked for: fewer witnesses vouch for it than needed.
+    public static let notWitnessed = Self("not witnessed")
 }

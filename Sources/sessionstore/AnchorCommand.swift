@@ -4,6 +4,7 @@ import EventLog
 import Foundation
 import Output
 import SessionLog
+import WitnessHTTP
 
 struct AnchorCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -31,14 +32,74 @@ struct AnchorCommand: AsyncParsableCommand {
     @Option(name: .customLong("out"), help: ArgumentHelp("Write the checkpoint to this file instead of standard output.", valueName: "path"))
     var out: String?
 
+    @Option(name: .customLong("witness"), help: ArgumentHelp(
+        "A witness's URL (C2SP tlog-witness submission prefix): its cosignature is added to the checkpoint. Repeatable.", valueName: "url"))
+    var witnessURLs: [String] = []
+
+    @OptionGroup var witnesses: WitnessCheckOptions
+
+    func validate() throws {
+        if publicKey, !witnessURLs.isEmpty { throw ValidationError("--public-key prints the key; --witness goes with a checkpoint.") }
+        for url in witnessURLs where URL(string: url)?.scheme?.hasPrefix("http") != true {
+            throw ValidationError("--witness \(url) is not an http:// or https:// URL.")
+        }
+    }
+
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let text = publicKey ? log.checkpointVerifierKey + "\n" : try log.signedCheckpoint().text
+            let text = publicKey ? log.checkpointVerifierKey + "\n" : try await witnessed(try log.signedCheckpoint(), log: log).text
             let sink = try OutputSink.file(out)
             sink.write(text)
             try sink.close()
         }
+    }
+
+    /// `checkpoint` with the cosignatures of the --witness witnesses; refused when fewer than
+    /// --witnesses-needed (default: all of them) cosigned, or vouch for it with the --witness-key keys.
+    private func witnessed(_ checkpoint: Checkpoint, log: EventLog) async throws -> Checkpoint {
+        guard !witnessURLs.isEmpty else { return checkpoint }
+        var lines: [String] = []
+        var refusals: [String] = []
+        for url in witnessURLs.compactMap(URL.init(string:)) {
+            let outcome = await WitnessClient.cosign(checkpoint, at: url) { try log.consistencyProof(from: $0, to: checkpoint.size) }
+            if let signature = outcome.signatureLines { lines.append(signature) }
+            if let refusal = outcome.refusal { refusals.append(refusal) }
+        }
+        let cosigned = checkpoint.adding(signatureLines: lines)
+        let needed = witnesses.needed ?? witnessURLs.count
+        let vouching = witnesses.witnessKeys.isEmpty ? lines.count : try WitnessQuorum.cosigners(of: cosigned, keys: witnesses.witnessKeys).count
+        guard vouching >= needed else {
+            let forked = refusals.contains { $0.contains("(HTTP 409)") || $0.contains("(HTTP 422)") || $0.contains("larger tree") }
+            throw CommandFailure(forked || refusals.isEmpty ? .integrity : .unavailable,
+                                 "\(vouching) of the \(witnessURLs.count) witnesses cosigned the checkpoint; \(needed) are needed; nothing was written"
+                                 + (refusals.isEmpty ? "" : ": " + refusals.joined(separator: "; ")))
+        }
+        return cosigned
+    }
+}
+
+/// --witness-key and --witnesses-needed: the witnesses whose cosignatures count, and how many must.
+struct WitnessCheckOptions: ParsableArguments {
+    @Option(name: .customLong("witness-key"), help: ArgumentHelp(
+        "A witness's verifier key (`witness key`): its cosignatures count. Repeatable.", valueName: "key"))
+    var witnessKeys: [String] = []
+
+    @Option(name: .customLong("witnesses-needed"), help: ArgumentHelp(
+        "How many witnesses must have cosigned. Default: every witness given.", valueName: "n"))
+    var needed: Int?
+
+    func validate() throws {
+        if let needed, needed < 1 { throw ValidationError("--witnesses-needed must be at least 1.") }
+        for key in witnessKeys {
+            do { _ = try CosignatureVerifier(key) } catch let error as EventLogError { throw ValidationError(error.message) }
+        }
+    }
+
+    /// Requires the quorum of cosignatures on `checkpoint`, when witness keys are given.
+    func check(_ checkpoint: Checkpoint) throws {
+        guard !witnessKeys.isEmpty else { return }
+        try WitnessQuorum.require(needed ?? witnessKeys.count, of: witnessKeys, on: checkpoint)
     }
 }
 

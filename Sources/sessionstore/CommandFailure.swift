@@ -84,6 +84,7 @@ extension CommandFailure {
             .unknownSubject: .invalidData, .unknownSession: .invalidData, .outOfRange: .invalidData,
             .inconsistent: .integrity,
             .unknownHold: .invalidData, .held: .held, .purposeRequired: .usage,
+            .notWitnessed: .integrity,
         ]),
         codes(ExportError.self, [
             .ambiguousSession: .usage, .invalidRequest: .usage,

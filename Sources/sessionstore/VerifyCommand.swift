@@ -42,9 +42,12 @@ struct VerifyCommand: AsyncParsableCommand {
         "With --without-key and --anchor: the key that verifies the checkpoint (from `anchor --public-key`).", valueName: "key"))
     var verifierKey: String?
 
+    @OptionGroup var witnesses: WitnessCheckOptions
+
     @OptionGroup var output: OutputOptions<TextFormats>
 
     func validate() throws {
+        if !witnesses.witnessKeys.isEmpty, anchor == nil { throw ValidationError("--witness-key checks the cosignatures on an --anchor checkpoint.") }
         if withoutKey, anchor != nil, verifierKey == nil {
             throw ValidationError("--without-key --anchor needs --verifier-key: without the master key the checkpoint's signature is checked with the public key.")
         }
@@ -58,6 +61,7 @@ struct VerifyCommand: AsyncParsableCommand {
             let report: VerificationReport
             if withoutKey {  // checks the file's structure itself before opening it
                 let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: verifierKey!) }
+                if let checkpoint { try witnesses.check(checkpoint) }
                 report = try EventLog.verifyWithoutKey(at: storeOptions.store, anchor: checkpoint, progress: progress)
             } else {
                 // The file's structure first, once, before opening the store reads a file that may be damaged.
@@ -65,6 +69,7 @@ struct VerifyCommand: AsyncParsableCommand {
                 if structure.isIntact {
                     let log = try storeOptions.openLog()
                     let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) }
+                    if let checkpoint { try witnesses.check(checkpoint) }
                     report = try log.verify(anchor: checkpoint, checkingStructure: false, progress: progress)
                 } else {
                     report = structure

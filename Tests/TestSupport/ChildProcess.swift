@@ -57,6 +57,16 @@ public final class ChildProcess: @unchecked Sendable {
         try? FileManager.default.removeItem(at: outputDirectory)
     }
 
+    /// What the child has written to standard output so far.
+    public var outputSoFar: String {
+        String(decoding: (try? Data(contentsOf: outputDirectory.appendingPathComponent("out"))) ?? Data(), as: UTF8.self)
+    }
+
+    /// Sends `signal` to the child alone (SIGTERM: ask it to stop).
+    public func send(_ signal: Int32) {
+        if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
+    }
+
     /// SIGKILL to the child's process group, then waits for it.
     public func kill() {
         if process.isRunning { killGroup(process.processIdentifier) }

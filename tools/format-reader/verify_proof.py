@@ -11,6 +11,12 @@ not, 2 when a checkpoint's signature does not verify.
     pip install pynacl
     python3 verify_proof.py CHECKPOINT_FILE VERIFIER_KEY PROOFS.json
     python3 verify_proof.py --consistency OLD_CHECKPOINT NEW_CHECKPOINT VERIFIER_KEY PROOF.json
+    python3 verify_proof.py --cosignature CHECKPOINT WITNESS_KEY
+
+With --cosignature it checks a witness's C2SP tlog-cosignature/v1 (Ed25519) line on the checkpoint: the
+witness key is NAME+KEYID+BASE64(0x04 || public key), KEYID the first 4 bytes of SHA-256(NAME || "\n" ||
+0x04 || public key); the line is `— NAME BASE64(key ID || timestamp u64 || signature)`, the signature over
+"cosignature/v1\ntime TIMESTAMP\n" and the checkpoint's body. Exits 0 when it verifies, 1 when not.
 """
 import base64
 import hashlib
@@ -146,7 +152,36 @@ def main(checkpoint_file: str, verifier_key: str, proofs_file: str) -> int:
     return 1 if failed else 0
 
 
+def main_cosignature(checkpoint_file: str, witness_key: str) -> int:
+    name, key_id_hex, key_b64 = witness_key.strip().split("+", 2)
+    key = base64.b64decode(key_b64)
+    assert len(key) == 33 and key[0] == 0x04, "a cosignature key is 0x04 and 32 bytes"
+    key_id = sha256(name.encode() + b"\n" + key)[:4]
+    assert key_id.hex() == key_id_hex, "the witness key's ID does not match"
+    body, _, signatures = open(checkpoint_file, encoding="utf-8").read().partition("\n\n")
+    body += "\n"
+    for line in signatures.splitlines():
+        parts = line.split(" ")
+        if len(parts) != 3 or parts[0] != "\u2014" or parts[1] != name:
+            continue
+        blob = base64.b64decode(parts[2])
+        if len(blob) != 76 or blob[:4] != key_id:
+            continue
+        timestamp = struct.unpack(">Q", blob[4:12])[0]
+        message = f"cosignature/v1\ntime {timestamp}\n{body}".encode()
+        try:
+            nacl.signing.VerifyKey(key[1:]).verify(message, blob[12:])
+            print(f"cosigned by {name} at {timestamp}")
+            return 0
+        except nacl.exceptions.BadSignatureError:
+            pass
+    print(f"no valid cosignature by {name}")
+    return 1
+
+
 if __name__ == "__main__":
+    if sys.argv[1:2] == ["--cosignature"]:
+        sys.exit(main_cosignature(*sys.argv[2:4]))
     if sys.argv[1:2] == ["--consistency"]:
         sys.exit(main_consistency(*sys.argv[2:6]))
     sys.exit(main(*sys.argv[1:4]))

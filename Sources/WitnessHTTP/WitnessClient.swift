@@ -1,0 +1,64 @@
+import Compliance
+import EventLog
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// Collects cosignatures of a checkpoint from witnesses over C2SP tlog-witness.
+public enum WitnessClient {
+    /// What one witness answered.
+    public struct Outcome: Sendable {
+        public var url: URL
+        /// The cosignature lines it returned (each ending in a newline); nil when it refused.
+        public var signatureLines: String?
+        /// Why it refused, in one sentence.
+        public var refusal: String?
+    }
+
+    /// Asks the witness at `url` (its submission prefix) to cosign `checkpoint`. The first request says
+    /// old size 0; a witness that cosigned this log before answers 409 with its size, and the request is
+    /// made again from that size with the proof `proof(from:)` gives.
+    public static func cosign(_ checkpoint: Checkpoint, at url: URL, proof: (UInt64) throws -> [[UInt8]]) async -> Outcome {
+        var oldSize: UInt64 = 0
+        var path: [[UInt8]] = []
+        for _ in 0..<2 {
+            let answer: (status: Int, type: String, body: String)
+            do {
+                answer = try await post(Witness.request(for: checkpoint, oldSize: oldSize, proof: path), to: url)
+            } catch {
+                return Outcome(url: url, refusal: "cannot reach the witness \(url.absoluteString): \(error.localizedDescription)")
+            }
+            switch answer.status {
+            case 200:
+                return Outcome(url: url, signatureLines: answer.body)
+            case 409 where answer.type.hasPrefix("text/x.tlog.size") && oldSize == 0:
+                guard let size = UInt64(answer.body.trimmingCharacters(in: .whitespacesAndNewlines)) else {
+                    return Outcome(url: url, refusal: "the witness \(url.absoluteString) answered 409 with no size")
+                }
+                guard size <= checkpoint.size else {
+                    return Outcome(url: url, refusal: "the witness \(url.absoluteString) cosigned a larger tree of this log (\(size) records) "
+                                   + "than this checkpoint's (\(checkpoint.size)): the log lost records, or is not the one it saw")
+                }
+                oldSize = size
+                do { path = try proof(size) } catch {
+                    return Outcome(url: url, refusal: "no consistency proof from size \(size): \(error)")
+                }
+            default:
+                let reason = answer.body.trimmingCharacters(in: .whitespacesAndNewlines)
+                return Outcome(url: url, refusal: "the witness \(url.absoluteString) refused (HTTP \(answer.status)): \(reason)")
+            }
+        }
+        return Outcome(url: url, refusal: "the witness \(url.absoluteString) kept answering 409")
+    }
+
+    private static func post(_ body: [UInt8], to prefix: URL) async throws -> (status: Int, type: String, body: String) {
+        var request = URLRequest(url: prefix.appendingPathComponent("add-checkpoint"), timeoutInterval: 30)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body)
+        request.setValue("text/plain", forHTTPHeaderField: "Content-Type")
+        let (data, response) = try await URLSession.shared.data(for: request)
+        let http = response as? HTTPURLResponse
+        return (http?.statusCode ?? 0, http?.value(forHTTPHeaderField: "Content-Type") ?? "", String(decoding: data, as: UTF8.self))
+    }
+}
