@@ -41,18 +41,15 @@ public struct AccessLog {
 
     /// The policy in force: the latest one set; by default no purpose is required.
     public func policy() throws -> AccessPolicy {
-        let codec = SessionMigrations.codec
-        let events = try log.readStream(SessionStreams.audit) { try codec.decode($0) }
-        return events.reversed().lazy.compactMap { event -> AccessPolicy? in
-            if case .accessPolicySet(let policy) = event.event.payload { return policy }
-            return nil
-        }.first ?? AccessPolicy(purposeRequired: false)
+        try AuditStream.latest(in: log) { payload in
+            if case .accessPolicySet(let policy) = payload { policy } else { nil }
+        } ?? AccessPolicy(purposeRequired: false)
     }
 
     /// Stores `policy` as the store's access policy from now on.
     @discardableResult
     public func setPolicy(_ policy: AccessPolicy, at time: Int64) async throws -> UInt64 {
-        try await append(.accessPolicySet(policy), at: time)
+        try await AuditStream.append(.accessPolicySet(policy), at: time, to: log)
     }
 
     /// Refuses a read without a purpose when the policy requires one.
@@ -66,20 +63,19 @@ public struct AccessLog {
     @discardableResult
     public func record(_ read: AccessRead, at time: Int64) async throws -> UInt64 {
         try check(purpose: read.purpose)
-        return try await append(.accessRead(read), at: time)
+        return try await AuditStream.append(.accessRead(read), at: time, to: log)
     }
 
     /// The reads and exports recorded, in log order; only those of `subject`'s sessions (or of a
     /// subject export of theirs), of `session`, or by `actor`, when given.
     public func entries(subject: SubjectHash? = nil, session: UUID? = nil, actor: String? = nil) throws -> [AccessEntry] {
-        let codec = SessionMigrations.codec
         var theirs: Set<UUID> = []
         if let subject {
             let runner = ProjectionRunner(log: log)
             try runner.catchUp()
             theirs = Set(try runner.sessions().filter { $0.subject == subject }.map(\.session))
         }
-        return try log.readStream(SessionStreams.audit) { try codec.decode($0) }.compactMap { recorded -> AccessEntry? in
+        return try AuditStream.events(in: log).compactMap { recorded -> AccessEntry? in
             let at = recorded.event.occurredAt
             let entry: AccessEntry
             switch recorded.event.payload {
@@ -97,10 +93,5 @@ public struct AccessLog {
             if let actor, entry.actor != actor { return nil }
             return entry
         }
-    }
-
-    private func append(_ payload: SessionPayload, at time: Int64) async throws -> UInt64 {
-        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: payload)
-        return try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit).positions.lowerBound
     }
 }

@@ -121,7 +121,7 @@ public struct LegalHolds {
             placed = HoldPlaced(hold: UUID(), sessions: sessions.filter { seen.insert($0).inserted }, reason: reason, actor: actor,
                                 reviewBy: reviewBy)
         }
-        let position = try await appendToAudit(.holdPlaced(placed), at: time, expectedVersion: .any)
+        let position = try await AuditStream.append(.holdPlaced(placed), at: time, to: log)
         return LegalHold(id: placed.hold, subject: placed.subject, sessions: placed.sessions, reason: reason, placedBy: actor,
                          placedAt: time, position: position, reviewBy: reviewBy)
     }
@@ -139,8 +139,8 @@ public struct LegalHolds {
                 throw ComplianceError(.invalidRequest, "legal hold \(id.uuidString.lowercased()) was released already, "
                                       + "\(RFC3339.string(release.at)) by \(release.actor)")
             }
-            let position = try await appendToAudit(.holdReleased(HoldReleased(hold: id, reason: reason, actor: actor)), at: time,
-                                                   expectedVersion: .exact(version))
+            let position = try await AuditStream.append(.holdReleased(HoldReleased(hold: id, reason: reason, actor: actor)), at: time,
+                                                        expectedVersion: .exact(version), to: log)
             hold.release = LegalHold.Release(reason: reason, actor: actor, at: time, position: position)
             return hold
         }
@@ -166,15 +166,8 @@ public struct LegalHolds {
         }
     }
 
-    func appendToAudit(_ payload: SessionPayload, at time: Int64, expectedVersion: ExpectedVersion) async throws -> UInt64 {
-        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: payload)
-        return try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, expectedVersion: expectedVersion,
-                                    keyScope: .audit).positions.lowerBound
-    }
-
     private func read() throws -> (holds: [LegalHold], version: UInt64) {
-        let codec = SessionMigrations.codec
-        let events = try log.readStream(SessionStreams.audit) { try codec.decode($0) }
+        let events = try AuditStream.events(in: log)
         var holds: [LegalHold] = []
         for recorded in events {
             switch recorded.event.payload {

@@ -24,18 +24,14 @@ public struct Retention {
         guard policy.maxAge > 0, (policy.partialsMaxAge ?? 1) > 0 else {
             throw ComplianceError(.invalidRequest, "a retention period must be longer than zero")
         }
-        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .retentionPolicySet(policy))
-        return try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit).positions.lowerBound
+        return try await AuditStream.append(.retentionPolicySet(policy), at: time, to: log)
     }
 
     /// The policy in force: the latest one set; nil when none was.
     public func policy() throws -> RetentionPolicy? {
-        let codec = SessionMigrations.codec
-        let events = try log.readStream(SessionStreams.audit) { try codec.decode($0) }
-        return events.reversed().lazy.compactMap { event -> RetentionPolicy? in
-            if case .retentionPolicySet(let policy) = event.event.payload { return policy }
-            return nil
-        }.first
+        try AuditStream.latest(in: log) { payload in
+            if case .retentionPolicySet(let policy) = payload { policy } else { nil }
+        }
     }
 
     /// What ``apply(_:at:)`` would purge.
@@ -137,7 +133,7 @@ public struct Retention {
                 Self.setAside(&plan, heldBy: current, partials: false)
                 guard !plan.sessions.isEmpty else { return nil }
                 let purge = RetentionPurged(policy: "max-age \(plan.maxAge) ms", cutoff: plan.cutoff, sessions: plan.sessions.map(\.session))
-                return try await holds.appendToAudit(.retentionPurged(purge), at: time, expectedVersion: .exact(version))
+                return try await AuditStream.append(.retentionPurged(purge), at: time, expectedVersion: .exact(version), to: log)
             }
             if let recorded {
                 first = recorded
@@ -150,7 +146,7 @@ public struct Retention {
                 guard !plan.partialsSessions.isEmpty else { return nil }
                 let purge = RetentionPurged(policy: "partials max-age \(plan.asOf - partialsCutoff) ms", cutoff: partialsCutoff,
                                             sessions: plan.partialsSessions.map(\.session), partialsOnly: true)
-                return try await holds.appendToAudit(.retentionPurged(purge), at: time, expectedVersion: .exact(version))
+                return try await AuditStream.append(.retentionPurged(purge), at: time, expectedVersion: .exact(version), to: log)
             }
             if let recorded {
                 first = first ?? recorded

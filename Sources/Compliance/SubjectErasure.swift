@@ -64,8 +64,8 @@ public struct SubjectErasure {
                 throw ComplianceError(.held, "subject \(subject) is under \(hold.description); nothing was erased: "
                                       + "release the hold first (hold release \(hold.id.uuidString.lowercased()))")
             }
-            return try await holds.appendToAudit(.subjectErased(SubjectErased(subject: subject, sessions: remaining, requestReference: reference)),
-                                                 at: time, expectedVersion: .exact(version))
+            return try await AuditStream.append(.subjectErased(SubjectErased(subject: subject, sessions: remaining, requestReference: reference)),
+                                                at: time, expectedVersion: .exact(version), to: log)
         }
         try Self.shred(remaining, status: .erased, subject: subject, in: log)
         return report

@@ -205,8 +205,7 @@ public struct Exporter {
     /// - Parameter format: what was written: a format's name, or `bundle` for a subject's ZIP.
     public func recordExport(of sessions: [UUID], as format: String, by actor: String,
                              subject: SubjectHash? = nil, purpose: String? = nil, at time: Int64) async throws {
-        let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: time, payload: .exportPerformed(
-            ExportPerformed(actor: actor, format: format, sessions: sessions, subject: subject, purpose: purpose)))
-        try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit)
+        try await AuditStream.append(.exportPerformed(ExportPerformed(actor: actor, format: format, sessions: sessions, subject: subject,
+                                                                      purpose: purpose)), at: time, to: log)
     }
 }

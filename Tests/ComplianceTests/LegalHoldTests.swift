@@ -113,7 +113,7 @@ import TestSupport
                 if attempts.count == 1 {
                     try await holds.place(on: .sessions([kept[0]]), reason: "meanwhile", actor: "other", at: Self.now)
                 }
-                _ = try await holds.appendToAudit(.retentionPolicySet(RetentionPolicy(maxAge: 1)), at: Self.now, expectedVersion: .exact(version))
+                try await AuditStream.append(.retentionPolicySet(RetentionPolicy(maxAge: 1)), at: Self.now, expectedVersion: .exact(version), to: log)
                 return current.count
             }
             #expect(attempts == [0, 1] && seen == 1)
