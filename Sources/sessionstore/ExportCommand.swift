@@ -101,19 +101,22 @@ struct ExportCommand: AsyncParsableCommand {
                 return
             }
             let chosen = all ? exporter.allSessions : try person.map { try exporter.subjectSessions($0) } ?? exporter.resolve(sessions)
+            // Where the export goes is opened first: an unwritable place is refused before anything is recorded or read.
+            let directory = try out.map(Self.isDirectoryOutput) ?? false
+            let single = directory ? nil : try OutputSink.file(out)
             try await record(chosen, as: format.rawValue, subject: person, with: exporter)
             let options = ExportOptions(partials: partials, excel: excel, redact: redact)
             let progress = progressOption.start("exporting", unit: "sessions")
             defer { progress.finish() }
-            if let out, try Self.isDirectoryOutput(out) {
+            if let out, directory {
                 for (index, session) in chosen.enumerated() {
                     let path = (out as NSString).appendingPathComponent("\(Hex.uuid(session)).\(format.fileExtension)")
-                    try write([session], with: exporter, options: options, to: path)
+                    try write([session], with: exporter, options: options, to: try OutputSink.file(path))
                     progress.update(index + 1, of: chosen.count)
                 }
-            } else {
+            } else if let single {
                 // Standard output gets no progress line between its rows; a file does.
-                try write(chosen, with: exporter, options: options, to: out, progress: out == nil ? nil : progress)
+                try write(chosen, with: exporter, options: options, to: single, progress: out == nil ? nil : progress)
             }
             progress.finish()
             try log.close()
@@ -147,9 +150,8 @@ struct ExportCommand: AsyncParsableCommand {
         return true
     }
 
-    private func write(_ sessions: [UUID], with exporter: Exporter, options: ExportOptions, to path: String?,
+    private func write(_ sessions: [UUID], with exporter: Exporter, options: ExportOptions, to sink: OutputSink,
                        progress: Progress? = nil) throws {
-        let sink = try OutputSink.file(path)
         try exporter.export(sessions, as: format, options: options, to: sink, progress: progress.map { line in { line.update($0, of: $1) } })
         try sink.close()
     }

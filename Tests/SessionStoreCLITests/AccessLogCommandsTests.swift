@@ -30,6 +30,10 @@ import TestSupport
                 let outcome = try cli.run(read + ["--actor", "qa-bot", "--purpose", "release check 7"])
                 #expect(outcome.status == 0, "\(read[0]): \(outcome.stderr)")
             }
+            let unwritable = try cli.run(["export", session, "--format", "json", "--out", "/nonexistent-dir/e.json"])
+            #expect(unwritable.status != 0 && unwritable.stdout.isEmpty)
+            #expect(try Self.json(cli.run(["audit", "access", "--format", "json"]).stdout).count == demoReads.count + reads.count,
+                    "an export refused for its destination is not recorded")
             let drive = try cli.run(["replay", session, "--drive", "python3 \(RepositoryFixtures.root.deletingLastPathComponent().path)/tools/replay/echo_target.py",
                                      "--with-transcript", "--actor", "ci"])
             #expect(drive.status == 0, "\(drive.stderr)")
