@@ -55,18 +55,24 @@ public struct ProcessReplayTarget: ReplayTarget {
         let result: ExecutionResult<Feed, SequenceOutput, FileDescriptorOutput>
         let processGroup = ProcessGroup()
         defer { processGroup.ended() }
+        let pipe: PipeFeed
+        do { pipe = try PipeFeed { input.tookEvents($0) } } catch {
+            throw ReplayDriveError.couldNotStart(command: command, reason: "cannot make a pipe for its standard input: \(error)")
+        }
         do {
             result = try await withTaskCancellationHandler {
                 try await run(executable, arguments: Arguments(Array(arguments.dropFirst())), platformOptions: options,
-                              input: .inputWriter, output: .sequence,
+                              input: .fileDescriptor(FileDescriptor(rawValue: pipe.readEnd), closeAfterSpawningProcess: true),
+                              output: .sequence,
                               error: errorLog.map { .fileDescriptor($0, closeAfterSpawningProcess: false) } ?? .currentStandardError
                 ) { execution in
                     processGroup.started(execution.processIdentifier.value)
                     return try await withThrowingTaskGroup(of: Feed?.self) { tasks in
-                        let writer = execution.standardInputWriter
                         tasks.addTask {
-                            let feed = await Self.feed(input, to: writer)
-                            if feed.complete { try? await writer.finish() }  // never an end of input after a part of a line
+                            var feed = await Self.feed(input, to: pipe)
+                            if !feed.complete { pipe.abandon() }  // never an end of input after a part of a line
+                            if await !pipe.finish() { feed.complete = false }
+                            feed.taken = input.monitor.eventsTaken  // events the command read, not only those written
                             return feed
                         }
                         tasks.addTask {
@@ -89,8 +95,10 @@ public struct ProcessReplayTarget: ReplayTarget {
                 // Subprocess tears a cancelled child down in a task of its own, which this process may
                 // not live to see: the whole group is killed here, before the drive returns.
                 processGroup.kill()
+                pipe.abandon()
             }
         } catch let error as SubprocessError {
+            pipe.abandon()
             throw ReplayDriveError.couldNotStart(command: command, reason: "\(error)")
         }
         let feed = result.closureResult
@@ -146,9 +154,9 @@ public struct ProcessReplayTarget: ReplayTarget {
 
     /// Writes every event as an NDJSON line, the events handed over together in one write, until the
     /// command stops reading (it exited, or closed its standard input).
-    private static func feed(_ input: ReplayInput, to writer: StandardInputWriter) async -> Feed {
+    private static func feed(_ input: ReplayInput, to pipe: PipeFeed) async -> Feed {
         let encoder = RowEncoder<EventRow>(format: .ndjson)
-        var batches = input.batches()
+        var batches = input.batches(countingTakes: false)  // the pipe counts an event taken once the command read it
         var taken = 0
         var lines: [UInt8] = []
         do {
@@ -163,7 +171,7 @@ public struct ProcessReplayTarget: ReplayTarget {
                     encoder.encode(row, appendingTo: &lines)
                 }
                 // A write cut short (the drive is being cancelled, or the command exited) is the end.
-                guard try await writer.write(lines) == lines.count else { return Feed(taken: taken, complete: false) }
+                guard await pipe.send(lines, events: batch.count) else { return Feed(taken: taken, complete: false) }
             }
         } catch {
             return Feed(taken: taken, complete: false)

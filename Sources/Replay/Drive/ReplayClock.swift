@@ -79,14 +79,17 @@ final class DriveMonitor: @unchecked Sendable {
 
     var targetEnded: Bool { lock.withLock { ended } }
 
-    /// Why the drive has hung, if it has been stuck longer than `timeout`.
+    /// Why the drive has hung, if it has been stuck longer than `timeout`: an event handed over and not
+    /// taken for that long, or, once every event was taken, no output for that long since the input
+    /// ended or the last event was taken (a system still reading its input is not silent).
     func hang(timeout: Duration) -> ReplayDriveError? {
         lock.withLock {
             let now = ContinuousClock.now
-            if let waiting = waitingSince, taken < waiting.event, now - max(waiting.since, lastTaken ?? waiting.since) > timeout {
-                return .stoppedReading(event: taken + 1, timeout: timeout)
+            if let waiting = waitingSince, taken < waiting.event {
+                let stuck = now - max(waiting.since, lastTaken ?? waiting.since) > timeout
+                return stuck ? .stoppedReading(event: taken + 1, timeout: timeout) : nil
             }
-            if let silentSince, now - silentSince > timeout {
+            if let silentSince, now - max(silentSince, lastTaken ?? silentSince) > timeout {
                 return .silentAfterInput(timeout: timeout)
             }
             return nil

@@ -38,7 +38,14 @@ public struct ReplayInput: AsyncSequence, Sendable {
 
     /// The events in the batches they were handed over in, each batch taken whole: for a target that
     /// writes a batch at once (``ProcessReplayTarget``). The clock stands at the batch's last event.
-    func batches() -> BatchIterator { BatchIterator(channel: channel.makeAsyncIterator(), monitor: monitor, clock: clock) }
+    /// Without `countingTakes`, the caller tells the monitor itself when the system took them
+    /// (``tookEvents(_:)``): a process target, once the command has read their bytes.
+    func batches(countingTakes: Bool = true) -> BatchIterator {
+        BatchIterator(channel: channel.makeAsyncIterator(), monitor: monitor, clock: clock, countsTakes: countingTakes)
+    }
+
+    /// The system took the next `count` events (for a caller of ``batches(countingTakes:)`` that counts them).
+    func tookEvents(_ count: Int) { monitor.took(count) }
 
     /// Takes the events one by one.
     public struct Iterator: AsyncIteratorProtocol {
@@ -65,11 +72,12 @@ public struct ReplayInput: AsyncSequence, Sendable {
         var channel: AsyncChannel<[PacedEvent]>.Iterator
         let monitor: DriveMonitor
         let clock: ReplayClock
+        var countsTakes = true
 
         mutating func next() async -> [RecordedSessionEvent]? {
             guard let batch = await channel.next(), let last = batch.last else { return nil }
             clock.anchor(at: last.virtualMilliseconds)
-            monitor.took(batch.count)
+            if countsTakes { monitor.took(batch.count) }
             return batch.map(\.event)
         }
     }
