@@ -86,6 +86,24 @@ import TestSupport
         #expect(monitor.hang(timeout: .milliseconds(1)) == nil, "event 2 was taken")
     }
 
+    /// A command reading input it was sent ahead (in the pipe, in the queue) is not silent: the silence
+    /// after the input ended counts from the last event it took, and only once it took them all.
+    @Test func aSystemStillTakingItsInputAfterTheInputEndedIsNotSilentAndOneThatStoppedIsStoppedReading() async throws {
+        let monitor = DriveMonitor()
+        let timeout = Duration.seconds(1)
+        monitor.waiting(for: 3)
+        monitor.inputEnded()  // everything was handed over (written ahead)
+        try await Task.sleep(for: .milliseconds(1200))
+        monitor.took(2)
+        #expect(monitor.hang(timeout: timeout) == nil, "it took events just now, though its input ended over a second ago")
+        try await Task.sleep(for: .milliseconds(1200))
+        #expect(monitor.hang(timeout: timeout) == .stoppedReading(event: 3, timeout: timeout))
+        monitor.took(1)
+        #expect(monitor.hang(timeout: timeout) == nil, "the silence counts from its last take")
+        try await Task.sleep(for: .milliseconds(1200))
+        #expect(monitor.hang(timeout: timeout) == .silentAfterInput(timeout: timeout))
+    }
+
     @Test func aTargetThatProducesAnEventOfAnotherTypeFails() async throws {
         try await withTemporaryStore { store in
             let (log, recorder) = try await SessionReplayTests.recorded("short-dictation", in: store)
