@@ -38,7 +38,7 @@ public final class OutputSink {
 
     /// Standard output.
     public static func standardOutput() -> OutputSink {
-        OutputSink(descriptor: 1, path: nil, ownsDescriptor: false)
+        OutputSink(descriptor: Console.current.output, path: nil, ownsDescriptor: false)
     }
 
     /// The output at `path`, or standard output when `path` is `nil` or `-`: a regular file is replaced
@@ -51,7 +51,7 @@ public final class OutputSink {
         case .descriptor(1):
             return standardOutput()
         case .descriptor(let named):
-            let descriptor = dup(named)
+            let descriptor = dup(named == 2 ? Console.current.error : named)
             guard descriptor >= 0 else {
                 throw OutputError(.cannotCreate, "cannot write \(path): \(SystemCalls.lastError)", path: path)
             }

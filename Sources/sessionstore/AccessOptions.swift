@@ -2,6 +2,7 @@ import ArgumentParser
 import Compliance
 import EventLog
 import Foundation
+import Output
 import SessionModel
 
 /// `--actor` and `--purpose` of every command that decrypts session content: what its record in the
@@ -17,7 +18,7 @@ struct AccessOptions: ParsableArguments {
 
     /// The name of the user running this process, for the audit trail.
     static var operatingSystemUser: String {
-        if let name = ProcessInfo.processInfo.environment["USER"], !name.isEmpty { return name }
+        if let name = Console.variable("USER"), !name.isEmpty { return name }
         if let entry = getpwuid(geteuid()), let name = entry.pointee.pw_name { return String(cString: name) }
         return "uid \(geteuid())"
     }
@@ -29,7 +30,7 @@ struct AccessOptions: ParsableArguments {
         let access = AccessLog(log: log)
         guard try !log.isReadOnlyReplica() else {
             try access.check(purpose: purpose)
-            FileHandle.standardError.write(Data("note: the store is read-only here, so this read is not recorded in its access log\n".utf8))
+            Console.err("note: the store is read-only here, so this read is not recorded in its access log\n")
             return
         }
         try await access.record(AccessRead(actor: actorName, purpose: purpose, command: command, sessions: sessions),

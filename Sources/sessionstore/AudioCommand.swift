@@ -53,8 +53,7 @@ struct AudioCommand: AsyncParsableCommand {
             let frames = samples.count / audioFormat.channels
             let seconds = String(format: "%.1f", Double(frames) / Double(audioFormat.sampleRate))
             // On standard error, as `report` does: the recording itself may be going to standard output.
-            FileHandle.standardError.write(Data(("wrote \(frames) frames (\(seconds) s, \(audioFormat)) of recording "
-                                                 + "\(chosen.recording) to \(out)\n").utf8))
+            Console.err("wrote \(frames) frames (\(seconds) s, \(audioFormat)) of recording \(chosen.recording) to \(out)\n")
         }
     }
 }

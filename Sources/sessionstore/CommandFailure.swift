@@ -123,7 +123,7 @@ func reportingFailures(_ body: () async throws -> Void) async throws {
         throw exit
     } catch {
         let failure = CommandFailure(error)
-        FileHandle.standardError.write(Data("sessionstore: error: \(failure.message)\n".utf8))
+        Console.err("sessionstore: error: \(failure.message)\n")
         throw ExitCode(failure.status.rawValue)
     }
 }

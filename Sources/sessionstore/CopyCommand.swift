@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Output
 
 struct CopyCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -46,7 +47,7 @@ struct CopyCommand: AsyncParsableCommand {
             line.finish()
             let what = report.copiedRecords == 0 ? "\(report.destination) is a complete copy already (\(report.records) records); nothing copied"
                 : "copied \(report.copiedRecords) records to \(report.destination)" + (report.resumed ? ", finishing an earlier copy (\(report.records) records in all)" : "")
-            print(what)
+            Console.line(what)
             guard !skipVerify else { return }
             let sourceHead = try source.treeHead(size: report.records)
             let copy = try EventLog.open(at: destination, key: try storeOptions.keySource())
@@ -58,12 +59,12 @@ struct CopyCommand: AsyncParsableCommand {
                                      + "run `sessionstore verify --store \(report.destination)` on it for the list")
             }
             let root = Data(verified.treeHead.rootHash).base64EncodedString()
-            print("copy verified: \(verified.checkedRecords) records intact, tree root \(root)")
+            Console.line("copy verified: \(verified.checkedRecords) records intact, tree root \(root)")
             let sourceRoot = Data(sourceHead.rootHash).base64EncodedString()
             guard verified.treeHead.size == sourceHead.size, sourceRoot == root else {
                 throw CommandFailure(.integrity, "the copy's tree root \(root) differs from the source's \(sourceRoot) at \(sourceHead.size) records")
             }
-            print("source tree root at \(sourceHead.size) records: \(sourceRoot) (the same)")
+            Console.line("source tree root at \(sourceHead.size) records: \(sourceRoot) (the same)")
         }
     }
 }

@@ -57,16 +57,16 @@ struct DemoCommand: AsyncParsableCommand {
                 sessions[name] = recorder.session
             }
             try log.close()
-            print("Recorded \(names.count) fixture sessions from \(folder): \(appended) events appended"
+            Console.line("Recorded \(names.count) fixture sessions from \(folder): \(appended) events appended"
                   + (appended == 0 ? " (all were stored already)" : "") + ".\n")
 
             try await SessionsCommand.parse(storeArguments).run()
             if let session = sessions[Self.transcriptFixture] ?? sessions.values.first {
-                print("\nTranscript of \(Self.transcriptFixture) (\(Hex.uuid(session))):")
+                Console.line("\nTranscript of \(Self.transcriptFixture) (\(Hex.uuid(session))):")
                 try await TranscriptCommand.parse(storeArguments + [Hex.uuid(session)]).run()
-                print("\nConsent trail of \(Self.subject):")
+                Console.line("\nConsent trail of \(Self.subject):")
                 try await ConsentCommand.parse(storeArguments + [Self.subject]).run()
-                print("\nReplay of \(Self.transcriptFixture), verified against the stored projections; trace digest:")
+                Console.line("\nReplay of \(Self.transcriptFixture), verified against the stored projections; trace digest:")
                 try await ReplayCommand.parse(storeArguments + [Hex.uuid(session), "--verify", "--digest", "--quiet"]).run()
             }
         }

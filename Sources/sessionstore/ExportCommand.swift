@@ -129,7 +129,7 @@ struct ExportCommand: AsyncParsableCommand {
     private func record(_ sessions: [UUID], as format: String, subject: SubjectHash?, with exporter: Exporter) async throws {
         try AccessLog(log: exporter.log).check(purpose: access.purpose)
         guard try !exporter.log.isReadOnlyReplica() else {
-            FileHandle.standardError.write(Data("note: the store is read-only here, so this export is not recorded in its audit stream\n".utf8))
+            Console.err("note: the store is read-only here, so this export is not recorded in its audit stream\n")
             return
         }
         try await exporter.recordExport(of: sessions, as: format, by: access.actorName, subject: subject, purpose: access.purpose,

@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Output
 import Ingest
 import SessionModel
 
@@ -29,7 +30,7 @@ struct IngestCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let name = file == "-" ? "stdin" : file
-            let source: IngestSource = file == "-" ? .stream(FileHandle.standardInput, name: name) : .file(URL(fileURLWithPath: file))
+            let source: IngestSource = file == "-" ? .stream(Console.input, name: name) : .file(URL(fileURLWithPath: file))
             if case .file(let url) = source { try checkReadable(url) }
             let log = try storeOptions.openLog()
             let progress = progressOption.start("ingesting \(name)", unit: "bytes")
@@ -45,9 +46,9 @@ struct IngestCommand: AsyncParsableCommand {
             try log.close()
             progress.finish()  // erased before the result is printed, not after
             if report.lines == 0 {
-                FileHandle.standardError.write(Data("\(name) holds no events (it is empty or only blank lines); nothing was appended\n".utf8))
+                Console.err("\(name) holds no events (it is empty or only blank lines); nothing was appended\n")
             }
-            print(report.summary)
+            Console.line(report.summary)
         }
     }
 
@@ -79,10 +80,10 @@ func appending(from source: String, _ ingest: () async throws -> IngestReport) a
         return try await ingest()
     } catch let failure as IngestFailure {
         for problem in failure.problems {
-            FileHandle.standardError.write(Data("\(source): \(problem)\n".utf8))
+            Console.err("\(source): \(problem)\n")
         }
         if failure.unlisted > 0 {
-            FileHandle.standardError.write(Data("\(source): \(failure.unlisted) more problems not listed\n".utf8))
+            Console.err("\(source): \(failure.unlisted) more problems not listed\n")
         }
         throw CommandFailure(.invalidData, "\(source) has \(failure.count) "
                              + (failure.count == 1 ? "problem" : "problems") + "; nothing was appended")

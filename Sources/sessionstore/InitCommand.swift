@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Output
 import SessionLog
 import SessionModel
 
@@ -38,11 +39,11 @@ struct InitCommand: AsyncParsableCommand {
                 if let createdKeyFile { try? FileManager.default.removeItem(atPath: createdKeyFile) }
                 throw error
             }
-            print("Created store \(store)")
+            Console.line("Created store \(store)")
             if let createdKeyFile {
-                print("Created key file \(createdKeyFile) (mode 0600). Back it up and keep it away from the store.")
+                Console.line("Created key file \(createdKeyFile) (mode 0600). Back it up and keep it away from the store.")
             } else {
-                print("The master key is derived from the passphrase in $\(storeOptions.passphraseVariable ?? "").")
+                Console.line("The master key is derived from the passphrase in $\(storeOptions.passphraseVariable ?? "").")
             }
         }
     }

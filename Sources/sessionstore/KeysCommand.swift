@@ -56,12 +56,12 @@ struct KeysRotateCommand: AsyncParsableCommand {
             if let newKeyFile {
                 if !FileManager.default.fileExists(atPath: newKeyFile) {
                     try MasterKeyFile.create(at: newKeyFile)
-                    FileHandle.standardError.write(Data("created the new key file \(newKeyFile) (mode 0600); keep it away from the store\n".utf8))
+                    Console.err("created the new key file \(newKeyFile) (mode 0600); keep it away from the store\n")
                 }
                 new = .keyFile(newKeyFile)
             } else {
                 let variable = newPassphraseVariable!
-                guard let passphrase = ProcessInfo.processInfo.environment[variable], !passphrase.isEmpty else {
+                guard let passphrase = Console.variable(variable), !passphrase.isEmpty else {
                     throw CommandFailure(.usage, "the environment variable \(variable) named by --new-passphrase-env is not set or empty")
                 }
                 new = .passphrase(passphrase)

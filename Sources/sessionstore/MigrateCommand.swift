@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Output
 
 struct MigrateCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -22,9 +23,9 @@ struct MigrateCommand: AsyncParsableCommand {
                 try EventLog.migrate(at: storeOptions.store, key: try storeOptions.keySource())
             }
             if steps.isEmpty {
-                print("\(storeOptions.store) is already at the current format; nothing to do")
+                Console.line("\(storeOptions.store) is already at the current format; nothing to do")
             } else {
-                for step in steps { print(step) }
+                for step in steps { Console.line(step) }
             }
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Output
 import Projections
 
 struct ProjectionsCommand: AsyncParsableCommand {
@@ -25,7 +26,7 @@ struct ProjectionsCommand: AsyncParsableCommand {
                 let folded = try ProjectionRunner(log: try storeOptions.openLog()).rebuild { progress.update($0, of: $1) }
                 progress.finish()
                 let seconds = Double((clock.now - started).components.attoseconds) / 1e18 + Double((clock.now - started).components.seconds)
-                print("rebuilt the session list from \(folded) events in \(String(format: "%.2f", seconds)) s")
+                Console.line("rebuilt the session list from \(folded) events in \(String(format: "%.2f", seconds)) s")
             }
         }
     }

@@ -68,7 +68,7 @@ struct RecordCommand: AsyncParsableCommand {
             }
             let decoded = try AudioFile.read(audio, as: AudioFormat(sampleRate: sampleRate, channels: channels))
             let timedScript = try FixtureScript.load(script)
-            if let conversion = decoded.conversion { FileHandle.standardError.write(Data("note: \(audio) \(conversion)\n".utf8)) }
+            if let conversion = decoded.conversion { Console.err("note: \(audio) \(conversion)\n") }
 
             let log = try storeOptions.openLog()
             let recorder = SessionRecorder(audio: decoded, script: timedScript, options: options) { raw in
@@ -81,7 +81,7 @@ struct RecordCommand: AsyncParsableCommand {
             let report = try await appending(from: audio) { try await SessionIngest(log: log).ingest(events: events) }
             try log.close()
             let seconds = Double(recorder.audioMilliseconds) / 1000
-            print("recorded session \(Hex.uuid(recorder.session)) from \(audio) (\(String(format: "%.1f", seconds)) s of audio): "
+            Console.line("recorded session \(Hex.uuid(recorder.session)) from \(audio) (\(String(format: "%.1f", seconds)) s of audio): "
                   + "\(report.appended) events appended" + (report.duplicates > 0 ? ", \(report.duplicates) already stored" : ""))
         }
     }

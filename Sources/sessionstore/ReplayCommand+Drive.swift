@@ -49,7 +49,7 @@ extension ReplayCommand {
         if let junit = driveOptions.check.junit { try writeJUnit([outcome], to: junit) }
         if !quiet {
             let stored = outcome.run.map { "stored as run \($0.uuidString.lowercased())" } ?? "not stored (--no-store)"
-            FileHandle.standardError.write(Data("drove session \(source.uuidString.lowercased()) into `\(runner.command)` in \(String(format: "%.1f", outcome.seconds)) s; \(stored)\n".utf8))
+            Console.err("drove session \(source.uuidString.lowercased()) into `\(runner.command)` in \(String(format: "%.1f", outcome.seconds)) s; \(stored)\n")
         }
         if outcome.outcome == .failed { throw CommandFailure(.checkFailed, outcome.message ?? "the check failed") }
     }

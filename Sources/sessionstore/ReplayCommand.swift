@@ -124,12 +124,12 @@ struct ReplayCommand: AsyncParsableCommand {
                 if rows == nil {
                     output.write(result.digest + "\n")
                 } else {
-                    FileHandle.standardError.write(Data("trace digest: \(result.digest)\n".utf8))
+                    Console.err("trace digest: \(result.digest)\n")
                 }
             }
             try output.close()
             if let divergence = result.divergence { throw CommandFailure(.integrity, "\(divergence)") }
-            if verify { FileHandle.standardError.write(Data("the replayed views match the stored projections\n".utf8)) }
+            if verify { Console.err("the replayed views match the stored projections\n") }
         }
     }
 

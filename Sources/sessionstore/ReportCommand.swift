@@ -61,7 +61,7 @@ struct ReportCommand: AsyncParsableCommand {
             sink.write(SessionReportHTML.render(report))
             try sink.close()
             if out != "-" {
-                FileHandle.standardError.write(Data("wrote the report of session \(Hex.uuid(id)) to \(out)\n".utf8))
+                Console.err("wrote the report of session \(Hex.uuid(id)) to \(out)\n")
             }
         }
     }

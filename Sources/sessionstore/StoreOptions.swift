@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Output
 
 /// Where the store and its key are: shared by every command that opens the store.
 struct StoreOptions: ParsableArguments {
@@ -26,17 +27,17 @@ struct StoreOptions: ParsableArguments {
     }
 
     var store: String {
-        storePath ?? ProcessInfo.processInfo.environment["SESSIONSTORE_STORE"] ?? "sessions.store"
+        storePath ?? Console.variable("SESSIONSTORE_STORE") ?? "sessions.store"
     }
 
     var keyFilePath: String {
-        keyFile ?? ProcessInfo.processInfo.environment["SESSIONSTORE_KEY_FILE"] ?? "sessions.key"
+        keyFile ?? Console.variable("SESSIONSTORE_KEY_FILE") ?? "sessions.key"
     }
 
     /// The key source these options name; a missing or empty passphrase variable is a usage error.
     func keySource() throws -> KeySource {
         guard let variable = passphraseVariable else { return .keyFile(keyFilePath) }
-        guard let passphrase = ProcessInfo.processInfo.environment[variable], !passphrase.isEmpty else {
+        guard let passphrase = Console.variable(variable), !passphrase.isEmpty else {
             throw CommandFailure(.usage, "the environment variable \(variable) named by --passphrase-env is not set or empty")
         }
         return .passphrase(passphrase)

@@ -2,6 +2,7 @@ import ArgumentParser
 import Compliance
 import EventLog
 import Foundation
+import Output
 import WitnessHTTP
 
 struct WitnessCommand: AsyncParsableCommand {
@@ -89,7 +90,7 @@ struct WitnessInitCommand: AsyncParsableCommand {
             let synced = fsync(descriptor) == 0
             close(descriptor)
             guard written == bytes.count, synced else { throw CommandFailure(.unexpected, "cannot write \(keyFile)") }
-            print(cosigner.verifierKey)
+            Console.line(cosigner.verifierKey)
         }
     }
 }
@@ -100,7 +101,7 @@ struct WitnessKeyCommand: AsyncParsableCommand {
     @OptionGroup var key: WitnessKeyOptions
 
     func run() async throws {
-        try await reportingFailures { print(try key.cosigner().verifierKey) }
+        try await reportingFailures { Console.line(try key.cosigner().verifierKey) }
     }
 }
 
@@ -133,7 +134,7 @@ struct WitnessServeCommand: AsyncParsableCommand {
             let witness = try stateOptions.witness(key)
             try await WitnessServer.run(witness, host: host, port: port) { bound in
                 // One write(2), unbuffered: whoever waits for this line sees it at once.
-                FileHandle.standardOutput.write(Data("listening on http://\(host):\(bound)\n".utf8))
+                Console.out("listening on http://\(host):\(bound)\n")
             }
         }
     }
@@ -162,7 +163,7 @@ struct WitnessAddCheckpointCommand: AsyncParsableCommand {
         try await reportingFailures {
             let body: Data
             if request == "-" {
-                body = FileHandle.standardInput.readDataToEndOfFile()
+                body = Console.input.readDataToEndOfFile()
             } else {
                 do { body = try Data(contentsOf: URL(fileURLWithPath: request)) } catch {
                     throw CommandFailure(.usage, "cannot read \(request): \(error.localizedDescription)")
@@ -173,7 +174,7 @@ struct WitnessAddCheckpointCommand: AsyncParsableCommand {
                 let status: ExitStatus = [409, 422].contains(answer.status) ? .integrity : .invalidData
                 throw CommandFailure(status, "the witness refused (\(answer.status)): \(answer.body.trimmingCharacters(in: .whitespacesAndNewlines))")
             }
-            FileHandle.standardOutput.write(Data(answer.body.utf8))
+            Console.out(answer.body)
         }
     }
 }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import Output
 
 /// `--quiet`: no progress line.
 struct ProgressOption: ParsableArguments {
@@ -27,7 +28,7 @@ struct ProgressOption: ParsableArguments {
 final class Progress: @unchecked Sendable {
     // @unchecked: everything mutable is guarded by `lock`.
     static var standardErrorIsATerminal: Bool {
-        isatty(STDERR_FILENO) == 1 && ProcessInfo.processInfo.environment["TERM"] != "dumb"
+        isatty(Console.current.error) == 1 && Console.variable("TERM") != "dumb"
     }
 
     private let lock = NSLock()
@@ -95,7 +96,7 @@ final class Progress: @unchecked Sendable {
     func finish() {
         guard shown else { return }
         lock.withLock {
-            if drawn { FileHandle.standardError.write(Data("\r\u{1B}[K".utf8)) }
+            if drawn { Console.err("\r\u{1B}[K") }
             drawn = false
             finished = true
         }
@@ -116,7 +117,7 @@ final class Progress: @unchecked Sendable {
         } else {
             line += "… \(Self.duration(seconds))"
         }
-        FileHandle.standardError.write(Data("\r\u{1B}[K\(line)".utf8))
+        Console.err("\r\u{1B}[K\(line)")
         drawn = true
     }
 
