@@ -27,13 +27,13 @@ import TestSupport
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)
             let out = cli.directory.appendingPathComponent(name)
-            let outcome = try cli.run(arguments + ["--out", out.path])
+            let outcome = try await cli.runInProcess(arguments + ["--out", out.path])
             #expect(outcome.status == 0, "\(outcome.stderr)")
             let output = try Data(contentsOf: out)
             let golden = OutputFixture.golden.appendingPathComponent(name)
             if Self.updating { try output.write(to: golden) }
             #expect(output == (try Data(contentsOf: golden)), "\(name) differs from its golden file")
-            let again = try cli.run(arguments)
+            let again = try await cli.runInProcess(arguments)
             #expect(Data(again.stdout.utf8) == output, "the same store exports the same bytes on every run")
 
             let kind = String(name.split(separator: ".").last!)
@@ -84,7 +84,7 @@ import TestSupport
         try await withCLI { cli in
             try ingestHostileSessions(cli)
             let plain = cli.directory.appendingPathComponent("plain.csv")
-            #expect(try cli.run(["export", Self.first, "--format", "csv", "--out", plain.path]).status == 0)
+            #expect(try await cli.runInProcess(["export", Self.first, "--format", "csv", "--out", plain.path]).status == 0)
             let read = try ExportReader.read("csv", plain)
             #expect(read["bom"] as? Bool == false)
             let rows = try #require(read["rows"] as? [[String]])
@@ -96,7 +96,7 @@ import TestSupport
             #expect(rows[1][4] == "00:00:00.000" && rows[2][5] == "00:00:01.900")
 
             let excel = cli.directory.appendingPathComponent("excel.csv")
-            #expect(try cli.run(["export", Self.first, "--format", "csv", "--excel", "--out", excel.path]).status == 0)
+            #expect(try await cli.runInProcess(["export", Self.first, "--format", "csv", "--excel", "--out", excel.path]).status == 0)
             let excelRead = try ExportReader.read("csv", excel)
             #expect(excelRead["bom"] as? Bool == true)
             let texts = try #require(excelRead["pandas_rows"] as? [[String]]).map { $0.count > 8 ? $0[8] : "" }
@@ -111,7 +111,7 @@ import TestSupport
     func subtitlesHoldOneCuePerSegmentForRealParsersAndSeveralSessionsGoToADirectory() async throws {
         try await withCLI { cli in
             try ingestHostileSessions(cli)
-            let refused = try cli.run(["export", "--all", "--format", "vtt"])
+            let refused = try await cli.runInProcess(["export", "--all", "--format", "vtt"])
             #expect(refused.status == 64)
             #expect(refused.stderr.contains("a VTT file holds one session, not 2"))
             #expect(refused.stdout.isEmpty)
@@ -119,7 +119,7 @@ import TestSupport
             let directory = cli.directory.appendingPathComponent("subtitles")
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             for format in ["vtt", "srt"] {
-                #expect(try cli.run(["export", "--all", "--format", format, "--out", directory.path]).status == 0)
+                #expect(try await cli.runInProcess(["export", "--all", "--format", format, "--out", directory.path]).status == 0)
                 for session in [Self.first, Self.second] {
                     let read = try ExportReader.read(format, directory.appendingPathComponent("\(session).\(format)"))
                     let cues = try #require(read["cues"] as? [[String: Any]])
@@ -143,22 +143,22 @@ import TestSupport
     func sessionsAreNamedByUniquePrefixesAndBadNamesFailCleanly() async throws {
         try await withCLI { cli in
             try ingestHostileSessions(cli)
-            let ambiguous = try cli.run(["export", "abcdef12"])
+            let ambiguous = try await cli.runInProcess(["export", "abcdef12"])
             #expect(ambiguous.status == 64)
             #expect(ambiguous.stderr.contains("session abcdef12 is ambiguous: it begins 2 session ids"))
-            let short = try cli.run(["export", "abcdef1"])
+            let short = try await cli.runInProcess(["export", "abcdef1"])
             #expect(short.status == 64)
             let out = cli.directory.appendingPathComponent("never.json")
-            let unknown = try cli.run(["export", "ffffffff", "--out", out.path])
+            let unknown = try await cli.runInProcess(["export", "ffffffff", "--out", out.path])
             #expect(unknown.status == 65)
             #expect(unknown.stderr == "sessionstore: error: the store has no session ffffffff\n")
             #expect(!FileManager.default.fileExists(atPath: out.path), "no file is left behind")
-            let byPrefix = try cli.run(["export", "abcdef12-0000-4000-8000-000000000002"])
+            let byPrefix = try await cli.runInProcess(["export", "abcdef12-0000-4000-8000-000000000002"])
             #expect(byPrefix.status == 0)
             let document = try #require(try JSONSerialization.jsonObject(with: Data(byPrefix.stdout.utf8)) as? [String: Any])
             #expect((document["sessions"] as? [[String: Any]])?.map { $0["session"] as? String } == [Self.second])
-            #expect(try cli.run(["export", "--all", Self.first]).status == 64, "sessions or --all, not both")
-            #expect(try cli.run(["export", Self.first, "--excel"]).status == 64, "--excel is for csv")
+            #expect(try await cli.runInProcess(["export", "--all", Self.first]).status == 64, "sessions or --all, not both")
+            #expect(try await cli.runInProcess(["export", Self.first, "--excel"]).status == 64, "--excel is for csv")
         }
     }
 
@@ -166,9 +166,9 @@ import TestSupport
     func everyExportIsRecordedInTheAuditStreamAndTheSessionListIgnoresIt() async throws {
         try await withCLI { cli in
             try ingestHostileSessions(cli)
-            #expect(try cli.run(["export", "--all", "--format", "csv", "--actor", "auditor-7"]).status == 0)
-            #expect(try cli.run(["export", Self.first, "--format", "srt"], environment: ["USER": "alice"]).status == 0)
-            let sessions = try cli.run(["sessions", "--format", "csv"])
+            #expect(try await cli.runInProcess(["export", "--all", "--format", "csv", "--actor", "auditor-7"]).status == 0)
+            #expect(try await cli.runInProcess(["export", Self.first, "--format", "srt"], environment: ["USER": "alice"]).status == 0)
+            let sessions = try await cli.runInProcess(["sessions", "--format", "csv"])
             #expect(sessions.stdout.split(separator: "\r\n").count == 3, "header and the two sessions, no audit stream")
 
             let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
@@ -191,10 +191,10 @@ import TestSupport
             try OutputFixture.copy(into: cli)
             let bundle = cli.directory.appendingPathComponent("dr-okafor.zip")
             let arguments = ["export", "--subject", OutputFixture.subject, "--bundle", bundle.path, "--as-of", "2026-03-03T00:00:00Z"]
-            let made = try cli.run(arguments)
+            let made = try await cli.runInProcess(arguments)
             #expect(made.status == 0, "\(made.stderr)")
             let first = try Data(contentsOf: bundle)
-            #expect(try cli.run(arguments).status == 0)
+            #expect(try await cli.runInProcess(arguments).status == 0)
             #expect(try Data(contentsOf: bundle) == first, "the same store gives the same ZIP")
 
             let read = try ExportReader.read("zip", bundle)
@@ -214,7 +214,7 @@ import TestSupport
 
             // The bundled FLAC holds exactly the samples `sessionstore audio` gives back.
             let wav = cli.directory.appendingPathComponent("mic-1.wav")
-            #expect(try cli.run(["audio", Self.s, "--out", wav.path]).status == 0)
+            #expect(try await cli.runInProcess(["audio", Self.s, "--out", wav.path]).status == 0)
             let wavSamples = try runPython(["-c", """
                 import hashlib, soundfile, sys
                 samples, _ = soundfile.read(sys.argv[1], dtype="int16", always_2d=False)
@@ -224,7 +224,7 @@ import TestSupport
             #expect(flac["sha256"] as? String == String(decoding: wavSamples.stdout, as: UTF8.self))
             #expect(flac["rate"] as? Int == 16000)
 
-            let nobody = try cli.run(["export", "--subject", "nobody", "--bundle", bundle.path])
+            let nobody = try await cli.runInProcess(["export", "--subject", "nobody", "--bundle", bundle.path])
             #expect(nobody.status == 65)
             #expect(try Data(contentsOf: bundle) == first, "a refused bundle leaves the earlier file alone")
         }

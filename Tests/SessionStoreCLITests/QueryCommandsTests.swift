@@ -16,10 +16,10 @@ import Testing
 
     @Test func ingestThenSessionsTranscriptAndEvents() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
-            #expect(try cli.run(["ingest", "-"], input: Data(Self.file.utf8)).status == 0)
+            try await cli.runInProcess(["init"])
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Data(Self.file.utf8)).status == 0)
 
-            let csv = try cli.run(["sessions", "--format", "csv"])
+            let csv = try await cli.runInProcess(["sessions", "--format", "csv"])
             #expect(csv.status == 0)
             let lines = csv.stdout.components(separatedBy: "\r\n")
             try #require(lines.count >= 2, "\(csv.stdout) \(csv.stderr)")
@@ -27,7 +27,7 @@ import Testing
             #expect(lines[1].hasPrefix("\(Self.session),ended,2026-11-21T10:00:00.000Z,2026-11-21T10:00:04.000Z,4000,1,3,"))  // Hello, world, مرحبا
             #expect(lines[1].contains("+transcription"))
 
-            let sessionsJSON = try cli.run(["sessions", "--format", "json"])
+            let sessionsJSON = try await cli.runInProcess(["sessions", "--format", "json"])
             let list = try #require(try JSONSerialization.jsonObject(with: Data(sessionsJSON.stdout.utf8)) as? [[String: Any]])
             #expect(list.count == 1)
             #expect(list.first?["session"] as? String == Self.session)
@@ -37,19 +37,19 @@ import Testing
             #expect(list.first?["started"] == nil, "one name per field: the old alias is gone")
             #expect(list.first?["words"] as? Int == 3)
             #expect((list.first?["consent"] as? [String: Bool]) == ["transcription": true])
-            let table = try cli.run(["sessions"])
+            let table = try await cli.runInProcess(["sessions"])
             #expect(table.stdout.split(separator: "\n").count == 2)
             #expect(table.stdout.contains("\(Self.session)  ended"))
 
-            let transcript = try cli.run(["transcript", Self.session])
+            let transcript = try await cli.runInProcess(["transcript", Self.session])
             #expect(transcript.stdout == "Hello, \"world\" — مرحبا 👋\n")
-            let withPartials = try cli.run(["transcript", Self.session, "--partials"])
+            let withPartials = try await cli.runInProcess(["transcript", Self.session, "--partials"])
             #expect(withPartials.stdout == "Hello, \"world\" — مرحبا 👋\n… and then\n")
-            let json = try cli.run(["transcript", Self.session, "--format", "json"])
+            let json = try await cli.runInProcess(["transcript", Self.session, "--format", "json"])
             let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
             #expect((object["segments"] as? [[String: Any]])?.first?["text"] as? String == "Hello, \"world\" — مرحبا 👋")
 
-            let events = try cli.run(["events", Self.session])
+            let events = try await cli.runInProcess(["events", Self.session])
             let decoded = try events.stdout.split(separator: "\n").map {
                 try #require(try JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any])
             }
@@ -61,24 +61,24 @@ import Testing
             #expect(decoded[0]["subject"] == nil)
             #expect(!events.stdout.contains("user-1"))
 
-            let consent = try cli.run(["consent", "user-1"])
+            let consent = try await cli.runInProcess(["consent", "user-1"])
             #expect(consent.status == 0, "\(consent.stderr)")
             let consentLines = consent.stdout.split(separator: "\n")
             #expect(consentLines.count == 2)
             #expect(consentLines.first?.hasPrefix("subject_hash ") == true)
             #expect(consentLines.last?.contains("  \(Self.session)  transcription  granted  in_app_prompt  ") == true)
             #expect(consentLines.last?.contains("  2026-11-21T10:00:00.100Z  ") == true)
-            #expect(try cli.run(["consent", "nobody"]).status == 65)
+            #expect(try await cli.runInProcess(["consent", "nobody"]).status == 65)
         }
     }
 
     @Test func anUnknownSessionIsAClearErrorAndABadIdAUsageError() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
-            let unknown = try cli.run(["transcript", "00000000-0000-4000-8000-000000000000"])
+            try await cli.runInProcess(["init"])
+            let unknown = try await cli.runInProcess(["transcript", "00000000-0000-4000-8000-000000000000"])
             #expect(unknown.status == 65)
             #expect(unknown.stderr == "sessionstore: error: the store has no session 00000000-0000-4000-8000-000000000000\n")
-            let bad = try cli.run(["events", "not-a-session"])
+            let bad = try await cli.runInProcess(["events", "not-a-session"])
             #expect(bad.status == 64)
             #expect(bad.stderr.contains("not-a-session is not a session id"))
         }
