@@ -182,17 +182,24 @@ struct ErasedDataRule: ComplianceRule {
     }
 }
 
-/// The legal holds as the audit stream has them so far.
+/// The legal holds as the audit stream has them so far, each with its release once released: the one
+/// reading of `hold.placed` and `hold.released` (``LegalHolds``, the rules of `audit check`).
 struct HoldFold {
-    private(set) var open: [LegalHold] = []
+    private(set) var holds: [LegalHold] = []
+
+    var open: [LegalHold] { holds.filter(\.isOpen) }
 
     mutating func fold(_ event: RecordedSessionEvent) {
         switch event.event.payload {
         case .holdPlaced(let placed):
-            open.append(LegalHold(id: placed.hold, subject: placed.subject, sessions: placed.sessions, reason: placed.reason,
-                                  placedBy: placed.actor, placedAt: event.event.occurredAt, position: event.position, reviewBy: placed.reviewBy))
+            holds.append(LegalHold(id: placed.hold, subject: placed.subject, sessions: placed.sessions, reason: placed.reason,
+                                   placedBy: placed.actor, placedAt: event.event.occurredAt, position: event.position, reviewBy: placed.reviewBy))
         case .holdReleased(let released):
-            open.removeAll { $0.id == released.hold }
+            // A release naming no open hold means nothing (FORMAT.md §5.5).
+            if let index = holds.firstIndex(where: { $0.id == released.hold && $0.isOpen }) {
+                holds[index].release = LegalHold.Release(reason: released.reason, actor: released.actor, at: event.event.occurredAt,
+                                                         position: event.position)
+            }
         default:
             break
         }

@@ -147,8 +147,8 @@ public struct LegalHolds {
     }
 
     /// The open holds that cover any of `sessions` of `subject`.
-    static func blocking(_ sessions: [UUID], of subject: (UUID) -> SubjectHash?, in holds: [LegalHold]) -> [LegalHold] {
-        holds.filter { hold in hold.isOpen && sessions.contains { hold.covers($0, of: subject($0)) } }
+    static func blocking(_ sessions: [UUID], of subject: SubjectHash, in holds: [LegalHold]) -> [LegalHold] {
+        holds.filter { hold in hold.isOpen && sessions.contains { hold.covers($0, of: subject) } }
     }
 
     /// Runs `body` with the holds and the audit stream's version it read them at; `body` appends to the
@@ -168,22 +168,8 @@ public struct LegalHolds {
 
     private func read() throws -> (holds: [LegalHold], version: UInt64) {
         let events = try AuditStream.events(in: log)
-        var holds: [LegalHold] = []
-        for recorded in events {
-            switch recorded.event.payload {
-            case .holdPlaced(let placed):
-                holds.append(LegalHold(id: placed.hold, subject: placed.subject, sessions: placed.sessions, reason: placed.reason,
-                                       placedBy: placed.actor, placedAt: recorded.event.occurredAt, position: recorded.position,
-                                       reviewBy: placed.reviewBy))
-            case .holdReleased(let released):
-                if let index = holds.firstIndex(where: { $0.id == released.hold && $0.isOpen }) {
-                    holds[index].release = LegalHold.Release(reason: released.reason, actor: released.actor, at: recorded.event.occurredAt,
-                                                             position: recorded.position)
-                }
-            default:
-                break
-            }
-        }
-        return (holds, UInt64(events.count))
+        var fold = HoldFold()
+        for recorded in events { fold.fold(recorded) }
+        return (fold.holds, UInt64(events.count))
     }
 }

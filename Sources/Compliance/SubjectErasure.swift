@@ -60,7 +60,7 @@ public struct SubjectErasure {
         guard !remaining.isEmpty else { return report }
         let holds = LegalHolds(log: log)
         report.eventPosition = try await holds.whileAuditStreamStands { current, version in
-            if let hold = LegalHolds.blocking(remaining, of: { _ in subject }, in: current).first {
+            if let hold = LegalHolds.blocking(remaining, of: subject, in: current).first {
                 throw ComplianceError(.held, "subject \(subject) is under \(hold.description); nothing was erased: "
                                       + "release the hold first (hold release \(hold.id.uuidString.lowercased()))")
             }

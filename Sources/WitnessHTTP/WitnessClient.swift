@@ -14,6 +14,10 @@ public enum WitnessClient {
         public var signatureLines: String?
         /// Why it refused, in one sentence.
         public var refusal: String?
+        /// The witness saw this log otherwise: another root at a size, no consistency from what it cosigned
+        /// (409, 422), or a larger tree than this checkpoint's. False when it was unreachable or refused
+        /// for another reason.
+        public var contradicts = false
     }
 
     /// Asks the witness at `url` (its submission prefix) to cosign `checkpoint`. The first request says
@@ -38,7 +42,8 @@ public enum WitnessClient {
                 }
                 guard size <= checkpoint.size else {
                     return Outcome(url: url, refusal: "the witness \(url.absoluteString) cosigned a larger tree of this log (\(size) records) "
-                                   + "than this checkpoint's (\(checkpoint.size)): the log lost records, or is not the one it saw")
+                                   + "than this checkpoint's (\(checkpoint.size)): the log lost records, or is not the one it saw",
+                                   contradicts: true)
                 }
                 oldSize = size
                 do { path = try proof(size) } catch {
@@ -46,7 +51,8 @@ public enum WitnessClient {
                 }
             default:
                 let reason = answer.body.trimmingCharacters(in: .whitespacesAndNewlines)
-                return Outcome(url: url, refusal: "the witness \(url.absoluteString) refused (HTTP \(answer.status)): \(reason)")
+                return Outcome(url: url, refusal: "the witness \(url.absoluteString) refused (HTTP \(answer.status)): \(reason)",
+                               contradicts: [409, 422].contains(answer.status))
             }
         }
         return Outcome(url: url, refusal: "the witness \(url.absoluteString) kept answering 409")

@@ -61,17 +61,18 @@ struct AnchorCommand: AsyncParsableCommand {
         guard !witnessURLs.isEmpty else { return checkpoint }
         var lines: [String] = []
         var refusals: [String] = []
+        var contradicted = false
         for url in witnessURLs.compactMap(URL.init(string:)) {
             let outcome = await WitnessClient.cosign(checkpoint, at: url) { try log.consistencyProof(from: $0, to: checkpoint.size) }
             if let signature = outcome.signatureLines { lines.append(signature) }
             if let refusal = outcome.refusal { refusals.append(refusal) }
+            contradicted = contradicted || outcome.contradicts
         }
         let cosigned = checkpoint.adding(signatureLines: lines)
         let needed = witnesses.needed ?? witnessURLs.count
         let vouching = witnesses.witnessKeys.isEmpty ? lines.count : try WitnessQuorum.cosigners(of: cosigned, keys: witnesses.witnessKeys).count
         guard vouching >= needed else {
-            let forked = refusals.contains { $0.contains("(HTTP 409)") || $0.contains("(HTTP 422)") || $0.contains("larger tree") }
-            throw CommandFailure(forked || refusals.isEmpty ? .integrity : .unavailable,
+            throw CommandFailure(contradicted || refusals.isEmpty ? .integrity : .unavailable,
                                  "\(vouching) of the \(witnessURLs.count) witnesses cosigned the checkpoint; \(needed) are needed; nothing was written"
                                  + (refusals.isEmpty ? "" : ": " + refusals.joined(separator: "; ")))
         }
