@@ -20,6 +20,8 @@ let package = Package(
         .library(name: "Reports", targets: ["Reports"]),
         .library(name: "Migrations", targets: ["Migrations"]),
         .library(name: "WitnessHTTP", targets: ["WitnessHTTP"]),
+        .library(name: "OutputRows", targets: ["OutputRows"]),
+        .library(name: "SessionServer", targets: ["SessionServer"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
     dependencies: [
@@ -33,6 +35,11 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `sessionstore witness serve`: the C2SP tlog-witness HTTP endpoint.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // `sessionstore serve`: /metrics in Prometheus' text format, fed through swift-metrics.
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `swift package generate-documentation --target EventLog` (a plugin: nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -88,6 +95,20 @@ let package = Package(
         ),
         // The witness over HTTP: the C2SP tlog-witness server (Hummingbird) and the client that collects cosignatures.
         .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog", .product(name: "Hummingbird", package: "hummingbird")]),
+        // The rows the CLI prints and the server answers with, one rendering for both (docs/OUTPUT.md).
+        .target(name: "OutputRows", dependencies: ["Output", "Projections", "Ingest", "SessionModel"]),
+        // `sessionstore serve`: the store over HTTP (Hummingbird 2), with tokens, limits and metrics.
+        .target(
+            name: "SessionServer",
+            dependencies: ["Compliance", "EventLog", "Exports", "Ingest", "Output", "OutputRows", "Projections", "SessionLog", "SessionModel",
+                           "Migrations",
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "CoreMetrics", package: "swift-metrics"),
+                           .product(name: "NIOCore", package: "swift-nio"),
+                           .product(name: "Prometheus", package: "swift-prometheus")]
+        ),
 
         .executableTarget(
             name: "sessionstore",
@@ -107,6 +128,8 @@ let package = Package(
                 "Compliance",
                 "Reports",
                 "WitnessHTTP",
+                "OutputRows",
+                "SessionServer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -149,6 +172,11 @@ let package = Package(
         .testTarget(
             name: "SessionStoreCLITests",
             dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "Audio", "Projections", "TestSupport"]
+        ),
+        .testTarget(
+            name: "SessionServerTests",
+            dependencies: ["SessionServer", "Compliance", "EventLog", "SessionModel", "SessionLog", "TestSupport",
+                           .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
     ]
 )

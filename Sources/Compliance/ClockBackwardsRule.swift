@@ -16,7 +16,7 @@ struct ClockBackwardsRule: ComplianceRule {
 
     mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
         // The audit stream's times are the clocks of the commands that wrote it, on whichever machine.
-        guard !event.isCopy, event.event.session != SessionStreams.audit.uuid else { return }
+        guard !event.isCopy, !SessionStreams.holdsStoreEvents(event.event.session) else { return }
         let session = event.event.session, time = event.event.occurredAt
         defer { latest[session] = max(latest[session] ?? time, time) }
         guard let previous = latest[session], previous - time > Self.tolerance else { return }

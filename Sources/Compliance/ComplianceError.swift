@@ -31,6 +31,8 @@ extension ErrorCode where Domain == ComplianceError {
     public static let inconsistent = Self("inconsistent")
     /// No legal hold has this id.
     public static let unknownHold = Self("unknown hold")
+    /// No access token has this id.
+    public static let unknownToken = Self("unknown token")
     /// A legal hold in force keeps the data asked to be destroyed: release it first.
     public static let held = Self("held")
     /// The store's access policy requires a purpose for every read, and none was given.

@@ -144,7 +144,7 @@ struct ErasedDataRule: ComplianceRule {
 
     mutating func fold(_ event: RecordedSessionEvent, ledger: ConsentLedger) {
         let session = event.event.session
-        if !event.isCopy, event.event.session != SessionStreams.audit.uuid {
+        if !event.isCopy, !SessionStreams.holdsStoreEvents(event.event.session) {
             if firstReadable[session] == nil { firstReadable[session] = FirstOffence(event) } else { firstReadable[session]!.more += 1 }
             if let subject = ledger.subjectOfSession[session] { subjectSessions[subject, default: []].insert(session) }
             if event.event.type == .transcriptPartial {

@@ -13,7 +13,8 @@ public struct EventRow: OutputRow {
         "revision", "text", "start_ms", "end_ms", "stability", "confidence", "speaker", "words", "position_ms", "rate",
         "from_ms", "to_ms", "policy", "cutoff_at", "partials_only", "sessions", "request_reference", "max_age_ms",
         "partials_max_age_ms", "actor", "format", "source_session", "command", "label", "speed", "started_at", "ended_at",
-        "outcome", "word_error_rate",
+        "outcome", "word_error_rate", "purpose", "hold_id", "review_by", "purpose_required", "token_id", "scope", "subject_hashes",
+        "expires_at", "name",
     ]
 
     /// The event.
@@ -147,6 +148,17 @@ public struct EventRow: OutputRow {
             fields.field("sessions", strings: p.sessions.map(Hex.uuid))
         case .accessPolicySet(let p):
             fields.field("purpose_required", p.purposeRequired)
+        case .tokenCreated(let p):
+            // The secret's hash is left out: it is of no use to a reader, and less exposure is better.
+            fields.field("token_id", id: p.token)
+            fields.field("scope", p.scope)
+            fields.field("subject_hashes", strings: p.subjects.map(\.description))
+            fields.field("expires_at", time: p.expiresAt)
+            fields.field("actor", p.actor)
+            fields.field("name", p.name)
+        case .tokenRevoked(let p):
+            fields.field("token_id", id: p.token)
+            fields.field("actor", p.actor)
         }
     }
 }

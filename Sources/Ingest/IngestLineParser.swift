@@ -34,7 +34,7 @@ struct IngestLineParser {
     let codec: SessionEventCodec
 
     static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun,
-                                                    .holdPlaced, .holdReleased, .accessRead, .accessPolicySet]
+                                                    .holdPlaced, .holdReleased, .accessRead, .accessPolicySet, .tokenCreated, .tokenRevoked]
 
     func parse(_ bytes: Data, line: Int) -> Result<IngestedEvent, IngestFailure> {
         switch parseLine(bytes, line: line, envelope: .required) {
@@ -213,7 +213,8 @@ struct IngestLineParser {
             return .playbackSeeked(PlaybackSeeked(recording: recording, fromMilliseconds: from, toMilliseconds: to))
         case .playbackCompleted:
             return f.string("recording", maxBytes: 256).map { .playbackCompleted(PlaybackCompleted(recording: $0)) }
-        case .retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun, .holdPlaced, .holdReleased, .accessRead, .accessPolicySet:
+        case .retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun, .holdPlaced, .holdReleased, .accessRead, .accessPolicySet,
+             .tokenCreated, .tokenRevoked:
             return nil  // refused before this is called
         }
     }

@@ -45,10 +45,16 @@ struct IngestRun {
     /// Types the store writes itself that this input may hold (a replay run's record, from code).
     private let storeWrittenAllowed: Set<EventType>
 
-    init(appender: TransactionAppender, codec: SessionEventCodec, storeWrittenAllowed: Set<EventType> = []) {
+    /// With `recordsPositions`: each event id's global position, and each line's in input order.
+    private let recordsPositions: Bool
+    private var positionByID: [UUID: UInt64] = [:]
+    private var positions: [UInt64] = []
+
+    init(appender: TransactionAppender, codec: SessionEventCodec, storeWrittenAllowed: Set<EventType> = [], recordsPositions: Bool = false) {
         self.appender = appender
         self.codec = codec
         self.storeWrittenAllowed = storeWrittenAllowed
+        self.recordsPositions = recordsPositions
     }
 
     /// Takes the next lines of the input.
@@ -77,7 +83,7 @@ struct IngestRun {
             throw IngestFailure(problems: problems.sorted { ($0.line, $0.field ?? "") < ($1.line, $1.field ?? "") },
                                 unlisted: unlistedProblems)
         }
-        return IngestReport(lines: lines, appended: appended, duplicates: duplicates, sessions: sessions.count)
+        return IngestReport(lines: lines, appended: appended, duplicates: duplicates, sessions: sessions.count, positions: positions)
     }
 
     private mutating func record(_ found: [IngestProblem]) {
@@ -236,9 +242,32 @@ struct IngestRun {
         let parts = sessionOrder.map { StreamAppend(stream: SessionStreams.session($0), events: bySession[$0]!, deduplicate: true) }
             + consentOrder.map { StreamAppend(stream: SessionStreams.consent(of: $0), events: consent[$0]!, keyScope: .audit,
                                               deduplicate: true) }
+        if recordsPositions { try findStoredPositions(sessionOrder.map { ($0, bySession[$0]!) }) }
         let results = try appender.append(parts).prefix(sessionOrder.count)
         appended += results.reduce(0) { $0 + $1.positions.count }
         duplicates += results.reduce(0) { $0 + $1.duplicates }
+        if recordsPositions {
+            for (session, result) in zip(sessionOrder, results) {
+                // What was appended is, in order, each event whose id the stream did not hold yet.
+                var next = result.positions.lowerBound
+                for event in bySession[session]! where positionByID[event.id] == nil {
+                    positionByID[event.id] = next
+                    next += 1
+                }
+                assert(next == result.positions.upperBound, "the appended events are those whose ids were new")
+            }
+            positions += events.map { positionByID[$0.event.id]! }
+        }
+    }
+
+    /// The positions of events among `bySession` stored before this ingest (a resend).
+    private mutating func findStoredPositions(_ bySession: [(UUID, [ProposedEvent])]) throws {
+        for (session, events) in bySession {
+            let unknown = Set(events.map(\.id)).subtracting(positionByID.keys)
+            let stream = SessionStreams.session(session)
+            guard !unknown.isEmpty, try appender.streamMetadata(stream) != nil else { continue }
+            positionByID.merge(try appender.storedPositions(of: stream, withIDs: unknown)) { first, _ in first }
+        }
     }
 
     /// The format of a recording started in an earlier file, from the session's stored events.

@@ -28,13 +28,17 @@ public struct IngestReport: Hashable, Sendable {
     public var duplicates: Int
     /// Sessions the input touched.
     public var sessions: Int
+    /// With ``SessionIngest/recordsPositions``: the global position of each event line's event, in input
+    /// order, whether appended now or stored before (a resend gets the positions of the first send).
+    public var positions: [UInt64]
 
     /// A report of these counts.
-    public init(lines: Int, appended: Int, duplicates: Int, sessions: Int) {
+    public init(lines: Int, appended: Int, duplicates: Int, sessions: Int, positions: [UInt64] = []) {
         self.lines = lines
         self.appended = appended
         self.duplicates = duplicates
         self.sessions = sessions
+        self.positions = positions
     }
 }
 
@@ -53,6 +57,8 @@ public struct SessionIngest: Sendable {
     public let codec: SessionEventCodec
     /// Told how far the ingest is: for a progress display.
     public var onProgress: (@Sendable (IngestProgress) -> Void)?
+    /// Whether the report lists each event's position (``IngestReport/positions``): 8 bytes per event line.
+    public var recordsPositions = false
     /// A rejected file lists at most this many problems (and counts the rest).
     public static let maximumListedProblems = 1000
 
@@ -69,11 +75,11 @@ public struct SessionIngest: Sendable {
 
     /// Checks and appends the NDJSON of `source`; throws ``IngestFailure`` listing the problems when any line is bad.
     public func ingest(_ source: IngestSource) async throws -> IngestReport {
-        let log = self.log, codec = self.codec, onProgress = self.onProgress
+        let log = self.log, codec = self.codec, onProgress = self.onProgress, recordsPositions = self.recordsPositions
         let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
         return try await log.appendInOneTransaction { appender in
             var reader = try LineWindowReader(source)
-            var run = IngestRun(appender: appender, codec: codec)
+            var run = IngestRun(appender: appender, codec: codec, recordsPositions: recordsPositions)
             while let lines = try reader.next() {
                 let parsed = parallelMap(count: lines.count, workers: ProcessInfo.processInfo.activeProcessorCount,
                                          threshold: 256) { parser.parse(lines[$0].bytes, line: lines[$0].number) }

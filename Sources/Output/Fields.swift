@@ -136,6 +136,18 @@ public struct Fields {
         }
     }
 
+    /// A list of unsigned integers (log positions, say).
+    public mutating func field(_ key: String, numbers: [UInt64]?) {
+        nested(key, isNull: numbers == nil) { out in
+            out.append(UInt8(ascii: "["))
+            for (index, number) in (numbers ?? []).enumerated() {
+                if index > 0 { out.append(UInt8(ascii: ",")) }
+                JSONText.appendInteger(number, to: &out)
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+    }
+
     /// A list of rows, each a JSON object.
     public mutating func field<Row: OutputRow>(_ key: String, rows: [Row]?) {
         nested(key, isNull: rows == nil) { out in

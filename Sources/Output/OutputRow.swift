@@ -18,3 +18,12 @@ public protocol OutputRow {
     /// Writes the row's fields; keys follow docs/OUTPUT.md.
     func write(to fields: inout Fields)
 }
+
+extension OutputRow {
+    /// The row as one JSON object, as `--format json` writes it (no line end): for an HTTP answer.
+    public var json: [UInt8] {
+        var out: [UInt8] = []
+        Fields.appendObject(write, to: &out)
+        return out
+    }
+}

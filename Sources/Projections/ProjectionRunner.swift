@@ -328,8 +328,8 @@ extension UUID {
 
 extension RecordedSessionEvent {
     /// Whether the event is one of a session's own: not a consent copy in a subject's stream, not an
-    /// event about the store in its audit stream (an export, say).
-    var feedsSessionViews: Bool { !isCopy && stream != SessionStreams.audit.uuid }
+    /// event about the store in its audit or tokens stream (an export, a token).
+    var feedsSessionViews: Bool { !isCopy && !SessionStreams.holdsStoreEvents(stream) }
 
     /// The sessions an erasure or a retention purge in the audit stream shredded, with their new status.
     var shredding: (sessions: [UUID], status: SessionSummary.Status, subject: SubjectHash?)? {

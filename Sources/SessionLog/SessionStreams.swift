@@ -10,6 +10,15 @@ public enum SessionStreams {
     /// `export.performed`. A version 8 UUID, fixed for every store.
     public static let audit = StreamID(UUID(version8From: SHA256.hash(Array("sessionstore audit stream v1".utf8))))
 
+    /// The access tokens of `sessionstore serve` (under the audit key): `token.created` and `token.revoked`,
+    /// kept apart from the audit stream so that checking a token reads only them. A version 8 UUID.
+    public static let tokens = StreamID(UUID(version8From: SHA256.hash(Array("sessionstore tokens stream v1".utf8))))
+
+    /// Whether the stream `id` holds events about the store (the audit and tokens streams), not a session's.
+    public static func holdsStoreEvents(_ id: UUID) -> Bool {
+        id == audit.uuid || id == tokens.uuid
+    }
+
     /// A session's stream: its id is the session id.
     public static func session(_ id: UUID) -> StreamID { StreamID(id) }
 

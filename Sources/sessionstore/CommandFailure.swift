@@ -83,7 +83,7 @@ extension CommandFailure {
             .invalidRequest: .usage,
             .unknownSubject: .invalidData, .unknownSession: .invalidData, .outOfRange: .invalidData,
             .inconsistent: .integrity,
-            .unknownHold: .invalidData, .held: .held, .purposeRequired: .usage,
+            .unknownHold: .invalidData, .unknownToken: .invalidData, .held: .held, .purposeRequired: .usage,
             .notWitnessed: .integrity,
         ]),
         codes(ExportError.self, [

@@ -47,7 +47,7 @@ func resolveSession(_ argument: String, in log: EventLog) throws -> UUID {
 /// Whether `stream` holds a session, not the store's audit stream or a subject's consent stream (whose
 /// ids are version 8 UUIDs made from the subject hash; their events, under the audit key, stay readable).
 private func isSessionStream(_ stream: StreamID, in log: EventLog) throws -> Bool {
-    guard stream != SessionStreams.audit else { return false }
+    guard !SessionStreams.holdsStoreEvents(stream.uuid) else { return false }
     guard stream.uuid.uuidString.dropFirst(14).first == "8" else { return true }
     do {
         return try log.readStream(stream, maxCount: 1).first.map { !$0.type.hasPrefix("consent.") } ?? true

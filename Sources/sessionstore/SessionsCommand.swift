@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Output
+import OutputRows
 import Projections
 
 struct SessionsCommand: AsyncParsableCommand {

@@ -169,7 +169,7 @@ struct WitnessAddCheckpointCommand: AsyncParsableCommand {
                     throw CommandFailure(.usage, "cannot read \(request): \(error.localizedDescription)")
                 }
             }
-            let answer = await try stateOptions.witness(key).addCheckpoint(Array(body))
+            let answer = try await stateOptions.witness(key).addCheckpoint(Array(body))
             guard answer.status == 200 else {
                 let status: ExitStatus = [409, 422].contains(answer.status) ? .integrity : .invalidData
                 throw CommandFailure(status, "the witness refused (\(answer.status)): \(answer.body.trimmingCharacters(in: .whitespacesAndNewlines))")

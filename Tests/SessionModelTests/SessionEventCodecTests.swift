@@ -51,6 +51,10 @@ import TestSupport
             .holdReleased(HoldReleased(hold: UUID(), reason: text, actor: other)),
             .accessRead(AccessRead(actor: text, purpose: number % 2 == 0 ? other : nil, command: other, sessions: [UUID(), UUID()])),
             .accessPolicySet(AccessPolicy(purposeRequired: number % 2 == 0)),
+            .tokenCreated(TokenCreated(token: UUID(), secretHash: Array(repeating: UInt8(truncatingIfNeeded: number), count: 32),
+                                       scope: other, subjects: number % 2 == 0 ? [] : [subject],
+                                       expiresAt: number % 2 == 0 ? nil : Int64(truncatingIfNeeded: number), actor: text, name: other)),
+            .tokenRevoked(TokenRevoked(token: UUID(), actor: text)),
         ]
     }
 

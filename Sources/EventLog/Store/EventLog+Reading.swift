@@ -123,9 +123,10 @@ extension EventLog {
     public func forEachEvent(from position: UInt64 = 0, skippingErased: Bool = false,
                              _ body: (RecordedEvent) throws -> Void) throws {
         var next = position
-        while let following = try forEachRecord(from: next, maxCount: 4096, skippingErased: skippingErased,
-                                                transform: { $0 }, body) {
-            next = following
+        while true {
+            let visited = try forEachRecord(from: next, maxCount: 4096, skippingErased: skippingErased, transform: { $0 }, body)
+            guard visited.more else { return }
+            next = visited.next
         }
     }
 
@@ -171,13 +172,13 @@ extension EventLog {
         try reading(StoreLayout.eventCount)
     }
 
-    /// Returns the position after the last record visited when `maxCount` records were visited
-    /// (there may be more), nil when the log ended first.
+    /// Returns the position after the last record visited (erased ones included), and whether
+    /// `maxCount` records were visited (there may be more) rather than the log ending first.
     @discardableResult
-    private func forEachRecord<T>(from position: UInt64, maxCount: Int, skippingErased: Bool,
-                                  transform: @escaping @Sendable (RecordedEvent) throws -> T,
-                                  _ body: (T) throws -> Void) throws -> UInt64? {
-        guard maxCount > 0 else { return position }
+    func forEachRecord<T>(from position: UInt64, maxCount: Int, skippingErased: Bool,
+                          transform: @escaping @Sendable (RecordedEvent) throws -> T,
+                          _ body: (T) throws -> Void) throws -> (next: UInt64, more: Bool) {
+        guard maxCount > 0 else { return (position, true) }
         let decoder = ChunkDecoder(opener: opener)
         return try reading { txn in
             try txn.withCursor(StoreLayout.events) { cursor in
@@ -200,7 +201,7 @@ extension EventLog {
                         try body(try result.get())
                     }
                 }
-                return remaining == 0 ? next : nil
+                return (next, remaining == 0)
             }
         }
     }

@@ -19,22 +19,25 @@ public struct EventSubscription: AsyncSequence, Sendable {
 
     let log: EventLog
     let start: UInt64
+    let skippingErased: Bool
 
     /// An iterator from the subscription's start position.
     public func makeAsyncIterator() -> Iterator {
-        Iterator(log: log, nextPosition: start)
+        Iterator(log: log, nextPosition: start, skippingErased: skippingErased)
     }
 
     /// Reads history in batches, then waits for new commits.
     public struct Iterator: AsyncIteratorProtocol {
         let log: EventLog
         var nextPosition: UInt64
+        let skippingErased: Bool
         private var buffer: [RecordedEvent] = []
         private var index = 0
 
-        init(log: EventLog, nextPosition: UInt64) {
+        init(log: EventLog, nextPosition: UInt64, skippingErased: Bool) {
             self.log = log
             self.nextPosition = nextPosition
+            self.skippingErased = skippingErased
         }
 
         /// The next event, waiting for one to be committed; `nil` once the task is cancelled.
@@ -47,8 +50,14 @@ public struct EventSubscription: AsyncSequence, Sendable {
                     return event
                 }
                 if Task.isCancelled { return nil }
-                buffer = try log.readAll(from: nextPosition, maxCount: 512)
+                buffer.removeAll(keepingCapacity: true)
                 index = 0
+                let visited = try log.forEachRecord(from: nextPosition, maxCount: 512, skippingErased: skippingErased,
+                                                    transform: { $0 }) { buffer.append($0) }
+                if buffer.isEmpty, visited.next > nextPosition {
+                    nextPosition = visited.next  // every record read was erased
+                    continue
+                }
                 if buffer.isEmpty {
                     // Woken by this log's commits at once, and by other processes' where the backend
                     // announces them; otherwise those are found by looking again every `pollInterval`.
@@ -71,8 +80,10 @@ public struct EventSubscription: AsyncSequence, Sendable {
 }
 
 extension EventLog {
-    /// Subscribes to the log from global position `position` (0: from the beginning).
-    public func subscribe(from position: UInt64 = 0) -> EventSubscription {
-        EventSubscription(log: self, start: position)
+    /// Subscribes to the log from global position `position` (0: from the beginning). With
+    /// `skippingErased`, records whose data key was destroyed are passed over; otherwise the first
+    /// one ends the iteration with ``EventLogError/Code/keyDestroyed``.
+    public func subscribe(from position: UInt64 = 0, skippingErased: Bool = false) -> EventSubscription {
+        EventSubscription(log: self, start: position, skippingErased: skippingErased)
     }
 }

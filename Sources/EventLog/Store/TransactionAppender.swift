@@ -46,7 +46,7 @@ public final class TransactionAppender {
     }
 
     /// Seals the queued records and writes them, with the tree nodes and index entries they complete.
-    private func writeQueuedRecords() throws {
+    fileprivate func writeQueuedRecords() throws {
         guard !state.jobs.isEmpty else { return }
         let base: NonceBase
         if let nonceBase {
@@ -111,6 +111,13 @@ extension TransactionAppender {
             }
         }
         return events
+    }
+
+    /// The global positions of the events `stream` holds among `ids`, by id, as this transaction sees it
+    /// (what it has written so far included); read from the stream's clear headers, nothing decrypted.
+    public func storedPositions(of stream: StreamID, withIDs ids: Set<UUID>) throws -> [UUID: UInt64] {
+        try writeQueuedRecords()
+        return try StreamIndex.places(of: ids, in: stream, in: txn).mapValues(\.position)
     }
 
     /// Reads a stream as ``EventLog/readStream(_:from:maxCount:skippingErased:transform:)`` does, as

@@ -164,6 +164,50 @@ public struct HoldPlaced: Hashable, Sendable {
     }
 }
 
+/// An access token made for `sessionstore serve` (`token.created`, in the tokens stream).
+public struct TokenCreated: Hashable, Sendable {
+    /// The token's public part: `tokens revoke` names it, and the access log records it.
+    public var token: UUID
+    /// The keyed hash of the token's secret (32 bytes); the secret itself is never stored.
+    public var secretHash: [UInt8]
+    /// What the token may do: "ingest", "read", "audit" or "admin".
+    public var scope: String
+    /// A read token limited to these people; empty: every subject.
+    public var subjects: [SubjectHash]
+    /// When it stops being accepted (ms since 1970); nil: until revoked.
+    public var expiresAt: Int64?
+    /// Who created it.
+    public var actor: String
+    /// What it is for, shown by `tokens list`.
+    public var name: String
+
+    /// A token `token` with the keyed hash `secretHash` of its secret.
+    public init(token: UUID, secretHash: [UInt8], scope: String, subjects: [SubjectHash] = [], expiresAt: Int64? = nil,
+                actor: String, name: String) {
+        self.token = token
+        self.secretHash = secretHash
+        self.scope = scope
+        self.subjects = subjects
+        self.expiresAt = expiresAt
+        self.actor = actor
+        self.name = name
+    }
+}
+
+/// An access token refused from now on (`token.revoked`, in the tokens stream).
+public struct TokenRevoked: Hashable, Sendable {
+    /// The id of the token revoked.
+    public var token: UUID
+    /// Who revoked it.
+    public var actor: String
+
+    /// The revocation of `token`.
+    public init(token: UUID, actor: String) {
+        self.token = token
+        self.actor = actor
+    }
+}
+
 /// A legal hold released (`hold.released`, in the audit stream).
 public struct HoldReleased: Hashable, Sendable {
     /// The id of the hold released.

@@ -26,6 +26,8 @@ public enum EventType: String, CaseIterable, Hashable, Sendable {
     case holdReleased = "hold.released"
     case accessRead = "access.read"
     case accessPolicySet = "access.policy_set"
+    case tokenCreated = "token.created"
+    case tokenRevoked = "token.revoked"
 
     /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
     public var currentSchemaVersion: UInt32 {

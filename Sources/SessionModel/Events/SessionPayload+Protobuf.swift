@@ -37,6 +37,8 @@ extension Sessionstore_V1_RetentionPolicySet: EnvelopeMessage {}
 extension Sessionstore_V1_ReplayRun: EnvelopeMessage {}
 extension Sessionstore_V1_HoldPlaced: EnvelopeMessage {}
 extension Sessionstore_V1_HoldReleased: EnvelopeMessage {}
+extension Sessionstore_V1_TokenCreated: EnvelopeMessage {}
+extension Sessionstore_V1_TokenRevoked: EnvelopeMessage {}
 extension Sessionstore_V1_AccessRead: EnvelopeMessage {}
 extension Sessionstore_V1_AccessPolicySet: EnvelopeMessage {}
 
@@ -203,6 +205,21 @@ extension SessionPayload {
             var m = Sessionstore_V1_AccessPolicySet()
             m.purposeRequired = p.purposeRequired
             return m
+        case .tokenCreated(let p):
+            var m = Sessionstore_V1_TokenCreated()
+            m.tokenID = Data(p.token.wireBytes)
+            m.secretHash = Data(p.secretHash)
+            m.scope = p.scope
+            m.subjects = p.subjects.map { Data($0.bytes) }
+            if let expiresAt = p.expiresAt { m.expiresAtMs = expiresAt }
+            m.actor = p.actor
+            m.name = p.name
+            return m
+        case .tokenRevoked(let p):
+            var m = Sessionstore_V1_TokenRevoked()
+            m.tokenID = Data(p.token.wireBytes)
+            m.actor = p.actor
+            return m
         }
     }
 
@@ -338,6 +355,21 @@ extension SessionPayload {
         case .accessPolicySet:
             return try parse(Sessionstore_V1_AccessPolicySet.self) { m in
                 .accessPolicySet(AccessPolicy(purposeRequired: m.purposeRequired))
+            }
+        case .tokenCreated:
+            return try parse(Sessionstore_V1_TokenCreated.self) { m in
+                guard m.secretHash.count == 32 else { throw WireReader.Malformed(reason: "field 9 is not a 32-byte keyed hash") }
+                let subjects = try m.subjects.map { bytes in
+                    guard let hash = try subject(bytes, field: 11) else { throw WireReader.Malformed(reason: "field 11 holds an empty subject hash") }
+                    return hash
+                }
+                return .tokenCreated(TokenCreated(token: try UUID(wire: Array(m.tokenID), field: 8), secretHash: Array(m.secretHash),
+                                                  scope: m.scope, subjects: subjects, expiresAt: m.hasExpiresAtMs ? m.expiresAtMs : nil,
+                                                  actor: m.actor, name: m.name))
+            }
+        case .tokenRevoked:
+            return try parse(Sessionstore_V1_TokenRevoked.self) { m in
+                .tokenRevoked(TokenRevoked(token: try UUID(wire: Array(m.tokenID), field: 8), actor: m.actor))
             }
         }
     }

@@ -26,6 +26,8 @@ public enum SessionPayload: Hashable, Sendable {
     case holdReleased(HoldReleased)
     case accessRead(AccessRead)
     case accessPolicySet(AccessPolicy)
+    case tokenCreated(TokenCreated)
+    case tokenRevoked(TokenRevoked)
 
     /// The event type of this payload.
     public var type: EventType {
@@ -56,6 +58,8 @@ public enum SessionPayload: Hashable, Sendable {
         case .holdReleased: .holdReleased
         case .accessRead: .accessRead
         case .accessPolicySet: .accessPolicySet
+        case .tokenCreated: .tokenCreated
+        case .tokenRevoked: .tokenRevoked
         }
     }
 }

@@ -894,6 +894,84 @@ nonisolated struct Sessionstore_V1_HoldReleased: Sendable {
   init() {}
 }
 
+/// "token.created": in the tokens stream, written by `tokens create`
+nonisolated struct Sessionstore_V1_TokenCreated: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// 16-byte UUID: the token's public part, which `tokens revoke` names
+  var tokenID: Data = Data()
+
+  /// 32 bytes: BLAKE2b-256, keyed with the store's subject-hashing key, of "sessionstore token v1\n" + the secret
+  var secretHash: Data = Data()
+
+  /// "ingest", "read", "audit" or "admin"
+  var scope: String = String()
+
+  /// a read token limited to these subjects (32-byte subject hashes); empty: every subject
+  var subjects: [Data] = []
+
+  /// refused from this time on
+  var expiresAtMs: Int64 {
+    get {_expiresAtMs ?? 0}
+    set {_expiresAtMs = newValue}
+  }
+  /// Returns true if `expiresAtMs` has been explicitly set.
+  var hasExpiresAtMs: Bool {self._expiresAtMs != nil}
+  /// Clears the value of `expiresAtMs`. Subsequent reads from it will return its default value.
+  mutating func clearExpiresAtMs() {self._expiresAtMs = nil}
+
+  /// who created it
+  var actor: String = String()
+
+  /// what it is for ("android-backend"): shown by `tokens list` and in the access log
+  var name: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _expiresAtMs: Int64? = nil
+}
+
+/// "token.revoked": in the tokens stream, written by `tokens revoke`
+nonisolated struct Sessionstore_V1_TokenRevoked: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// the token_id of a token.created event
+  var tokenID: Data = Data()
+
+  /// who revoked it
+  var actor: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 /// "replay.run": in a run's own session, written by `replay --drive`
 nonisolated struct Sessionstore_V1_ReplayRun: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -2597,6 +2675,155 @@ nonisolated extension Sessionstore_V1_HoldReleased: SwiftProtobuf.Message, Swift
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.holdID != rhs.holdID {return false}
     if lhs.reason != rhs.reason {return false}
+    if lhs.actor != rhs.actor {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_TokenCreated: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".TokenCreated"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}token_id\0\u{3}secret_hash\0\u{1}scope\0\u{1}subjects\0\u{3}expires_at_ms\0\u{1}actor\0\u{1}name\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.tokenID) }()
+      case 9: try { try decoder.decodeSingularBytesField(value: &self.secretHash) }()
+      case 10: try { try decoder.decodeSingularStringField(value: &self.scope) }()
+      case 11: try { try decoder.decodeRepeatedBytesField(value: &self.subjects) }()
+      case 12: try { try decoder.decodeSingularSInt64Field(value: &self._expiresAtMs) }()
+      case 13: try { try decoder.decodeSingularStringField(value: &self.actor) }()
+      case 14: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if !self.tokenID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.tokenID, fieldNumber: 8)
+    }
+    if !self.secretHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.secretHash, fieldNumber: 9)
+    }
+    if !self.scope.isEmpty {
+      try visitor.visitSingularStringField(value: self.scope, fieldNumber: 10)
+    }
+    if !self.subjects.isEmpty {
+      try visitor.visitRepeatedBytesField(value: self.subjects, fieldNumber: 11)
+    }
+    try { if let v = self._expiresAtMs {
+      try visitor.visitSingularSInt64Field(value: v, fieldNumber: 12)
+    } }()
+    if !self.actor.isEmpty {
+      try visitor.visitSingularStringField(value: self.actor, fieldNumber: 13)
+    }
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 14)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_TokenCreated, rhs: Sessionstore_V1_TokenCreated) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.tokenID != rhs.tokenID {return false}
+    if lhs.secretHash != rhs.secretHash {return false}
+    if lhs.scope != rhs.scope {return false}
+    if lhs.subjects != rhs.subjects {return false}
+    if lhs._expiresAtMs != rhs._expiresAtMs {return false}
+    if lhs.actor != rhs.actor {return false}
+    if lhs.name != rhs.name {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_TokenRevoked: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".TokenRevoked"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}token_id\0\u{1}actor\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularBytesField(value: &self.tokenID) }()
+      case 9: try { try decoder.decodeSingularStringField(value: &self.actor) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if !self.tokenID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.tokenID, fieldNumber: 8)
+    }
+    if !self.actor.isEmpty {
+      try visitor.visitSingularStringField(value: self.actor, fieldNumber: 9)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_TokenRevoked, rhs: Sessionstore_V1_TokenRevoked) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.tokenID != rhs.tokenID {return false}
     if lhs.actor != rhs.actor {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true

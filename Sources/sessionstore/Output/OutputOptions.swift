@@ -44,6 +44,12 @@ enum TextFormats: FormatOffer {
     static let defaultFormat = OutputFormat.text
 }
 
+/// A secret made once (`tokens create`): alone on a line for a script, or one JSON object.
+enum SecretFormats: FormatOffer {
+    static let formats: [OutputFormat] = [.text, .json]
+    static let defaultFormat = OutputFormat.text
+}
+
 /// One record of facts: stats.
 enum ObjectFormats: FormatOffer {
     static let formats: [OutputFormat] = [.table, .json]

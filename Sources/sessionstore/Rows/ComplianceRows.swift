@@ -219,3 +219,40 @@ struct AccessPolicyRow: OutputRow {
         fields.field("purpose_required", policy.purposeRequired)
     }
 }
+
+/// An access token (`tokens create|list|revoke`): never its secret, except once, when it is made.
+struct TokenRow: OutputRow {
+    static let columns = ["token_id", "status", "scope", "name", "subject_hashes", "expires_at", "created_by", "created_at", "position",
+                          "revoked_by", "revoked_at", "token"]
+
+    var token: AccessToken
+    var status: String
+    /// The token itself, only when it was just made.
+    var secret: String?
+
+    init(token: AccessToken, now: Int64) {
+        self.token = token
+        status = token.revokedAt != nil ? "revoked" : token.isValid(at: now) ? "valid" : "expired"
+    }
+
+    init(token: AccessToken, secret: String) {
+        self.token = token
+        status = "valid"
+        self.secret = secret
+    }
+
+    func write(to fields: inout Fields) {
+        fields.field("token_id", id: token.id)
+        fields.field("status", status)
+        fields.field("scope", token.scope.rawValue)
+        fields.field("name", token.name)
+        fields.field("subject_hashes", strings: token.subjects.map(\.description))
+        fields.field("expires_at", time: token.expiresAt)
+        fields.field("created_by", token.createdBy)
+        fields.field("created_at", time: token.createdAt)
+        fields.field("position", token.position)
+        fields.field("revoked_by", token.revokedBy)
+        fields.field("revoked_at", time: token.revokedAt)
+        fields.field("token", secret)
+    }
+}

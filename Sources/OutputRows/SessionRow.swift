@@ -2,13 +2,17 @@ import Output
 import Projections
 
 /// A session of the session list.
-struct SessionRow: OutputRow {
-    static let columns = ["session", "status", "started_at", "ended_at", "duration_ms", "segments", "words", "recordings",
+public struct SessionRow: OutputRow {
+    public static let columns = ["session", "status", "started_at", "ended_at", "duration_ms", "segments", "words", "recordings",
                           "audio_ms", "consent", "subject_hash", "locale", "run_of", "label"]
 
-    var summary: SessionSummary
+    public var summary: SessionSummary
 
-    func write(to fields: inout Fields) {
+    public init(summary: SessionSummary) {
+        self.summary = summary
+    }
+
+    public func write(to fields: inout Fields) {
         let s = summary
         fields.field("session", id: s.session)
         fields.field("status", s.status.rawValue)

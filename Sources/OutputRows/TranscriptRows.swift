@@ -4,13 +4,17 @@ import Output
 import Projections
 
 /// A committed segment of a transcript, with its latest correction.
-struct SegmentRow: OutputRow {
-    static let columns = ["segment", "start_ms", "end_ms", "speaker", "confidence", "text", "committed_text",
+public struct SegmentRow: OutputRow {
+    public static let columns = ["segment", "start_ms", "end_ms", "speaker", "confidence", "text", "committed_text",
                           "committed_at", "words"]
 
-    var segment: TranscriptView.Segment
+    public var segment: TranscriptView.Segment
 
-    func write(to fields: inout Fields) {
+    public init(segment: TranscriptView.Segment) {
+        self.segment = segment
+    }
+
+    public func write(to fields: inout Fields) {
         fields.field("segment", segment.id)
         fields.field("start_ms", segment.startMilliseconds)
         fields.field("end_ms", segment.endMilliseconds)
@@ -24,12 +28,16 @@ struct SegmentRow: OutputRow {
 }
 
 /// The current guess of a segment not committed yet.
-struct PartialRow: OutputRow {
-    static let columns = ["segment", "revision", "start_ms", "end_ms", "stability", "text"]
+public struct PartialRow: OutputRow {
+    public static let columns = ["segment", "revision", "start_ms", "end_ms", "stability", "text"]
 
-    var partial: TranscriptView.Partial
+    public var partial: TranscriptView.Partial
 
-    func write(to fields: inout Fields) {
+    public init(partial: TranscriptView.Partial) {
+        self.partial = partial
+    }
+
+    public func write(to fields: inout Fields) {
         fields.field("segment", partial.segment)
         fields.field("revision", partial.revision)
         fields.field("start_ms", partial.startMilliseconds)
@@ -40,18 +48,23 @@ struct PartialRow: OutputRow {
 }
 
 /// A transcript line of CSV or NDJSON: a committed segment or, with `--partials`, a partial one.
-struct TranscriptLineRow: OutputRow {
-    static let columns = ["session", "kind"] + SegmentRow.columns + ["revision", "stability"]
+public struct TranscriptLineRow: OutputRow {
+    public static let columns = ["session", "kind"] + SegmentRow.columns + ["revision", "stability"]
 
-    enum Line {
+    public enum Line {
         case committed(TranscriptView.Segment)
         case partial(TranscriptView.Partial)
     }
 
-    var session: UUID
-    var line: Line
+    public var session: UUID
+    public var line: Line
 
-    func write(to fields: inout Fields) {
+    public init(session: UUID, line: Line) {
+        self.session = session
+        self.line = line
+    }
+
+    public func write(to fields: inout Fields) {
         fields.field("session", id: session)
         switch line {
         case .committed(let segment):
@@ -77,13 +90,18 @@ struct TranscriptLineRow: OutputRow {
 }
 
 /// A transcript as one JSON document: the session, its committed segments and, when asked, its partials.
-struct TranscriptDocument: OutputRow {
-    static let columns = ["session", "segments", "partials"]
+public struct TranscriptDocument: OutputRow {
+    public static let columns = ["session", "segments", "partials"]
 
-    var view: TranscriptView
-    var withPartials: Bool
+    public var view: TranscriptView
+    public var withPartials: Bool
 
-    func write(to fields: inout Fields) {
+    public init(view: TranscriptView, withPartials: Bool) {
+        self.view = view
+        self.withPartials = withPartials
+    }
+
+    public func write(to fields: inout Fields) {
         fields.field("session", id: view.session)
         fields.field("segments", rows: view.segments.map(SegmentRow.init))
         if withPartials { fields.field("partials", rows: view.partials.map(PartialRow.init)) }

@@ -1,0 +1,130 @@
+import EventLog
+import Foundation
+import Hummingbird
+import HTTPTypes
+import Ingest
+import Migrations
+import Output
+import SessionLog
+import SessionModel
+
+/// `POST /v1/events` (NDJSON in the ingest shape, all or nothing, durable before the answer) and
+/// `GET /v1/events` (the log's live tail as Server-Sent Events).
+struct EventRoutes {
+    let log: EventLog
+    let configuration: ServerConfiguration
+    let gate: AppendGate
+    let metrics: ServerMetrics
+
+    /// A quiet tail sends a comment this often, so that proxies and the idle timeout keep it open.
+    static let keepAliveInterval = Duration.seconds(15)
+    /// What a body may be labelled; curl's default for --data-binary (form-urlencoded) is taken too.
+    static let ndjsonTypes: Set<String> = ["application/x-ndjson", "application/ndjson", "application/jsonl", "application/json",
+                                           "text/plain", "application/octet-stream", "application/x-www-form-urlencoded"]
+
+    func add(to router: RouterGroup<ServerContext>) {
+        router.post("events") { request, context in try await append(request, context) }
+        router.get("events") { request, context in try tail(request, context) }
+    }
+
+    private func append(_ request: Request, _ context: ServerContext) async throws -> Response {
+        try context.require(.ingest)
+        if let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+           !Self.ndjsonTypes.contains(type) {
+            throw Problem(status: .unsupportedMediaType, type: "unsupported-media-type", title: "The body must be NDJSON.",
+                          detail: "Content-Type \(type) is not NDJSON; send application/x-ndjson, one event per line (docs/INGEST.md)")
+        }
+        let spool = try await BodySpool(request.body, in: configuration.spoolDirectory, maximumBytes: configuration.maximumBodyBytes,
+                                        maximumLineBytes: configuration.maximumLineBytes, timeout: configuration.bodyTimeout)
+        let file = spool.file
+        var ingest = SessionIngest(log: log)
+        ingest.recordsPositions = true
+        let report: IngestReport
+        do {
+            report = try await gate.withPlace {
+                let started = ContinuousClock.now
+                let report = try await ingest.ingest(.file(file))
+                let elapsed = (ContinuousClock.now - started).components
+                metrics.durableCommitLatency.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+                return report
+            }
+        } catch let failure as IngestFailure {
+            var problem = Problem(status: .unprocessableContent, type: "invalid-events", title: "The body has events that cannot be stored; nothing was appended.",
+                                  detail: failure.problems.first.map(String.init(describing:)) ?? failure.description)
+            problem.problems = failure.problems
+            problem.unlisted = failure.unlisted
+            throw problem
+        } catch let error as EventLogError where error.code == .storeBusy || error.code == .unavailable {
+            var problem = Problem(status: .serviceUnavailable, type: "store-unavailable", title: "The store cannot take appends now; try again shortly.")
+            problem.retryAfter = 1
+            throw problem
+        }
+        metrics.appendRequests.increment()
+        metrics.appendedEvents.increment(by: Int64(report.appended))
+        return .json(AppendAnswer(report: report).json)
+    }
+
+    /// Every event after `after` (or the `Last-Event-ID` a reconnecting client sends), then each new one
+    /// as it is committed: `id` is the position, `event` the type, `data` the event as `events` prints it.
+    private func tail(_ request: Request, _ context: ServerContext) throws -> Response {
+        let token = try context.require(.read)
+        guard token.subjects.isEmpty else {
+            throw Problem(status: .forbidden, type: "forbidden", title: "This token's scope does not allow this request.",
+                          detail: "a token limited to subjects cannot read the whole log's tail")
+        }
+        let resumeFrom = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters.get("after")
+        let start: UInt64
+        if let resumeFrom {
+            guard let last = UInt64(resumeFrom) else { throw Problem.badRequest("\(resumeFrom) is not a log position") }
+            start = last + 1
+        } else {
+            start = 0
+        }
+        let withAudio = request.uri.queryParameters.get("with_audio") == "true"
+        let log = self.log
+        let body = ResponseBody { writer in
+            let codec = SessionMigrations.codec
+            let events = log.subscribe(from: start, skippingErased: true)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                let (messages, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingOldest(256))
+                group.addTask {
+                    defer { continuation.finish() }
+                    for try await recorded in events where !SessionStreams.holdsStoreEvents(recorded.stream.uuid) {
+                        let event = try codec.decode(recorded)
+                        if event.isCopy { continue }  // a consent event's copy in its subject's trail: sent once, as the session's
+                        var row = EventRow(recorded: event)
+                        if withAudio, case .recordingChunk(let chunk) = event.event.payload { row.pcm = try chunk.pcm() }
+                        var message = Array("id: \(recorded.position)\nevent: \(recorded.type)\ndata: ".utf8)
+                        message += row.json
+                        message += Array("\n\n".utf8)
+                        while case .dropped = continuation.yield(message) { try await Task.sleep(for: .milliseconds(5)) }
+                    }
+                }
+                group.addTask {
+                    while true {
+                        try await Task.sleep(for: Self.keepAliveInterval)
+                        continuation.yield(Array(": keep-alive\n\n".utf8))
+                    }
+                }
+                try await writer.write(ByteBuffer(string: ": sessionstore tail from position \(start)\n\n"))
+                for await message in messages { try await writer.write(ByteBuffer(bytes: message)) }
+                group.cancelAll()
+            }
+        }
+        return Response(status: .ok, headers: [.contentType: "text/event-stream", .cacheControl: "no-store"], body: body)
+    }
+}
+
+/// What a good append answers: counts, and each event line's position (a resend gets the same ones).
+private struct AppendAnswer: OutputRow {
+    static let columns = ["lines", "appended", "duplicates", "sessions", "positions"]
+    var report: IngestReport
+
+    func write(to fields: inout Fields) {
+        fields.field("lines", report.lines)
+        fields.field("appended", report.appended)
+        fields.field("duplicates", report.duplicates)
+        fields.field("sessions", report.sessions)
+        fields.field("positions", numbers: report.positions)
+    }
+}

@@ -1,0 +1,76 @@
+import Foundation
+import Hummingbird
+import Ingest
+import Output
+
+/// An error answer as RFC 9457 `application/problem+json`: a type URI, a title, the status and, where the
+/// client can act on it, a detail naming what is wrong and where (docs/SERVER.md, "Problems").
+public struct Problem: HTTPResponseError, Sendable {
+    public var status: HTTPResponse.Status
+    /// The last part of the type URI, `urn:sessionstore:problem:TYPE`.
+    public var type: String
+    public var title: String
+    public var detail: String?
+    /// The lines of a refused NDJSON body, each with its line, field and reason.
+    public var problems: [IngestProblem] = []
+    /// Problems found beyond those listed.
+    public var unlisted = 0
+    /// Seconds after which a client may try again (429 and 503).
+    public var retryAfter: Int?
+
+    public init(status: HTTPResponse.Status, type: String, title: String, detail: String? = nil) {
+        self.status = status
+        self.type = type
+        self.title = title
+        self.detail = detail
+    }
+
+    /// No token, or one that is malformed, unknown, wrong, revoked or expired: all answered alike.
+    static let unauthenticated = Problem(status: .unauthorized, type: "unauthenticated",
+                                         title: "A valid access token is required (Authorization: Bearer TOKEN).")
+
+    /// Nothing here, or nothing this token may see (the same answer, so that it tells nothing).
+    static func notFound(_ what: String) -> Problem {
+        Problem(status: .notFound, type: "not-found", title: "Not found.", detail: what)
+    }
+
+    static func badRequest(_ detail: String) -> Problem {
+        Problem(status: .badRequest, type: "bad-request", title: "The request is not valid.", detail: detail)
+    }
+
+    public func response(from request: Request, context: some RequestContext) throws -> Response {
+        var headers: HTTPFields = [.contentType: "application/problem+json"]
+        if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
+        if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: ProblemDocument(problem: self).json)))
+    }
+}
+
+/// The problem's JSON members.
+private struct ProblemDocument: OutputRow {
+    static let columns = ["type", "title", "status", "detail", "problems", "unlisted_problems"]
+    var problem: Problem
+
+    func write(to fields: inout Fields) {
+        fields.field("type", "urn:sessionstore:problem:" + problem.type)
+        fields.field("title", problem.title)
+        fields.field("status", problem.status.code)
+        if let detail = problem.detail { fields.field("detail", detail) }
+        if !problem.problems.isEmpty {
+            fields.field("problems", rows: problem.problems.map(LineProblemRow.init))
+            fields.field("unlisted_problems", problem.unlisted)
+        }
+    }
+}
+
+/// One refused line of a body.
+private struct LineProblemRow: OutputRow {
+    static let columns = ["line", "field", "reason"]
+    var problem: IngestProblem
+
+    func write(to fields: inout Fields) {
+        fields.field("line", problem.line)
+        fields.field("field", problem.field)
+        fields.field("reason", problem.reason)
+    }
+}

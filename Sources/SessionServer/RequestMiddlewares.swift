@@ -1,0 +1,65 @@
+import Compliance
+import Foundation
+import Hummingbird
+import NIOCore
+
+/// Turns every error a route throws into a problem answer (RFC 9457), counts refusals, and keeps the
+/// server's own errors (a store failure) from telling more than that something went wrong.
+struct ProblemMiddleware: RouterMiddleware {
+    typealias Context = ServerContext
+    let metrics: ServerMetrics
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        do {
+            let response = try await next(request, context)
+            if response.status.code >= 400 { metrics.rejectedRequests.increment() }
+            return response
+        } catch let problem as Problem {
+            metrics.rejectedRequests.increment()
+            return try problem.response(from: request, context: context)
+        } catch let error as HTTPResponseError {
+            metrics.rejectedRequests.increment()
+            let problem = Problem(status: error.status, type: Self.type(of: error.status), title: error.status.reasonPhrase + ".")
+            return try problem.response(from: request, context: context)
+        } catch {
+            metrics.rejectedRequests.increment()
+            context.logger.error("\(request.method) \(request.uri.path): \(error)")
+            let problem = Problem(status: .internalServerError, type: "internal", title: "The server could not answer this request.")
+            return try problem.response(from: request, context: context)
+        }
+    }
+
+    private static func type(of status: HTTPResponse.Status) -> String {
+        status.reasonPhrase.lowercased().replacingOccurrences(of: " ", with: "-")
+    }
+}
+
+/// Checks the bearer token of every request under /v1 and puts it in the context; a request without a
+/// valid one is answered 401, whatever was wrong with it.
+struct TokenAuthentication: RouterMiddleware {
+    typealias Context = ServerContext
+    let verifier: TokenVerifier
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let header = request.headers[.authorization], header.count > 7,
+              header.prefix(7).lowercased() == "bearer " else { throw Problem.unauthenticated }
+        let presented = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+        guard let token = try verifier.verify(presented, at: Int64(Date().timeIntervalSince1970 * 1000)) else { throw Problem.unauthenticated }
+        var context = context
+        context.token = token
+        return try await next(request, context)
+    }
+}
+
+/// Counts the connections open, for `/metrics`: added to each connection's pipeline, removed when it closes.
+final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+    typealias InboundIn = Never
+    let metrics: ServerMetrics
+
+    init(metrics: ServerMetrics) {
+        self.metrics = metrics
+    }
+
+    func handlerAdded(context: ChannelHandlerContext) { metrics.connectionOpened() }
+    func handlerRemoved(context: ChannelHandlerContext) { metrics.connectionClosed() }
+}

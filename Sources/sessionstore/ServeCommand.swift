@@ -1,0 +1,73 @@
+import ArgumentParser
+import Foundation
+import Output
+import SessionServer
+
+struct ServeCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the store over HTTP: append events, read sessions, transcripts and consent, tail the log.",
+        discussion: """
+            Prints `listening on http://HOST:PORT` once it accepts requests (--listen HOST:0 takes a free \
+            port). Every request under /v1 carries an access token (Authorization: Bearer TOKEN) made by \
+            `sessionstore tokens create`; /healthz, /readyz and /metrics take none. SIGTERM or SIGINT stop \
+            accepting connections, let requests in flight finish, and close the store. Plain HTTP: keep it \
+            on loopback (the default) behind a TLS proxy to serve other machines. Routes, answers and \
+            limits: docs/SERVER.md and docs/openapi.yaml.
+
+              sessionstore tokens create --scope ingest --name app-backend
+              sessionstore serve --listen 127.0.0.1:8440
+              curl -H "Authorization: Bearer $TOKEN" --data-binary @events.ndjson http://127.0.0.1:8440/v1/events
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("listen"), help: ArgumentHelp("HOST:PORT to listen on.", valueName: "address"))
+    var listen = "127.0.0.1:8440"
+
+    @Option(name: .customLong("max-body-bytes"), help: ArgumentHelp("The largest body POST /v1/events takes (413 above it).", valueName: "bytes"))
+    var maximumBodyBytes = ServerConfiguration().maximumBodyBytes
+
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp("Connections served at once; more wait to be accepted.", valueName: "count"))
+    var maximumConnections = ServerConfiguration().maximumConnections
+
+    @Option(name: .customLong("max-queued-appends"), help: ArgumentHelp(
+        "Appends waiting for the store at once; one more is answered 503 with Retry-After.", valueName: "count"))
+    var maximumQueuedAppends = ServerConfiguration().maximumQueuedAppends
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds after which a silent connection is closed.", valueName: "seconds"))
+    var idleTimeout = Int(ServerConfiguration().idleTimeout.components.seconds)
+
+    func validate() throws {
+        guard address != nil else { throw ValidationError("--listen \(listen) is not HOST:PORT") }
+        guard maximumBodyBytes > 0, maximumConnections > 0, maximumQueuedAppends > 0, idleTimeout > 0 else {
+            throw ValidationError("--max-body-bytes, --max-connections, --max-queued-appends and --idle-timeout must be positive")
+        }
+    }
+
+    private var address: (host: String, port: Int)? {
+        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
+            return nil
+        }
+        return (String(listen[..<colon]), port)
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let log = try storeOptions.openLog()
+            var configuration = ServerConfiguration()
+            (configuration.host, configuration.port) = address!
+            configuration.maximumBodyBytes = maximumBodyBytes
+            configuration.maximumConnections = maximumConnections
+            configuration.maximumQueuedAppends = maximumQueuedAppends
+            configuration.idleTimeout = .seconds(idleTimeout)
+            let host = configuration.host
+            try await SessionServer(log: log, configuration: configuration).run { bound in
+                // One write(2), unbuffered: whoever waits for this line sees it at once.
+                Console.out("listening on http://\(host):\(bound)\n")
+            }
+            try log.close()
+        }
+    }
+}

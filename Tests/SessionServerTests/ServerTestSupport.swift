@@ -1,0 +1,63 @@
+import Compliance
+import EventLog
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+import SessionServer
+import SessionModel
+import TestSupport
+
+/// A store with a server over it and a token of each scope, for tests that drive the routes in-process
+/// (HummingbirdTesting's router framework: no socket).
+struct ServerFixture {
+    let log: EventLog
+    let server: SessionServer
+    var tokens: [TokenScope: String] = [:]
+
+    init(log: EventLog, configuration: ServerConfiguration = ServerConfiguration()) async throws {
+        self.log = log
+        server = SessionServer(log: log, configuration: configuration)
+        for scope in TokenScope.allCases {
+            tokens[scope] = try await AccessTokens(log: log).create(scope: scope, name: scope.rawValue, actor: "test", at: Self.now).secret
+        }
+    }
+
+    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+
+    func bearer(_ scope: TokenScope) -> HTTPFields { bearer(tokens[scope]!) }
+    func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
+
+    /// Runs `body` with a client of the routes.
+    func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
+        try await Application(router: server.router()).test(.router, body)
+    }
+}
+
+/// Runs `body` with a fresh store and a server fixture over it.
+func withServer<R>(_ configuration: ServerConfiguration = ServerConfiguration(), _ body: (ServerFixture) async throws -> R) async throws -> R {
+    try await withTemporaryStore { store in
+        let fixture = try await ServerFixture(log: try store.create(), configuration: configuration)
+        return try await body(fixture)
+    }
+}
+
+/// NDJSON of a session with a consent grant and a committed segment, event ids given (so a resend is idempotent).
+func sessionLines(_ session: UUID = UUID(), subject: String = "user-1", text: String = "Hello world") -> (session: UUID, body: String) {
+    let id = session.uuidString.lowercased()
+    let body = """
+        {"type":"session.started","session":"\(id)","id":"\(UUID().uuidString.lowercased())","at":"2026-11-21T10:00:00.000Z","subject":"\(subject)","locale":"en-US"}
+        {"type":"consent.granted","session":"\(id)","id":"\(UUID().uuidString.lowercased())","at":"2026-11-21T10:00:00.100Z","subject":"\(subject)","consent_type":"transcription","method":"in_app_prompt"}
+        {"type":"transcript.committed","session":"\(id)","id":"\(UUID().uuidString.lowercased())","at":"2026-11-21T10:00:02.000Z","segment":"1","text":"\(text)","start_ms":0,"end_ms":1200}
+
+        """
+    return (session, body)
+}
+
+extension TestResponse {
+    /// The body as a JSON object.
+    var object: [String: Any] {
+        (try? JSONSerialization.jsonObject(with: Data(buffer: body))) as? [String: Any] ?? [:]
+    }
+
+    var text: String { String(buffer: body) }
+}
