@@ -7,6 +7,7 @@ import Migrations
 import Output
 import SessionLog
 import SessionModel
+import ServiceLifecycle
 
 /// `POST /v1/events` (NDJSON in the ingest shape, all or nothing, durable before the answer) and
 /// `GET /v1/events` (the log's live tail as Server-Sent Events).
@@ -107,7 +108,8 @@ struct EventRoutes {
                     }
                 }
                 try await writer.write(ByteBuffer(string: ": sessionstore tail from position \(start)\n\n"))
-                for await message in messages { try await writer.write(ByteBuffer(bytes: message)) }
+                // A tail never ends by itself: a graceful shutdown (SIGTERM) ends it, so that the server stops promptly.
+                for await message in messages.cancelOnGracefulShutdown() { try await writer.write(ByteBuffer(bytes: message)) }
                 group.cancelAll()
             }
         }
