@@ -141,7 +141,8 @@ public struct AccessTokens {
 }
 
 /// Checks presented tokens against the tokens stream, reading it again only when it has grown (a
-/// token made or revoked by another process), and at most once per `refreshInterval`.
+/// token made or revoked by another process): at most once per `refreshInterval`, or at once for a
+/// token id it does not know yet.
 public final class TokenVerifier: @unchecked Sendable {
     private let tokens: AccessTokens
     private let refreshInterval: Duration
@@ -161,15 +162,17 @@ public final class TokenVerifier: @unchecked Sendable {
     public func verify(_ presented: String, at time: Int64) throws -> AccessToken? {
         guard let (id, secret) = AccessTokens.parse(presented) else { return nil }
         let hash = tokens.hash(secret: secret)
-        guard let token = try current().byID[id], constantTimeEqual(token.secretHash, hash), token.isValid(at: time) else { return nil }
+        // A token made a moment ago by another process is looked for at once, not after the interval.
+        guard let token = try current().byID[id] ?? current(now: true).byID[id],
+              constantTimeEqual(token.secretHash, hash), token.isValid(at: time) else { return nil }
         return token
     }
 
-    private func current() throws -> TokenTable {
+    private func current(now force: Bool = false) throws -> TokenTable {
         lock.lock()
         defer { lock.unlock() }
         let now = ContinuousClock.now
-        if let checkedAt, now - checkedAt < refreshInterval { return table }
+        if !force, let checkedAt, now - checkedAt < refreshInterval { return table }
         checkedAt = now
         let stored = try tokens.log.streamMetadata(SessionStreams.tokens)?.version
         if stored != version {

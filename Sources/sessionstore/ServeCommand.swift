@@ -10,7 +10,7 @@ struct ServeCommand: AsyncParsableCommand {
         discussion: """
             Prints `listening on http://HOST:PORT` once it accepts requests (--listen HOST:0 takes a free \
             port). Every request under /v1 carries an access token (Authorization: Bearer TOKEN) made by \
-            `sessionstore tokens create`; /healthz, /readyz and /metrics take none. SIGTERM or SIGINT stop \
+            `sessionstore tokens create --scope ingest --name app-backend`, say; /healthz, /readyz and /metrics take none. SIGTERM or SIGINT stop \
             accepting connections, let requests in flight finish, and close the store. Plain HTTP: keep it \
             on loopback (the default) behind a TLS proxy to serve other machines. Routes, answers and \
             limits: docs/SERVER.md and docs/openapi.yaml.

@@ -7,7 +7,7 @@ import SessionModel
 struct TokensCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "tokens",
-        abstract: "Access tokens for `sessionstore serve`: create, list, revoke.",
+        abstract: "Access tokens for the HTTP server (serve): create, list, revoke.",
         discussion: """
             Every request to the server carries a token (Authorization: Bearer TOKEN). A token has one scope: \
             ingest (append events; read nothing), read (sessions, transcripts, events, exports; optionally only \

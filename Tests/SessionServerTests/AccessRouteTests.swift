@@ -143,3 +143,16 @@ import TestSupport
         }
     }
 }
+
+extension AccessRouteTests {
+    @Test func aTokenMadeWhileTheServerRunsIsAcceptedAtOnce() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let verifier = TokenVerifier(log: log, refreshInterval: .seconds(3600))
+            let (_, first) = try await AccessTokens(log: log).create(scope: .read, name: "first", actor: "test", at: ServerFixture.now)
+            #expect(try verifier.verify(first, at: ServerFixture.now) != nil)
+            let (_, second) = try await AccessTokens(log: log).create(scope: .read, name: "second", actor: "test", at: ServerFixture.now)
+            #expect(try verifier.verify(second, at: ServerFixture.now) != nil, "an unknown id makes the verifier look again")
+        }
+    }
+}

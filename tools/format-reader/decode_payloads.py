@@ -37,6 +37,7 @@ MESSAGES = {
     "retention.policy_set": "RetentionPolicySet",
     "replay.run": "ReplayRun", "hold.placed": "HoldPlaced", "hold.released": "HoldReleased",
     "access.read": "AccessRead", "access.policy_set": "AccessPolicySet",
+    "token.created": "TokenCreated", "token.revoked": "TokenRevoked",
 }
 VIEWS = {"view:sessions": "SessionRow", "view:transcripts": "TranscriptRow", "view:consent-trail": "ConsentTrailRow"}
 

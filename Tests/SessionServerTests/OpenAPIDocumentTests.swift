@@ -1,0 +1,39 @@
+import Foundation
+import Hummingbird
+import SessionServer
+import Testing
+import TestSupport
+
+/// docs/openapi.yaml describes the server the code builds: every route and method, and nothing else.
+@Suite struct OpenAPIDocumentTests {
+    /// "GET /v1/sessions/{session}" for each operation under `paths:` of the document.
+    static func documentedOperations() throws -> Set<String> {
+        let url = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("docs/openapi.yaml")
+        var operations: Set<String> = []
+        var path: String?
+        var inPaths = false
+        for line in try String(contentsOf: url, encoding: .utf8).split(separator: "\n", omittingEmptySubsequences: false) {
+            if line == "paths:" { inPaths = true; continue }
+            if inPaths, !line.isEmpty, !line.hasPrefix(" ") { break }
+            if line.hasPrefix("  /"), line.hasSuffix(":"), !line.hasPrefix("   ") { path = String(line.dropFirst(2).dropLast()) }
+            for method in ["get", "post", "put", "delete", "patch"] where line == "    \(method):" {
+                operations.insert("\(method.uppercased()) \(path ?? "?")")
+            }
+        }
+        return operations
+    }
+
+    @Test func everyRouteOfTheServerIsDocumentedAndEveryDocumentedRouteExists() async throws {
+        try await withTemporaryStore { store in
+            let router = SessionServer(log: try store.create()).router()
+            let served = Set(router.routes.map { route in
+                let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
+                return "\(route.method) /" + path.joined(separator: "/")
+            })
+            let documented = try Self.documentedOperations()
+            #expect(documented.count >= 9)
+            #expect(served.subtracting(documented).isEmpty, "served but not in docs/openapi.yaml: \(served.subtracting(documented).sorted())")
+            #expect(documented.subtracting(served).isEmpty, "in docs/openapi.yaml but not served: \(documented.subtracting(served).sorted())")
+        }
+    }
+}
