@@ -3,13 +3,11 @@ import Hummingbird
 
 /// A request body written to a file of its own as it arrives, so that a body of any size is checked and
 /// appended without being held in memory, and a body that never arrives whole appends nothing.
-struct BodySpool: ~Copyable {
-    /// The spooled body.
-    let file: URL
-
-    /// Reads `body` into a new file in `directory`: 413 when it passes `maximumBytes` or one of its lines
-    /// passes `maximumLineBytes`, 408 when it is not whole within `timeout`.
-    init(_ body: RequestBody, in directory: String, maximumBytes: Int, maximumLineBytes: Int, timeout: Duration) async throws {
+enum BodySpool {
+    /// Reads `body` into a new file in `directory` and returns it (the caller removes it): 413 when it
+    /// passes `maximumBytes` or one of its lines passes `maximumLineBytes`, 408 when it is not whole
+    /// within `timeout`; no file is left behind when it fails.
+    static func spool(_ body: RequestBody, in directory: String, maximumBytes: Int, maximumLineBytes: Int, timeout: Duration) async throws -> URL {
         let file = URL(fileURLWithPath: directory).appendingPathComponent("sessionstore-body-\(UUID().uuidString)")
         guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
               let handle = try? FileHandle(forWritingTo: file) else {
@@ -51,10 +49,6 @@ struct BodySpool: ~Copyable {
             try? FileManager.default.removeItem(at: file)
             throw error
         }
-        self.file = file
-    }
-
-    deinit {
-        try? FileManager.default.removeItem(at: file)
+        return file
     }
 }

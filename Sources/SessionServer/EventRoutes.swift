@@ -14,8 +14,7 @@ import ServiceLifecycle
 struct EventRoutes {
     let log: EventLog
     let configuration: ServerConfiguration
-    let gate: AppendGate
-    let metrics: ServerMetrics
+    let appender: Appender
 
     /// A quiet tail sends a comment this often, so that proxies and the idle timeout keep it open.
     static let keepAliveInterval = Duration.seconds(15)
@@ -35,33 +34,10 @@ struct EventRoutes {
             throw Problem(status: .unsupportedMediaType, type: "unsupported-media-type", title: "The body must be NDJSON.",
                           detail: "Content-Type \(type) is not NDJSON; send application/x-ndjson, one event per line (docs/INGEST.md)")
         }
-        let spool = try await BodySpool(request.body, in: configuration.spoolDirectory, maximumBytes: configuration.maximumBodyBytes,
-                                        maximumLineBytes: configuration.maximumLineBytes, timeout: configuration.bodyTimeout)
-        let file = spool.file
-        var ingest = SessionIngest(log: log)
-        ingest.recordsPositions = true
-        let report: IngestReport
-        do {
-            report = try await gate.withPlace {
-                let started = ContinuousClock.now
-                let report = try await ingest.ingest(.file(file))
-                let elapsed = (ContinuousClock.now - started).components
-                metrics.durableCommitLatency.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
-                return report
-            }
-        } catch let failure as IngestFailure {
-            var problem = Problem(status: .unprocessableContent, type: "invalid-events", title: "The body has events that cannot be stored; nothing was appended.",
-                                  detail: failure.problems.first.map(String.init(describing:)) ?? failure.description)
-            problem.problems = failure.problems
-            problem.unlisted = failure.unlisted
-            throw problem
-        } catch let error as EventLogError where error.code == .storeBusy || error.code == .unavailable {
-            var problem = Problem(status: .serviceUnavailable, type: "store-unavailable", title: "The store cannot take appends now; try again shortly.")
-            problem.retryAfter = 1
-            throw problem
-        }
-        metrics.appendRequests.increment()
-        metrics.appendedEvents.increment(by: Int64(report.appended))
+        let body = try await BodySpool.spool(request.body, in: configuration.spoolDirectory, maximumBytes: configuration.maximumBodyBytes,
+                                             maximumLineBytes: configuration.maximumLineBytes, timeout: configuration.bodyTimeout)
+        defer { try? FileManager.default.removeItem(at: body) }
+        let report = try await appender.append(.file(body))
         return .json(AppendAnswer(report: report).json)
     }
 

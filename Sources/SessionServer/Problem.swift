@@ -42,12 +42,15 @@ public struct Problem: HTTPResponseError, Sendable {
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
-        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: ProblemDocument(problem: self).json)))
+        return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
     }
+
+    /// The problem document's bytes.
+    var json: [UInt8] { ProblemDocument(problem: self).json }
 }
 
 /// The problem's JSON members.
-private struct ProblemDocument: OutputRow {
+struct ProblemDocument: OutputRow {
     static let columns = ["type", "title", "status", "detail", "problems", "unlisted_problems"]
     var problem: Problem
 

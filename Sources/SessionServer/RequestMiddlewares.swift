@@ -50,16 +50,3 @@ struct TokenAuthentication: RouterMiddleware {
         return try await next(request, context)
     }
 }
-
-/// Counts the connections open, for `/metrics`: added to each connection's pipeline, removed when it closes.
-final class ConnectionCounter: ChannelInboundHandler, RemovableChannelHandler, Sendable {
-    typealias InboundIn = Never
-    let metrics: ServerMetrics
-
-    init(metrics: ServerMetrics) {
-        self.metrics = metrics
-    }
-
-    func handlerAdded(context: ChannelHandlerContext) { metrics.connectionOpened() }
-    func handlerRemoved(context: ChannelHandlerContext) { metrics.connectionClosed() }
-}

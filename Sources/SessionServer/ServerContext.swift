@@ -1,11 +1,14 @@
 import Compliance
 import Hummingbird
+import HummingbirdWebSocket
 
 /// A request's context: Hummingbird's, plus the access token that authenticated it.
-public struct ServerContext: RequestContext {
+public struct ServerContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
     /// The request's token, once ``TokenAuthentication`` has checked it.
     public var token: AccessToken?
+    /// Where a route that upgrades to a WebSocket leaves its handler.
+    public let webSocket = WebSocketHandlerReference<ServerContext>()
 
     public init(source: Source) {
         coreContext = .init(source: source)

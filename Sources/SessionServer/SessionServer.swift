@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdWebSocket
 import NIOCore
 
 /// `sessionstore serve`: the store over HTTP/1.1 (docs/SERVER.md, docs/openapi.yaml).
@@ -23,12 +24,19 @@ public struct SessionServer: Sendable {
     /// Serves until SIGTERM or SIGINT; `ready` is called with the port once the server listens.
     public func run(ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let metrics = self.metrics
-        let http1 = HTTP1Channel.Configuration(
-            additionalChannelHandlers: [ConnectionCounter(metrics: metrics)],
-            idleTimeout: .seconds(configuration.idleTimeout.components.seconds))
+        let idleTimeout = TimeAmount.seconds(configuration.idleTimeout.components.seconds)
+        let router = router()
+        let channel = HTTP1WebSocketUpgradeChannel.Configuration(
+            http1: HTTP1Channel.Configuration(idleTimeout: idleTimeout),
+            ws: .init(maxFrameSize: configuration.maximumLineBytes, closeTimeout: .seconds(5)))
+        let webSocketResponder = router.buildResponder()
+        let server = HTTPServerBuilder { responder in
+            GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
+                           idleTimeout: idleTimeout, metrics: metrics)
+        }
         let application = Application(
-            router: router(),
-            server: .http1(configuration: http1),
+            router: router,
+            server: server,
             configuration: ApplicationConfiguration(
                 address: .hostname(configuration.host, port: configuration.port), serverName: "sessionstore",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
@@ -43,9 +51,10 @@ public struct SessionServer: Sendable {
         HealthRoutes(log: log, metrics: metrics).add(to: router)
         let reader = StoreReader(log: log)
         let v1 = router.group("v1").add(middleware: TokenAuthentication(verifier: TokenVerifier(log: log)))
-        EventRoutes(log: log, configuration: configuration, gate: AppendGate(capacity: configuration.maximumQueuedAppends), metrics: metrics)
-            .add(to: v1)
+        let appender = Appender(log: log, gate: AppendGate(capacity: configuration.maximumQueuedAppends), metrics: metrics)
+        EventRoutes(log: log, configuration: configuration, appender: appender).add(to: v1)
         SessionRoutes(reader: reader).add(to: v1)
+        LiveRoute(appender: appender, log: log, configuration: configuration).add(to: v1)
         SubjectRoutes(reader: reader).add(to: v1)
         return router
     }

@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ServeCommandTests {
     /// Starts `serve` on a free loopback port and waits until it listens; the process is killed when released.
     static func serve(_ cli: CLIRunner) throws -> (process: ChildProcess, url: String) {
-        let process = try cli.start(["serve", "--listen", "127.0.0.1:0"])
+        let process = try cli.start(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "2"])
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let line = process.outputSoFar.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
@@ -21,9 +21,9 @@ import TestSupport
         throw CancellationError()
     }
 
-    @Test(.enabled(if: pythonTestEnabled("requests")))
-    func aPythonClientAppendsReadsTailsAndResumesAndTheServerStopsCleanlyOnSIGTERM() async throws {
-        try requirePython("requests")
+    @Test(.enabled(if: pythonTestEnabled("requests, websockets")))
+    func aPythonClientAppendsReadsTailsRecordsLiveAndResumesAndTheServerStopsCleanlyOnSIGTERM() async throws {
+        try requirePython("requests, websockets")
         try await withCLI { cli in
             #expect(try cli.run(["init"]).status == 0)
             var tokens: [String: String] = [:]
@@ -37,6 +37,10 @@ import TestSupport
             let checked = try runPython([client, url, tokens["ingest"]!, tokens["read"]!, tokens["audit"]!], limit: .seconds(300))
             #expect(checked.status == 0, "\(String(decoding: checked.stdout, as: UTF8.self)) \(checked.stderr)")
             #expect(String(decoding: checked.stdout, as: UTF8.self).contains("all checks passed"))
+            let live = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/serve/live_check.py").path
+            let recorded = try runPython([live, url, tokens["ingest"]!, tokens["read"]!], limit: .seconds(300))
+            #expect(recorded.status == 0, "\(String(decoding: recorded.stdout, as: UTF8.self)) \(recorded.stderr)")
+            #expect(String(decoding: recorded.stdout, as: UTF8.self).contains("all checks passed"))
 
             server.send(SIGTERM)
             let stopped = server.wait(limit: .seconds(60))
@@ -45,6 +49,7 @@ import TestSupport
             let sessions = try cli.run(["sessions", "--format", "json"])
             #expect(sessions.status == 0)
             #expect(sessions.stdout.contains("\"segments\":2"), "\(sessions.stdout)")
+            #expect(sessions.stdout.contains("\"audio_ms\":600"), "the live session's audio: \(sessions.stdout)")
             let reads = try cli.run(["audit", "access", "--format", "json"])
             #expect(reads.stdout.contains("token python-read"), "\(reads.stdout)")
         }

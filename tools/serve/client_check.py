@@ -25,11 +25,14 @@ def bearer(token):
     return {"Authorization": f"Bearer {token}"}
 
 
+started = time.monotonic()
+
+
 def check(condition, what, detail=""):
     if not condition:
-        print(f"FAILED: {what} {detail}")
+        print(f"FAILED: {what} {detail}", flush=True)
         sys.exit(1)
-    print(f"ok: {what}")
+    print(f"ok: {what} ({time.monotonic() - started:.2f} s)")
 
 
 session = str(uuid.uuid4())
@@ -73,10 +76,10 @@ trail = requests.get(f"{base}/v1/subjects/dana/consent", headers=bearer(audit), 
 check(trail.status_code == 200 and trail.json()["entries"][0]["status"] == "granted", "the auditor reads the consent trail", trail.text)
 
 
-def sse_events(headers, count):
-    """The first `count` events of the tail, as (id, event, data)."""
+def sse_events(headers, count, after):
+    """The first `count` events of the tail after position `after`, as (id, event, data)."""
     events, current = [], {}
-    with requests.get(f"{base}/v1/events", headers=headers, stream=True, timeout=30) as stream:
+    with requests.get(f"{base}/v1/events", headers=headers, params={"after": after}, stream=True, timeout=30) as stream:
         check(stream.headers["Content-Type"].startswith("text/event-stream"), "the tail is an event stream")
         for raw in stream.iter_lines(decode_unicode=True):
             if raw == "":
@@ -91,14 +94,14 @@ def sse_events(headers, count):
     return events
 
 
-tail = sse_events(bearer(read), 3)
+tail = sse_events(bearer(read), 3, after=positions[0] - 1)
 check([int(e["id"]) for e in tail] == positions, "the tail sends the session's events with their positions as ids", tail)
 check(json.loads(tail[2]["data"])["text"] == "Hello from Python", "each event's data is the event")
 more = {"type": "transcript.committed", "session": session, "id": ids[3], "at": "2026-11-21T10:00:03.000Z", "segment": "2",
         "text": "and more", "start_ms": 1300, "end_ms": 1900}
 check(requests.post(f"{base}/v1/events", data=json.dumps(more) + "\n", headers={**bearer(ingest), **ndjson}, timeout=30).status_code == 200,
       "a later event is appended")
-resumed = sse_events({**bearer(read), "Last-Event-ID": tail[0]["id"]}, 3)
+resumed = sse_events({**bearer(read), "Last-Event-ID": tail[0]["id"]}, 3, after=0)  # the header wins over the parameter
 check([int(e["id"]) for e in resumed][:2] == positions[1:] and json.loads(resumed[2]["data"])["text"] == "and more",
       "a client resuming with Last-Event-ID gets what follows, nothing twice", resumed)
 
@@ -106,19 +109,30 @@ host, port = urlparse(base).hostname, urlparse(base).port
 
 
 def raw(request):
-    with socket.create_connection((host, port), timeout=10) as connection:
-        connection.sendall(request)
+    """What the server answers before it closes the connection (b"" for a close without an answer),
+    or None when it neither answers nor closes within 5 seconds: a connection held open by garbage."""
+    with socket.create_connection((host, port), timeout=5) as connection:
         try:
+            connection.sendall(request)
             return connection.recv(4096)
-        except (ConnectionResetError, socket.timeout):
+        except (ConnectionResetError, BrokenPipeError):
             return b""
+        except socket.timeout:
+            return None
 
 
 answer = raw(b"NOT HTTP AT ALL\r\n\r\n")
-check(answer == b"" or answer.startswith(b"HTTP/1.1 4"), "malformed HTTP is refused", answer[:80])
+check(answer is not None and (answer == b"" or answer.startswith(b"HTTP/1.1 4")), "malformed HTTP is refused at once", answer)
 answer = raw(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 200_000 + b"\r\n\r\n")
-check(answer == b"" or answer.startswith(b"HTTP/1.1 4"), "oversized headers are refused", answer[:80])
+check(answer is not None and (answer == b"" or answer.startswith(b"HTTP/1.1 4")), "oversized headers are refused at once", answer)
 check(requests.get(f"{base}/healthz", timeout=10).status_code == 200, "the server keeps serving")
+
+# A client that connects and sends nothing is closed after the idle timeout (the test serves with --idle-timeout 2).
+with socket.create_connection((host, port), timeout=30) as silent:
+    opened = time.monotonic()
+    closed = silent.recv(1) == b""
+    check(closed and time.monotonic() - opened < 20, "a silent connection is closed by the idle timeout",
+          f"{time.monotonic() - opened:.1f} s")
 
 # A client that drops its connection half-way through a body leaves nothing of it.
 cut = str(uuid.uuid4())

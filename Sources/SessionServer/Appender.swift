@@ -1,0 +1,41 @@
+import EventLog
+import Foundation
+import Ingest
+
+/// Appends what a request or a live message carries, as `ingest` does (all or nothing, durable on
+/// return, each event's position reported), through the bounded append queue, counting it in the
+/// metrics; every refusal comes out as a ``Problem``.
+struct Appender: Sendable {
+    let log: EventLog
+    let gate: AppendGate
+    let metrics: ServerMetrics
+
+    func append(_ source: IngestSource) async throws -> IngestReport {
+        var ingest = SessionIngest(log: log)
+        ingest.recordsPositions = true
+        let report: IngestReport
+        do {
+            report = try await gate.withPlace {
+                let started = ContinuousClock.now
+                let report = try await ingest.ingest(source)
+                let elapsed = (ContinuousClock.now - started).components
+                metrics.durableCommitLatency.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
+                return report
+            }
+        } catch let failure as IngestFailure {
+            var problem = Problem(status: .unprocessableContent, type: "invalid-events",
+                                  title: "The events cannot be stored; nothing was appended.",
+                                  detail: failure.problems.first.map(String.init(describing:)) ?? failure.description)
+            problem.problems = failure.problems
+            problem.unlisted = failure.unlisted
+            throw problem
+        } catch let error as EventLogError where error.code == .storeBusy || error.code == .unavailable {
+            var problem = Problem(status: .serviceUnavailable, type: "store-unavailable", title: "The store cannot take appends now; try again shortly.")
+            problem.retryAfter = 1
+            throw problem
+        }
+        metrics.appendRequests.increment()
+        metrics.appendedEvents.increment(by: Int64(report.appended))
+        return report
+    }
+}

@@ -1,0 +1,113 @@
+import EventLog
+import Foundation
+import Hummingbird
+import HummingbirdWebSocket
+import Output
+import SessionLog
+
+/// `GET /v1/sessions/{id}/live`, upgraded to a WebSocket: a client that records sends each event of the
+/// session as one text message (an ingest line, docs/INGEST.md) and gets each acknowledged with its log
+/// position once it is durable, in order. The first message from the server says what the store holds
+/// of the session already, so that a client that lost its connection resumes after its last stored
+/// event; an event sent twice is stored once (its id), so resending everything not acknowledged is safe.
+struct LiveRoute {
+    let appender: Appender
+    let log: EventLog
+    let configuration: ServerConfiguration
+
+    func add(to router: RouterGroup<ServerContext>) {
+        router.ws("sessions/:session/live") { request, context in
+            try context.require(.ingest)
+            guard request.headers[.upgrade]?.lowercased() == "websocket" else {
+                throw Problem(status: .upgradeRequired, type: "upgrade-required", title: "This route is a WebSocket.",
+                              detail: "connect with a WebSocket client (Upgrade: websocket)")
+            }
+            _ = try session(of: context)
+            return .upgrade([:])
+        } onUpgrade: { inbound, outbound, context in
+            let session = try session(of: context.requestContext)
+            try await outbound.write(.text(String(decoding: try Hello(log: log, session: session).json, as: UTF8.self)))
+            var sequence = 0
+            for try await message in inbound.messages(maxSize: configuration.maximumLineBytes) {
+                sequence += 1
+                let answer: [UInt8]
+                do {
+                    guard case .text(let line) = message else {
+                        throw Problem.badRequest("a message must be text: one event as a line of JSON")
+                    }
+                    try check(line, names: session)
+                    let report = try await appender.append(.bytes(Data(line.utf8)))
+                    guard report.lines == 1, let position = report.positions.first else {
+                        throw Problem.badRequest("a message must hold exactly one event")
+                    }
+                    answer = Acknowledgement(sequence: sequence, position: position, duplicate: report.duplicates > 0).json
+                } catch let problem as Problem {
+                    answer = Refusal(sequence: sequence, problem: problem).json
+                }
+                try await outbound.write(.text(String(decoding: answer, as: UTF8.self)))
+            }
+        }
+    }
+
+    private func session(of context: ServerContext) throws -> UUID {
+        let argument = try context.parameters.require("session")
+        guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
+        return id
+    }
+
+    /// Refuses an event of another session than the stream's (the rest is the ingest's to check).
+    private func check(_ line: String, names session: UUID) throws {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any] else { return }
+        if let named = object["session"] as? String, UUID(uuidString: named) != session {
+            throw Problem.badRequest("the event names session \(named), not this stream's \(session.uuidString.lowercased())")
+        }
+    }
+}
+
+/// The server's first message: what the store holds of the session already.
+private struct Hello: OutputRow {
+    static let columns = ["session", "stored", "last_event_id", "last_position"]
+    var session: UUID
+    var stored: UInt64
+    var last: RecordedEvent?
+
+    init(log: EventLog, session: UUID) throws {
+        self.session = session
+        let stream = SessionStreams.session(session)
+        stored = try log.streamMetadata(stream)?.version ?? 0
+        last = stored == 0 ? nil : try log.readStream(stream, from: stored - 1, maxCount: 1, skippingErased: true) { $0 }.first
+    }
+
+    func write(to fields: inout Fields) {
+        fields.field("session", id: session)
+        fields.field("stored", stored)
+        fields.field("last_event_id", id: last?.id)
+        fields.field("last_position", last?.position)
+    }
+}
+
+/// `{"seq": n, "position": p, "duplicate": bool}`: the n-th message of this connection is durable at p.
+private struct Acknowledgement: OutputRow {
+    static let columns = ["seq", "position", "duplicate"]
+    var sequence: Int
+    var position: UInt64
+    var duplicate: Bool
+
+    func write(to fields: inout Fields) {
+        fields.field("seq", sequence)
+        fields.field("position", position)
+        fields.field("duplicate", duplicate)
+    }
+}
+
+/// `{"seq": n, "problem": {RFC 9457}}`: the n-th message was not stored; the stream stays open.
+private struct Refusal: OutputRow {
+    static let columns = ["seq", "problem"]
+    var sequence: Int
+    var problem: Problem
+
+    func write(to fields: inout Fields) {
+        fields.field("seq", sequence)
+        fields.field("problem", object: ProblemDocument(problem: problem).write)
+    }
+}
