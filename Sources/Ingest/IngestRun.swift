@@ -5,11 +5,12 @@ import Output
 import SessionLog
 import SessionModel
 
-/// One ingest inside its transaction: takes the parsed lines a window at a time, in file order,
-/// checks what needs the lines before them (session starts, recording formats), codes audio as
-/// FLAC and appends, until the first problem; from then on it only checks.
+/// One ingest: takes the parsed lines a window at a time, in file order, checks what needs the lines
+/// before them (session starts, recording formats) and the store (read through `store`), codes audio as
+/// FLAC, and hands back each window's appends, until the first problem; from then on it only checks.
+/// The caller appends them (inside its transaction, or through group commit) and reports the results.
 struct IngestRun {
-    private let appender: TransactionAppender
+    private let store: any IngestReads
     private let codec: SessionEventCodec
 
     private var problems: [IngestProblem] = []
@@ -50,15 +51,25 @@ struct IngestRun {
     private var positionByID: [UUID: UInt64] = [:]
     private var positions: [UInt64] = []
 
-    init(appender: TransactionAppender, codec: SessionEventCodec, storeWrittenAllowed: Set<EventType> = [], recordsPositions: Bool = false) {
-        self.appender = appender
+    init(store: any IngestReads, codec: SessionEventCodec, storeWrittenAllowed: Set<EventType> = [], recordsPositions: Bool = false) {
+        self.store = store
         self.codec = codec
         self.storeWrittenAllowed = storeWrittenAllowed
         self.recordsPositions = recordsPositions
     }
 
-    /// Takes the next lines of the input.
-    mutating func take(_ parsed: [Result<IngestedEvent, IngestFailure>]) throws {
+    /// The appends of one window of lines, for ``appended(_:results:)`` once they are made.
+    struct Window {
+        /// Each session's events and then each subject's consent copies, as ``EventLog/append(_:)`` takes them.
+        var parts: [StreamAppend]
+        /// The sessions of the first parts, in order, and the window's events in input order.
+        fileprivate var sessionOrder: [UUID]
+        fileprivate var events: [IngestedEvent]
+    }
+
+    /// Takes the next lines of the input: their appends, or nil once the input has a problem (the
+    /// rest is only checked, and ``finish()`` throws them all).
+    mutating func take(_ parsed: [Result<IngestedEvent, IngestFailure>]) throws -> Window? {
         var events: [IngestedEvent] = []
         var found: [IngestProblem] = []
         for result in parsed {
@@ -74,7 +85,8 @@ struct IngestRun {
         found += codeAudioLosslessly(&events)
         found += try conflictsWithStoredEvents(events)
         record(found)
-        if problems.isEmpty, unlistedProblems == 0 { try append(events) }
+        guard problems.isEmpty, unlistedProblems == 0 else { return nil }
+        return try window(of: events)
     }
 
     /// The report of a good input, or the failure listing its problems (which aborts the transaction).
@@ -117,7 +129,7 @@ struct IngestRun {
                     + "(\(RFC3339.string(start.at)), \(place)); a session cannot end before it starts"))
         }
         if sessions.insert(event.session).inserted, event.type != .sessionStarted,
-           try appender.streamMetadata(SessionStreams.session(event.session)) == nil {
+           try store.streamMetadata(SessionStreams.session(event.session)) == nil {
             found.append(IngestProblem(
                 line: ingested.line, field: "session",
                 reason: "session \(event.session.uuidString.lowercased()) is not in the store and its first event here is \(event.type.rawValue), not session.started"))
@@ -162,8 +174,8 @@ struct IngestRun {
         var found: [IngestProblem] = []
         for (session, candidates) in bySession {
             let stream = SessionStreams.session(session)
-            guard try appender.streamMetadata(stream) != nil else { continue }
-            let stored = try appender.storedEvents(of: stream, withIDs: Set(candidates.map(\.event.id)))
+            guard try store.streamMetadata(stream) != nil else { continue }
+            let stored = try store.storedEvents(of: stream, withIDs: Set(candidates.map(\.event.id)))
             for ingested in candidates {
                 guard let earlier = stored[ingested.event.id],
                       earlier.type != ingested.encoded.type || earlier.data != ingested.encoded.data else { continue }
@@ -179,7 +191,7 @@ struct IngestRun {
     /// When `session` started: in this input, or else by its stored session.started; nil when unknown.
     private mutating func startTime(of session: UUID) throws -> (at: Int64, line: Int)? {
         if let known = startTimes[session] { return known }
-        let first = try appender.readStream(SessionStreams.session(session), from: 0, maxCount: 1, skippingErased: true) { $0 }.first
+        let first = try store.readStream(SessionStreams.session(session), from: 0, maxCount: 1, skippingErased: true) { $0 }.first
         var stored: (at: Int64, line: Int)?
         if let first, first.type == EventType.sessionStarted.rawValue {
             stored = (try codec.decode(first).event.occurredAt, 0)
@@ -220,9 +232,9 @@ struct IngestRun {
         return problems
     }
 
-    /// Appends the lines' events: each session's to its stream, each consent event also to its
-    /// subject's consent stream.
-    private mutating func append(_ events: [IngestedEvent]) throws {
+    /// The appends of `events`: each session's to its stream, each consent event also to its subject's
+    /// consent stream.
+    private mutating func window(of events: [IngestedEvent]) throws -> Window {
         var sessionOrder: [UUID] = []
         var bySession: [UUID: [ProposedEvent]] = [:]
         var consentOrder: [SubjectHash] = []
@@ -242,31 +254,34 @@ struct IngestRun {
         let parts = sessionOrder.map { StreamAppend(stream: SessionStreams.session($0), events: bySession[$0]!, deduplicate: true) }
             + consentOrder.map { StreamAppend(stream: SessionStreams.consent(of: $0), events: consent[$0]!, keyScope: .audit,
                                               deduplicate: true) }
-        if recordsPositions { try findStoredPositions(sessionOrder.map { ($0, bySession[$0]!) }) }
-        let results = try appender.append(parts).prefix(sessionOrder.count)
-        appended += results.reduce(0) { $0 + $1.positions.count }
-        duplicates += results.reduce(0) { $0 + $1.duplicates }
-        if recordsPositions {
-            for (session, result) in zip(sessionOrder, results) {
-                // What was appended is, in order, each event whose id the stream did not hold yet.
-                var next = result.positions.lowerBound
-                for event in bySession[session]! where positionByID[event.id] == nil {
-                    positionByID[event.id] = next
-                    next += 1
-                }
-                assert(next == result.positions.upperBound, "the appended events are those whose ids were new")
-            }
-            positions += events.map { positionByID[$0.event.id]! }
-        }
+        if recordsPositions { try findStoredPositions(parts.prefix(sessionOrder.count)) }
+        return Window(parts: parts, sessionOrder: sessionOrder, events: events)
     }
 
-    /// The positions of events among `bySession` stored before this ingest (a resend).
-    private mutating func findStoredPositions(_ bySession: [(UUID, [ProposedEvent])]) throws {
-        for (session, events) in bySession {
-            let unknown = Set(events.map(\.id)).subtracting(positionByID.keys)
-            let stream = SessionStreams.session(session)
-            guard !unknown.isEmpty, try appender.streamMetadata(stream) != nil else { continue }
-            positionByID.merge(try appender.storedPositions(of: stream, withIDs: unknown)) { first, _ in first }
+    /// Counts what the window's appends stored and, with `recordsPositions`, where each line's event is.
+    mutating func appended(_ window: Window, results: [AppendResult]) {
+        let sessionResults = results.prefix(window.sessionOrder.count)
+        appended += sessionResults.reduce(0) { $0 + $1.positions.count }
+        duplicates += sessionResults.reduce(0) { $0 + $1.duplicates }
+        guard recordsPositions else { return }
+        for (part, result) in zip(window.parts, sessionResults) {
+            // What was appended is, in order, each event whose id the stream did not hold yet.
+            var next = result.positions.lowerBound
+            for event in part.events where positionByID[event.id] == nil {
+                positionByID[event.id] = next
+                next += 1
+            }
+            assert(next == result.positions.upperBound, "the appended events are those whose ids were new")
+        }
+        positions += window.events.map { positionByID[$0.event.id]! }
+    }
+
+    /// The positions of events among `parts` stored before this ingest (a resend).
+    private mutating func findStoredPositions(_ parts: ArraySlice<StreamAppend>) throws {
+        for part in parts {
+            let unknown = Set(part.events.map(\.id)).subtracting(positionByID.keys)
+            guard !unknown.isEmpty, try store.streamMetadata(part.stream) != nil else { continue }
+            positionByID.merge(try store.storedPositions(of: part.stream, withIDs: unknown)) { first, _ in first }
         }
     }
 
@@ -275,10 +290,10 @@ struct IngestRun {
     /// and an hour of audio after it need not be decrypted.
     private func storedFormat(of recording: String, in session: UUID) throws -> AudioFormat? {
         let stream = SessionStreams.session(session)
-        let total = try appender.streamMetadata(stream)?.version ?? 0
+        let total = try store.streamMetadata(stream)?.version ?? 0
         var next: UInt64 = 0
         while next < total {
-            let batch = try appender.readStream(stream, from: next, maxCount: 256, skippingErased: true) { $0 }
+            let batch = try store.readStream(stream, from: next, maxCount: 256, skippingErased: true) { $0 }
             for recorded in batch where recorded.type == EventType.recordingStarted.rawValue {
                 if case .recordingStarted(let started) = try codec.decode(recorded).event.payload, started.recording == recording {
                     return AudioFormat(sampleRate: Int(started.sampleRate), channels: Int(started.channels))

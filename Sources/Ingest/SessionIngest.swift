@@ -79,16 +79,52 @@ public struct SessionIngest: Sendable {
         let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
         return try await log.appendInOneTransaction { appender in
             var reader = try LineWindowReader(source)
-            var run = IngestRun(appender: appender, codec: codec, recordsPositions: recordsPositions)
+            var run = IngestRun(store: appender, codec: codec, recordsPositions: recordsPositions)
             while let lines = try reader.next() {
                 let parsed = parallelMap(count: lines.count, workers: ProcessInfo.processInfo.activeProcessorCount,
                                          threshold: 256) { parser.parse(lines[$0].bytes, line: lines[$0].number) }
-                try run.take(parsed)
+                if let window = try run.take(parsed) { run.appended(window, results: try appender.append(window.parts)) }
                 onProgress?(IngestProgress(done: reader.bytesRead, total: reader.totalBytes))
             }
             return try run.finish()
         }
     }
+
+    /// Inputs at most this large may take ``ingestConcurrently(_:)``'s path.
+    public static let concurrentInputLimit = 1 << 20
+
+    /// Checks and appends a small NDJSON input (up to ``concurrentInputLimit`` bytes and one window of
+    /// lines; a larger one goes the way of ``ingest(_:)-(IngestSource)``) as ``ingest(_:)-(IngestSource)``
+    /// does, but checked against the committed store outside the writer and appended through group
+    /// commit, together with other writers' appends: for many clients sending a few events each (a
+    /// server). Every session stream it read must still be as it was read when its events are written
+    /// (``ExpectedVersion/exact(_:)``); when another writer appended to one in between, the input is
+    /// checked again against the store as it is then.
+    public func ingestConcurrently(_ data: Data) async throws -> IngestReport {
+        guard data.count <= Self.concurrentInputLimit else { return try await ingest(.bytes(data)) }
+        let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
+        var reader = try LineWindowReader(.bytes(data))
+        let parsed = (try reader.next() ?? []).map { parser.parse($0.bytes, line: $0.number) }
+        guard try reader.next() == nil else { return try await ingest(.bytes(data)) }
+        for _ in 0..<Self.concurrentAttempts {
+            let store = NotedReads(log: log)
+            var run = IngestRun(store: store, codec: codec, recordsPositions: recordsPositions)
+            guard var window = try run.take(parsed) else { return try run.finish() }
+            for index in window.parts.indices where window.parts[index].keyScope == .stream {
+                window.parts[index].expectedVersion = try store.expectedVersion(of: window.parts[index].stream)
+            }
+            do {
+                run.appended(window, results: try await log.append(window.parts))
+            } catch let error as EventLogError where error.code == .wrongExpectedVersion {
+                continue  // another writer appended to one of these sessions since it was read: check again
+            }
+            return try run.finish()
+        }
+        return try await ingest(.bytes(data))
+    }
+
+    /// How often ``ingestConcurrently(_:)`` checks again before it takes the write lock instead.
+    static let concurrentAttempts = 4
 
     /// Checks and appends events built in code (a fixture session, an import, a replay run) as a file's
     /// lines are; a problem's `line` is the event's 1-based place in `events`. Of the types the store
@@ -96,9 +132,10 @@ public struct SessionIngest: Sendable {
     public func ingest(events: [SessionEvent]) async throws -> IngestReport {
         let codec = self.codec
         return try await log.appendInOneTransaction { appender in
-            var run = IngestRun(appender: appender, codec: codec, storeWrittenAllowed: [.replayRun])
+            var run = IngestRun(store: appender, codec: codec, storeWrittenAllowed: [.replayRun])
             for start in stride(from: 0, to: events.count, by: 4096) {
-                try run.take((start..<min(start + 4096, events.count)).map { .success(IngestedEvent(events[$0], line: $0 + 1, codec: codec)) })
+                let lines = (start..<min(start + 4096, events.count)).map { Result<IngestedEvent, IngestFailure>.success(IngestedEvent(events[$0], line: $0 + 1, codec: codec)) }
+                if let window = try run.take(lines) { run.appended(window, results: try appender.append(window.parts)) }
             }
             return try run.finish()
         }

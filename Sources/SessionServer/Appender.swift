@@ -4,7 +4,8 @@ import Ingest
 
 /// Appends what a request or a live message carries, as `ingest` does (all or nothing, durable on
 /// return, each event's position reported), through the bounded append queue, counting it in the
-/// metrics; every refusal comes out as a ``Problem``.
+/// metrics; every refusal comes out as a ``Problem``. A body in memory (a small one) is checked beside
+/// the other requests' and appended through group commit with them; a spooled one takes the write lock.
 struct Appender: Sendable {
     let log: EventLog
     let gate: AppendGate
@@ -17,7 +18,7 @@ struct Appender: Sendable {
         do {
             report = try await gate.withPlace {
                 let started = ContinuousClock.now
-                let report = try await ingest.ingest(source)
+                let report = if case .bytes(let data) = source { try await ingest.ingestConcurrently(data) } else { try await ingest.ingest(source) }
                 let elapsed = (ContinuousClock.now - started).components
                 metrics.durableCommitLatency.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
                 return report

@@ -1,20 +1,20 @@
 import Foundation
 import Hummingbird
+import Ingest
 
-/// A request body written to a file of its own as it arrives, so that a body of any size is checked and
-/// appended without being held in memory, and a body that never arrives whole appends nothing.
+/// A request body as it arrives: kept in memory while it is small (most requests carry a few events),
+/// written to a file of its own once it grows past ``SessionIngest/concurrentInputLimit``, so that a
+/// body of any size is checked and appended without being held in memory; a body that never arrives
+/// whole appends nothing.
 enum BodySpool {
-    /// Reads `body` into a new file in `directory` and returns it (the caller removes it): 413 when it
-    /// passes `maximumBytes` or one of its lines passes `maximumLineBytes`, 408 when it is not whole
-    /// within `timeout`; no file is left behind when it fails.
-    static func spool(_ body: RequestBody, in directory: String, maximumBytes: Int, maximumLineBytes: Int, timeout: Duration) async throws -> URL {
+    /// The body, in memory or in a new file in `directory` (the caller removes it with ``discard(_:)``):
+    /// 413 when it passes `maximumBytes` or one of its lines passes `maximumLineBytes`, 408 when it is
+    /// not whole within `timeout`; no file is left behind when it fails.
+    static func read(_ body: RequestBody, in directory: String, maximumBytes: Int, maximumLineBytes: Int,
+                     timeout: Duration) async throws -> IngestSource {
         let file = URL(fileURLWithPath: directory).appendingPathComponent("sessionstore-body-\(UUID().uuidString)")
-        guard FileManager.default.createFile(atPath: file.path, contents: nil, attributes: [.posixPermissions: 0o600]),
-              let handle = try? FileHandle(forWritingTo: file) else {
-            throw Problem(status: .internalServerError, type: "internal", title: "The server cannot spool request bodies.")
-        }
+        let spooled = Spooled(file: file)
         do {
-            defer { try? handle.close() }
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     var total = 0, line = 1, lineBytes = 0
@@ -34,7 +34,7 @@ enum BodySpool {
                             throw Problem(status: .contentTooLarge, type: "line-too-large", title: "A line of the body is too long.",
                                           detail: "line \(line) passes \(maximumLineBytes) bytes; split the audio into smaller chunks")
                         }
-                        try handle.write(contentsOf: buffer.readableBytesView)
+                        try spooled.append(buffer.readableBytesView)
                     }
                 }
                 group.addTask {
@@ -45,10 +45,53 @@ enum BodySpool {
                 try await group.next()
                 group.cancelAll()
             }
+            return try spooled.finish()
         } catch {
-            try? FileManager.default.removeItem(at: file)
+            discard(.file(file))
             throw error
         }
-        return file
+    }
+
+    /// Removes a body's file, if it has one.
+    static func discard(_ source: IngestSource) {
+        if case .file(let url) = source { try? FileManager.default.removeItem(at: url) }
+    }
+}
+
+/// The bytes so far: in memory, then in the file.
+private final class Spooled: @unchecked Sendable {
+    let file: URL
+    private var memory = Data()
+    private var handle: FileHandle?
+
+    init(file: URL) {
+        self.file = file
+    }
+
+    func append(_ bytes: some Collection<UInt8>) throws {
+        if handle == nil, memory.count + bytes.count <= SessionIngest.concurrentInputLimit {
+            memory.append(contentsOf: bytes)
+            return
+        }
+        if handle == nil {
+            guard FileManager.default.createFile(atPath: file.path, contents: memory, attributes: [.posixPermissions: 0o600]),
+                  let opened = try? FileHandle(forWritingTo: file) else {
+                throw Problem(status: .internalServerError, type: "internal", title: "The server cannot spool request bodies.")
+            }
+            try opened.seekToEnd()
+            handle = opened
+            memory = Data()
+        }
+        try handle!.write(contentsOf: Data(bytes))
+    }
+
+    func finish() throws -> IngestSource {
+        guard let handle else { return .bytes(memory) }
+        try handle.close()
+        return .file(file)
+    }
+
+    deinit {
+        try? handle?.close()
     }
 }

@@ -34,10 +34,10 @@ struct EventRoutes {
             throw Problem(status: .unsupportedMediaType, type: "unsupported-media-type", title: "The body must be NDJSON.",
                           detail: "Content-Type \(type) is not NDJSON; send application/x-ndjson, one event per line (docs/INGEST.md)")
         }
-        let body = try await BodySpool.spool(request.body, in: configuration.spoolDirectory, maximumBytes: configuration.maximumBodyBytes,
-                                             maximumLineBytes: configuration.maximumLineBytes, timeout: configuration.bodyTimeout)
-        defer { try? FileManager.default.removeItem(at: body) }
-        let report = try await appender.append(.file(body))
+        let body = try await BodySpool.read(request.body, in: configuration.spoolDirectory, maximumBytes: configuration.maximumBodyBytes,
+                                            maximumLineBytes: configuration.maximumLineBytes, timeout: configuration.bodyTimeout)
+        defer { BodySpool.discard(body) }
+        let report = try await appender.append(body)
         return .json(AppendAnswer(report: report).json)
     }
 

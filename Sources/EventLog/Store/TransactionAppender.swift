@@ -102,15 +102,7 @@ extension TransactionAppender {
     /// The events `stream` already holds among `ids`, by id, decrypted: so that a resent event can be
     /// compared with the one stored under its id. Events whose key is destroyed are left out.
     public func storedEvents(of stream: StreamID, withIDs ids: Set<UUID>) throws -> [UUID: RecordedEvent] {
-        var events: [UUID: RecordedEvent] = [:]
-        for (id, place) in try StreamIndex.places(of: ids, in: stream, in: txn) {
-            do {
-                events[id] = try log.readIndexed(stream, number: place.number, position: place.position, in: txn)
-            } catch let error as EventLogError where error.code == .keyDestroyed {
-                continue
-            }
-        }
-        return events
+        try log.storedEvents(of: stream, withIDs: ids, in: txn)
     }
 
     /// The global positions of the events `stream` holds among `ids`, by id, as this transaction sees it

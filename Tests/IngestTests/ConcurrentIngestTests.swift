@@ -1,0 +1,62 @@
+import EventLog
+import Foundation
+import Ingest
+import SessionLog
+import Testing
+import TestSupport
+
+/// `ingestConcurrently`: small inputs from many clients checked beside each other and appended through
+/// group commit, checked again when another client appended to the same session in between.
+@Suite struct ConcurrentIngestTests {
+    static func line(_ session: UUID, _ id: UUID, segment: Int) -> String {
+        #"{"type":"transcript.committed","session":"\#(session.uuidString.lowercased())","id":"\#(id.uuidString.lowercased())","at":"2026-11-21T10:00:02.000Z","segment":"s\#(segment)","text":"word \#(segment)","start_ms":\#(segment * 10),"end_ms":\#(segment * 10 + 5)}"#
+    }
+
+    @Test func manyClientsAppendingToOneSessionAtOnceStoreEveryEventOnceWithTheirPositions() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID()
+            var recording = SessionIngest(log: log)
+            recording.recordsPositions = true
+            let ingest = recording
+            let started = #"{"type":"session.started","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:00.000Z","subject":"dana","locale":"en-US"}"#
+            _ = try await ingest.ingestConcurrently(Data(started.utf8))
+            let ids = (0..<64).map { _ in UUID() }
+            // 64 clients on the same session: most find the stream moved on since they read it, and check again.
+            let answers = try await withThrowingTaskGroup(of: (Int, IngestReport).self) { group in
+                for (index, id) in ids.enumerated() {
+                    group.addTask { (index, try await ingest.ingestConcurrently(Data(Self.line(session, id, segment: index).utf8))) }
+                }
+                return try await group.reduce(into: [Int: IngestReport]()) { $0[$1.0] = $1.1 }
+            }
+            let stored = try log.readStream(SessionStreams.session(session))
+            #expect(stored.count == 65, "every event once")
+            let positionByID = Dictionary(uniqueKeysWithValues: stored.map { ($0.id, $0.position) })
+            for (index, id) in ids.enumerated() {
+                #expect(answers[index]?.positions == [positionByID[id]!], "each client is told where its event is")
+                #expect(answers[index]?.appended == 1)
+            }
+            // A resend of any of them stores nothing and answers the same position.
+            let again = try await ingest.ingestConcurrently(Data(Self.line(session, ids[7], segment: 7).utf8))
+            #expect(again.appended == 0 && again.duplicates == 1 && again.positions == [positionByID[ids[7]]!])
+        }
+    }
+
+    @Test func aBadLineAppendsNothingAndAnInputLargerThanTheLimitTakesTheTransaction() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID()
+            let ingest = SessionIngest(log: log)
+            let started = #"{"type":"session.started","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:00.000Z","subject":"eli","locale":"en-US"}"#
+            let bad = #"{"type":"transcript.committed","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:01.000Z"}"#
+            await #expect(throws: IngestFailure.self) { _ = try await ingest.ingestConcurrently(Data((started + "\n" + bad).utf8)) }
+            #expect(try log.eventCount() == 0)
+
+            let many = [started] + (0..<20_000).map { Self.line(session, UUID(), segment: $0) }
+            let data = Data(many.joined(separator: "\n").utf8)
+            #expect(data.count > SessionIngest.concurrentInputLimit)
+            let report = try await ingest.ingestConcurrently(data)
+            #expect(report.appended == 20_001)
+        }
+    }
+}

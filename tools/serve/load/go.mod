@@ -1,0 +1,3 @@
+module sessionstore/tools/serve/load
+
+go 1.19

@@ -1,0 +1,306 @@
+// Command load drives `sessionstore serve` with many concurrent writers and readers, as a fleet of app
+// backends would, and checks what the server acknowledged against what it stores. Go's standard
+// library only: a client nobody here wrote the HTTP stack of.
+//
+//	load run    -url URL -token INGEST -read-token READ [-writers 64] [-readers 16] [-duration 60s] [-batch 1] [-acked FILE]
+//	load verify -url URL -read-token READ -acked FILE
+//
+// run: each writer starts a session of its own and appends transcript.committed events, -batch per
+// request, each with a fresh id; a request that fails is sent again, byte for byte, until it is
+// answered (a resend is idempotent). Readers page the session list and read transcripts. At the end
+// it prints one JSON object: events and requests acknowledged, events per second, p50/p99 latency of
+// an acknowledgement, reads per second. With -acked it appends each acknowledged event (id, position)
+// to FILE as it is acknowledged, so that a test may kill the server mid-load and verify afterwards.
+//
+// verify: reads the log's tail from the start up to the highest acknowledged position and checks that
+// every acknowledged event is there, at its position, exactly once, and that no position repeats.
+package main
+
+import (
+	"bufio"
+	"bytes"
+	"crypto/rand"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+func uuid4() string {
+	b := make([]byte, 16)
+	if _, err := rand.Read(b); err != nil {
+		panic(err)
+	}
+	b[6] = b[6]&0x0f | 0x40
+	b[8] = b[8]&0x3f | 0x80
+	return fmt.Sprintf("%x-%x-%x-%x-%x", b[0:4], b[4:6], b[6:8], b[8:10], b[10:])
+}
+
+type answer struct {
+	Positions []uint64 `json:"positions"`
+}
+
+type acked struct {
+	id       string
+	position uint64
+}
+
+func post(client *http.Client, url, token string, body []byte) (answer, int, error) {
+	request, _ := http.NewRequest("POST", url+"/v1/events", bytes.NewReader(body))
+	request.Header.Set("Authorization", "Bearer "+token)
+	request.Header.Set("Content-Type", "application/x-ndjson")
+	response, err := client.Do(request)
+	if err != nil {
+		return answer{}, 0, err
+	}
+	defer response.Body.Close()
+	data, err := io.ReadAll(response.Body)
+	if err != nil {
+		return answer{}, response.StatusCode, err
+	}
+	if response.StatusCode != 200 {
+		return answer{}, response.StatusCode, fmt.Errorf("%d: %s", response.StatusCode, data)
+	}
+	var parsed answer
+	err = json.Unmarshal(data, &parsed)
+	return parsed, 200, err
+}
+
+func run(args []string) {
+	flags := flag.NewFlagSet("run", flag.ExitOnError)
+	url := flags.String("url", "", "the server")
+	token := flags.String("token", "", "an ingest token")
+	readToken := flags.String("read-token", "", "a read token")
+	writers := flags.Int("writers", 64, "concurrent writers")
+	readers := flags.Int("readers", 16, "concurrent readers")
+	duration := flags.Duration("duration", 60*time.Second, "how long to write")
+	batch := flags.Int("batch", 1, "events per request")
+	ackedPath := flags.String("acked", "", "append each acknowledged event here")
+	flags.Parse(args)
+
+	var ackedFile *os.File
+	var ackedLock sync.Mutex
+	if *ackedPath != "" {
+		var err error
+		ackedFile, err = os.OpenFile(*ackedPath, os.O_CREATE|os.O_WRONLY|os.O_APPEND, 0o644)
+		if err != nil {
+			panic(err)
+		}
+		defer ackedFile.Close()
+	}
+	transport := &http.Transport{MaxIdleConnsPerHost: *writers + *readers}
+	client := &http.Client{Transport: transport, Timeout: 60 * time.Second}
+	deadline := time.Now().Add(*duration)
+	var events, requests, reads, failures, resends int64
+	latencies := make([][]time.Duration, *writers)
+	var wait sync.WaitGroup
+	for w := 0; w < *writers; w++ {
+		wait.Add(1)
+		go func(w int) {
+			defer wait.Done()
+			session := uuid4()
+			first := fmt.Sprintf(`{"type":"session.started","session":"%s","id":"%s","at":"2026-11-26T10:00:00.000Z","subject":"load-%d","locale":"en-US"}`+"\n", session, uuid4(), w)
+			pending := []byte(first)
+			ids := []string{strings.Split(strings.Split(first, `"id":"`)[1], `"`)[0]}
+			segment := 0
+			for {
+				started := time.Now()
+				got, status, err := post(client, *url, *token, pending)
+				if err != nil {
+					atomic.AddInt64(&failures, 1)
+					if status == 0 && time.Now().After(deadline.Add(30*time.Second)) {
+						return // the server is gone for good (killed by the test)
+					}
+					if status == 422 {
+						fmt.Fprintln(os.Stderr, "refused:", err)
+						return
+					}
+					atomic.AddInt64(&resends, 1)
+					time.Sleep(20 * time.Millisecond)
+					continue
+				}
+				latencies[w] = append(latencies[w], time.Since(started))
+				atomic.AddInt64(&requests, 1)
+				atomic.AddInt64(&events, int64(len(got.Positions)))
+				if ackedFile != nil {
+					var lines strings.Builder
+					for i, position := range got.Positions {
+						fmt.Fprintf(&lines, "%s %d\n", ids[i], position)
+					}
+					ackedLock.Lock()
+					ackedFile.WriteString(lines.String())
+					ackedLock.Unlock()
+				}
+				if time.Now().After(deadline) {
+					return
+				}
+				var body bytes.Buffer
+				ids = ids[:0]
+				for i := 0; i < *batch; i++ {
+					segment++
+					id := uuid4()
+					ids = append(ids, id)
+					ms := segment * 10
+					fmt.Fprintf(&body, `{"type":"transcript.committed","session":"%s","id":"%s","at":"2026-11-26T10:%02d:%02d.%03dZ","segment":"s%d","text":"word %d of writer %d","start_ms":%d,"end_ms":%d}`+"\n",
+						session, id, ms/60000%60, ms/1000%60, ms%1000, segment, segment, w, ms, ms+5)
+				}
+				pending = body.Bytes()
+			}
+		}(w)
+	}
+	stopReaders := make(chan struct{})
+	var readerWait sync.WaitGroup
+	for r := 0; r < *readers; r++ {
+		readerWait.Add(1)
+		go func() {
+			defer readerWait.Done()
+			for {
+				select {
+				case <-stopReaders:
+					return
+				default:
+				}
+				request, _ := http.NewRequest("GET", *url+"/v1/sessions?limit=50", nil)
+				request.Header.Set("Authorization", "Bearer "+*readToken)
+				response, err := client.Do(request)
+				if err != nil {
+					time.Sleep(20 * time.Millisecond)
+					continue
+				}
+				io.Copy(io.Discard, response.Body)
+				response.Body.Close()
+				if response.StatusCode == 200 {
+					atomic.AddInt64(&reads, 1)
+				}
+			}
+		}()
+	}
+	began := time.Now()
+	wait.Wait()
+	elapsed := time.Since(began)
+	close(stopReaders)
+	readerWait.Wait()
+
+	var all []time.Duration
+	for _, l := range latencies {
+		all = append(all, l...)
+	}
+	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+	percentile := func(p float64) float64 {
+		if len(all) == 0 {
+			return 0
+		}
+		return float64(all[int(p*float64(len(all)-1))].Microseconds()) / 1000
+	}
+	report, _ := json.Marshal(map[string]interface{}{
+		"writers": *writers, "readers": *readers, "batch": *batch, "seconds": elapsed.Seconds(),
+		"events": events, "requests": requests, "events_per_second": float64(events) / elapsed.Seconds(),
+		"p50_ms": percentile(0.50), "p99_ms": percentile(0.99), "reads": reads,
+		"reads_per_second": float64(reads) / elapsed.Seconds(), "failures": failures, "resends": resends,
+	})
+	fmt.Println(string(report))
+}
+
+func verify(args []string) {
+	flags := flag.NewFlagSet("verify", flag.ExitOnError)
+	url := flags.String("url", "", "the server")
+	readToken := flags.String("read-token", "", "a read token")
+	ackedPath := flags.String("acked", "", "the acknowledged events")
+	flags.Parse(args)
+
+	data, err := os.ReadFile(*ackedPath)
+	if err != nil {
+		panic(err)
+	}
+	want := map[string]uint64{}
+	var highest uint64
+	for _, line := range strings.Split(strings.TrimSpace(string(data)), "\n") {
+		fields := strings.Fields(line)
+		if len(fields) != 2 {
+			continue
+		}
+		position, _ := strconv.ParseUint(fields[1], 10, 64)
+		if earlier, seen := want[fields[0]]; seen && earlier != position {
+			fail("event %s was acknowledged at %d and at %d", fields[0], earlier, position)
+		}
+		want[fields[0]] = position
+		if position > highest {
+			highest = position
+		}
+	}
+	request, _ := http.NewRequest("GET", *url+"/v1/events", nil)
+	request.Header.Set("Authorization", "Bearer "+*readToken)
+	response, err := (&http.Client{Timeout: 300 * time.Second}).Do(request)
+	if err != nil {
+		fail("cannot read the tail: %v", err)
+	}
+	defer response.Body.Close()
+	found := map[string]uint64{}
+	positions := map[uint64]bool{}
+	scanner := bufio.NewScanner(response.Body)
+	scanner.Buffer(make([]byte, 1<<20), 16<<20)
+	var position uint64
+	for scanner.Scan() {
+		line := scanner.Text()
+		switch {
+		case strings.HasPrefix(line, "id: "):
+			position, _ = strconv.ParseUint(line[4:], 10, 64)
+			if positions[position] {
+				fail("position %d came twice", position)
+			}
+			positions[position] = true
+		case strings.HasPrefix(line, "data: "):
+			var event struct {
+				ID string `json:"id"`
+			}
+			json.Unmarshal([]byte(line[6:]), &event)
+			if earlier, seen := found[event.ID]; seen {
+				fail("event %s is stored twice, at %d and %d", event.ID, earlier, position)
+			}
+			found[event.ID] = position
+		}
+		if position >= highest && len(found) > 0 && strings.HasPrefix(line, "data: ") {
+			break
+		}
+	}
+	for id, position := range want {
+		got, stored := found[id]
+		if !stored {
+			fail("acknowledged event %s (position %d) is not stored", id, position)
+		}
+		if got != position {
+			fail("acknowledged event %s is at %d, not %d", id, got, position)
+		}
+	}
+	report, _ := json.Marshal(map[string]interface{}{"acknowledged": len(want), "stored_through": highest, "verified": true})
+	fmt.Println(string(report))
+}
+
+func fail(format string, values ...interface{}) {
+	fmt.Fprintf(os.Stderr, "verify: "+format+"\n", values...)
+	os.Exit(1)
+}
+
+func main() {
+	if len(os.Args) < 2 {
+		fmt.Fprintln(os.Stderr, "usage: load run|verify [flags]")
+		os.Exit(64)
+	}
+	switch os.Args[1] {
+	case "run":
+		run(os.Args[2:])
+	case "verify":
+		verify(os.Args[2:])
+	default:
+		fmt.Fprintln(os.Stderr, "usage: load run|verify [flags]")
+		os.Exit(64)
+	}
+}
