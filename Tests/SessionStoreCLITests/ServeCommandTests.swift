@@ -75,3 +75,67 @@ import TestSupport
         }
     }
 }
+
+/// Many writers and readers at once, and a server killed in the middle of them: checked with a Go
+/// client (tools/serve/load, Go's standard library only) against the log's tail.
+@Suite struct ServeLoadTests {
+    /// init, an ingest and a read token, and a server listening.
+    static func prepared(_ cli: CLIRunner) throws -> (ingest: String, read: String) {
+        #expect(try cli.run(["init"]).status == 0)
+        let ingest = try cli.run(["tokens", "create", "--scope", "ingest", "--name", "load"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        let read = try cli.run(["tokens", "create", "--scope", "read", "--name", "check"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        return (ingest, read)
+    }
+
+    @Test(.enabled(if: GoProgram.testEnabled))
+    func sixtyFourWritersAndSixteenReadersLoseNothingAndStoreNothingTwice() async throws {
+        let load = try GoProgram.build("tools/serve/load")
+        try await withCLI { cli in
+            let (ingest, read) = try Self.prepared(cli)
+            let (server, url) = try ServeCommandTests.serve(cli)
+            let acked = cli.directory.appendingPathComponent("acked.txt").path
+            let run = try ChildProcess.run(load, ["run", "-url", url, "-token", ingest, "-read-token", read, "-writers", "64", "-readers", "16",
+                                                  "-duration", "8s", "-acked", acked], limit: .seconds(300))
+            #expect(run.status == 0, "\(run.stderr)")
+            let report = try JSONSerialization.jsonObject(with: run.stdout) as? [String: Any] ?? [:]
+            #expect((report["events"] as? Int ?? 0) >= 64, "every writer was acknowledged at least once: \(report)")
+            #expect((report["reads"] as? Int ?? 0) > 0)
+            let verified = try ChildProcess.run(load, ["verify", "-url", url, "-read-token", read, "-acked", acked], limit: .seconds(300))
+            #expect(verified.status == 0, "\(verified.stdoutText) \(verified.stderr)")
+            #expect(verified.stdoutText.contains("\"verified\":true"))
+            server.send(SIGTERM)
+            #expect(server.wait(limit: .seconds(60)).status == 0)
+        }
+    }
+
+    @Test(.enabled(if: GoProgram.testEnabled))
+    func everyEventAcknowledgedBeforeTheServerIsKilledIsStoredAfterItRestarts() async throws {
+        let load = try GoProgram.build("tools/serve/load")
+        try await withCLI { cli in
+            let (ingest, read) = try Self.prepared(cli)
+            let (server, url) = try ServeCommandTests.serve(cli)
+            let acked = cli.directory.appendingPathComponent("acked.txt")
+            let writers = try ChildProcess(load, ["run", "-url", url, "-token", ingest, "-read-token", read, "-writers", "16", "-readers", "2",
+                                                  "-duration", "6s", "-give-up", "2s", "-acked", acked.path])
+            // Kill the server (SIGKILL: no shutdown at all) once a few hundred events are acknowledged.
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline, ((try? String(contentsOf: acked, encoding: .utf8))?.split(separator: "\n").count ?? 0) < 300 {
+                try await Task.sleep(for: .milliseconds(20))
+            }
+            server.kill()
+            _ = server.wait(limit: .seconds(30))
+            let ran = writers.wait(limit: .seconds(120))
+            #expect(ran.status == 0, "\(ran.stderr)")
+            let acknowledged = try String(contentsOf: acked, encoding: .utf8).split(separator: "\n").count
+            #expect(acknowledged >= 300)
+
+            let (restarted, newURL) = try ServeCommandTests.serve(cli)
+            let verified = try ChildProcess.run(load, ["verify", "-url", newURL, "-read-token", read, "-acked", acked.path], limit: .seconds(300))
+            #expect(verified.status == 0, "\(verified.stdoutText) \(verified.stderr)")
+            #expect(verified.stdoutText.contains("\"acknowledged\":\(acknowledged)"), "\(verified.stdoutText)")
+            restarted.send(SIGTERM)
+            #expect(restarted.wait(limit: .seconds(60)).status == 0)
+            #expect(try cli.run(["verify"]).status == 0, "the store verifies after the kill")
+        }
+    }
+}

@@ -83,6 +83,7 @@ func run(args []string) {
 	readers := flags.Int("readers", 16, "concurrent readers")
 	duration := flags.Duration("duration", 60*time.Second, "how long to write")
 	batch := flags.Int("batch", 1, "events per request")
+	giveUp := flags.Duration("give-up", 30*time.Second, "after the deadline, how long a writer keeps resending a request that fails")
 	ackedPath := flags.String("acked", "", "append each acknowledged event here")
 	flags.Parse(args)
 
@@ -116,7 +117,7 @@ func run(args []string) {
 				got, status, err := post(client, *url, *token, pending)
 				if err != nil {
 					atomic.AddInt64(&failures, 1)
-					if status == 0 && time.Now().After(deadline.Add(30*time.Second)) {
+					if status == 0 && time.Now().After(deadline.Add(*giveUp)) {
 						return // the server is gone for good (killed by the test)
 					}
 					if status == 422 {

@@ -1,5 +1,6 @@
 // eventlog-bench prepare DATA_DIR SMALL_EVENTS
 // eventlog-bench run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
+// eventlog-bench ingest-concurrent WORK_DIR WRITERS BATCH SECONDS   (serve's library baseline, tools/serve/bench)
 // eventlog-bench backends DATA_DIR WORK_DIR SMALL_EVENTS POSTGRES_URL
 //
 // `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
@@ -63,6 +64,12 @@ case "backends":
 case "ingest":
     guard arguments.count == 4 else { fail("usage: ingest NDJSON_FILE WORK_DIR") }
     try await IngestMeasurement(file: URL(fileURLWithPath: arguments[2]), work: URL(fileURLWithPath: arguments[3])).run()
+
+case "ingest-concurrent":
+    guard arguments.count == 6, let writers = Int(arguments[3]), let batch = Int(arguments[4]), let seconds = Double(arguments[5]) else {
+        fail("usage: ingest-concurrent WORK_DIR WRITERS BATCH SECONDS")
+    }
+    try await ConcurrentIngestMeasurement(work: URL(fileURLWithPath: arguments[2]), writers: writers, batch: batch, seconds: seconds).run()
 
 case "sessions":
     guard arguments.count == 5, let sessions = Int(arguments[3]), let events = Int(arguments[4]) else {
