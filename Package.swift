@@ -100,12 +100,12 @@ let package = Package(
         // The witness over HTTP: the C2SP tlog-witness server (Hummingbird) and the client that collects cosignatures.
         .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog", .product(name: "Hummingbird", package: "hummingbird")]),
         // The rows the CLI prints and the server answers with, one rendering for both (docs/OUTPUT.md).
-        .target(name: "OutputRows", dependencies: ["Output", "Projections", "Ingest", "SessionModel"]),
+        .target(name: "OutputRows", dependencies: ["Compliance", "Output", "Projections", "Ingest", "SessionModel"]),
         // `sessionstore serve`: the store over HTTP (Hummingbird 2), with tokens, limits and metrics.
         .target(
             name: "SessionServer",
-            dependencies: ["Compliance", "EventLog", "Exports", "Ingest", "Output", "OutputRows", "Projections", "SessionLog", "SessionModel",
-                           "Migrations",
+            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Ingest", "Output", "OutputRows", "Projections", "Reports",
+                           "SessionLog", "SessionModel", "Migrations",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),

@@ -26,6 +26,8 @@ public final class OutputSink {
     private let path: String?
     private let partialPath: String?
     private let ownsDescriptor: Bool
+    /// Whether the bytes stay in ``buffer`` (``memory()``) instead of going to a descriptor.
+    private var collects = false
     private var closed = false
 
     private init(descriptor: Int32, path: String?, partialPath: String? = nil, ownsDescriptor: Bool) {
@@ -35,6 +37,17 @@ public final class OutputSink {
         self.ownsDescriptor = ownsDescriptor
         buffer.reserveCapacity(Self.bufferCapacity + 4096)
     }
+
+    /// Bytes kept in memory, for an answer that is sent whole (an HTTP response): read them from
+    /// ``collected`` once written.
+    public static func memory() -> OutputSink {
+        let sink = OutputSink(descriptor: -1, path: nil, ownsDescriptor: false)
+        sink.collects = true
+        return sink
+    }
+
+    /// What a ``memory()`` sink holds.
+    public var collected: [UInt8] { buffer }
 
     /// Standard output.
     public static func standardOutput() -> OutputSink {
@@ -111,6 +124,7 @@ public final class OutputSink {
     /// Writes out everything buffered.
     public func flush() throws(OutputError) {
         if let pendingError { throw pendingError }
+        if collects { return }
         if descriptor == 1 { fflush(nil) }  // what print() buffered goes first
         var offset = 0
         while offset < buffer.count {

@@ -64,29 +64,18 @@ struct SessionRoutes {
 
     private func summary(_ context: ServerContext) async throws -> Response {
         let token = try context.require(.read, .audit)
-        let (_, summary) = try await session(context, token)
+        let (_, summary) = try await reader.readableSummary(context, token)
         return .json(SessionRow(summary: summary).json)
     }
 
     private func transcript(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
-        let (id, _) = try await session(context, token)
+        let (id, _) = try await reader.readableSummary(context, token)
         try await reader.recordRead("transcript", of: [id], by: token, purpose: request.uri.queryParameters.get("purpose"))
         let runner = try await reader.upToDate()
         let view = try runner.transcript(of: id) ?? TranscriptView(session: id)
         let partials = request.uri.queryParameters.get("partials") == "true"
         return .json(TranscriptDocument(view: view, withPartials: partials).json)
-    }
-
-    /// The session the path names, when it exists and the token may see it; otherwise 404 either way.
-    private func session(_ context: ServerContext, _ token: AccessToken) async throws -> (UUID, SessionSummary) {
-        let argument = try context.parameters.require("session")
-        guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
-        let runner = try await reader.upToDate()
-        guard let summary = try runner.sessions().first(where: { $0.session == id }), token.mayRead(sessionOf: summary.subject) else {
-            throw Problem.notFound("the store has no session \(id.uuidString.lowercased()) that this token may read")
-        }
-        return (id, summary)
     }
 
     private func time(_ value: String?, _ name: String) throws -> Int64? {

@@ -56,6 +56,7 @@ public struct SessionServer: Sendable {
         SessionRoutes(reader: reader).add(to: v1)
         LiveRoute(appender: appender, log: log, configuration: configuration).add(to: v1)
         SubjectRoutes(reader: reader).add(to: v1)
+        ContentRoutes(reader: reader).add(to: v1)
         return router
     }
 }

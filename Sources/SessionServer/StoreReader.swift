@@ -30,14 +30,33 @@ actor StoreReader {
     /// Records a read of session content in the access log, as the CLI's reads are; refuses it when the
     /// store's policy requires a purpose and none is given.
     nonisolated func recordRead(_ command: String, of sessions: [UUID], by token: AccessToken, purpose: String?) async throws {
-        let access = AccessLog(log: log)
+        try checkPurpose(purpose)
+        try await AccessLog(log: log).record(AccessRead(actor: token.actor, purpose: purpose, command: command, sessions: sessions),
+                                             at: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    /// A 400 problem when the store's access policy requires a purpose and none is given.
+    nonisolated func checkPurpose(_ purpose: String?) throws {
         do {
-            try access.check(purpose: purpose)
+            try AccessLog(log: log).check(purpose: purpose)
         } catch let error as ComplianceError where error.code == .purposeRequired {
             throw Problem.badRequest("this store records a purpose for every read: add ?purpose=… to the request")
         }
-        try await access.record(AccessRead(actor: token.actor, purpose: purpose, command: command, sessions: sessions),
-                                at: Int64(Date().timeIntervalSince1970 * 1000))
+    }
+
+    /// The session the path names with its row, when it exists and the token may see it; otherwise a
+    /// 404 either way (so that the answer tells nothing of sessions the token may not read).
+    func readableSummary(_ context: ServerContext, _ token: AccessToken) throws -> (UUID, SessionSummary) {
+        let argument = try context.parameters.require("session")
+        guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
+        guard let summary = try upToDate().sessions().first(where: { $0.session == id }), token.mayRead(sessionOf: summary.subject) else {
+            throw Problem.notFound("the store has no session \(id.uuidString.lowercased()) that this token may read")
+        }
+        return (id, summary)
+    }
+
+    func readableSession(_ context: ServerContext, _ token: AccessToken) throws -> UUID {
+        try readableSummary(context, token).0
     }
 }
 

@@ -46,21 +46,6 @@ extension Duration {
     var seconds: Double { Double(components.seconds) + Double(components.attoseconds) / 1e18 }
 }
 
-/// A violation `audit check` found.
-struct ViolationRow: OutputRow {
-    static let columns = ["rule", "session", "position", "occurred_at", "detail"]
-
-    var violation: Violation
-
-    func write(to fields: inout Fields) {
-        fields.field("rule", violation.rule.rawValue)
-        fields.field("session", id: violation.session)
-        fields.field("position", violation.position)
-        fields.field("occurred_at", time: violation.occurredAt)
-        fields.field("detail", violation.detail)
-    }
-}
-
 /// A session `retention apply` purges (or, with --dry-run, would).
 struct PurgeRow: OutputRow {
     static let columns = ["session", "status", "ended_at", "holds"]

@@ -1,0 +1,145 @@
+import Audio
+import Compliance
+import EventLog
+import Exports
+import Foundation
+import Hummingbird
+import Migrations
+import Output
+import OutputRows
+import Reports
+import SessionLog
+import SessionModel
+
+/// A session's content in the forms `export`, `audio` and `report` write, and `audit check`:
+/// `GET /v1/sessions/{id}/export`, `/audio`, `/report`, `/v1/audit/check`.
+struct ContentRoutes {
+    let reader: StoreReader
+
+    func add(to router: RouterGroup<ServerContext>) {
+        router.get("sessions/:session/export") { request, context in try await export(request, context) }
+        router.get("sessions/:session/audio") { request, context in try await audio(request, context) }
+        router.get("sessions/:session/report") { request, context in try await report(request, context) }
+        router.get("audit/check") { request, context in try await auditCheck(request, context) }
+    }
+
+    /// The session as `export --format F` writes it; recorded as an export (export.performed) first.
+    private func export(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read)
+        let id = try await reader.readableSession(context, token)
+        let query = request.uri.queryParameters
+        let name = query.get("format") ?? "json"
+        guard let format = ExportFormat(rawValue: name) else {
+            throw Problem.badRequest("format \(name) is not one of " + ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let options = ExportOptions(partials: query.get("partials") == "true", excel: query.get("excel") == "true",
+                                    redact: query.get("redact") == "true")
+        let exporter = try Exporter(log: reader.log)
+        let purpose = query.get("purpose")
+        try reader.checkPurpose(purpose)
+        try await exporter.recordExport(of: [id], as: format.rawValue, by: token.actor, purpose: purpose, at: Self.now)
+        let sink = OutputSink.memory()
+        try exporter.export([id], as: format, options: options, to: sink)
+        let type = switch format {
+        case .json: "application/json"
+        case .csv: "text/csv; charset=utf-8"
+        case .vtt: "text/vtt; charset=utf-8"
+        case .srt: "application/x-subrip; charset=utf-8"
+        }
+        return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(Hex.uuid(id)).\(format.fileExtension)\""],
+                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: sink.collected)))
+    }
+
+    /// A recording as WAV or FLAC, whole or the byte range asked for (RFC 9110 §14), so that a browser's
+    /// audio element can seek.
+    private func audio(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read)
+        let id = try await reader.readableSession(context, token)
+        let query = request.uri.queryParameters
+        let name = query.get("format") ?? "wav"
+        guard let container = AudioFile.Container(rawValue: name) else { throw Problem.badRequest("format \(name) is not wav or flac") }
+        let codec = SessionMigrations.codec
+        let events = try reader.log.readStream(SessionStreams.session(id), skippingErased: true) { try codec.decode($0) }
+        let bytes: [UInt8]
+        do {
+            let chosen = try RecordingExport.recording(query.get("recording"), in: events, session: Hex.uuid(id))
+            let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: Hex.uuid(id))
+            bytes = try AudioFile.encoded(samples, format: format, as: container)
+        } catch let error as ExportError {
+            throw Problem.notFound(error.message)
+        }
+        // Recorded once per request that starts at the beginning, not for every range a player asks for.
+        if RangeRequest(request.headers[.range], length: bytes.count).map({ $0.range?.lowerBound == 0 }) ?? true {
+            try await reader.recordRead("audio", of: [id], by: token, purpose: query.get("purpose"))
+        }
+        return RangeRequest.answer(bytes, type: container == .wav ? "audio/wav" : "audio/flac", rangeHeader: request.headers[.range])
+    }
+
+    /// The session's HTML report, as `report` writes it (audio embedded unless `audio=false`).
+    private func report(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read)
+        let id = try await reader.readableSession(context, token)
+        let query = request.uri.queryParameters
+        try await reader.recordRead("report", of: [id], by: token, purpose: query.get("purpose"))
+        let options = SessionReport.Options(includeAudio: query.get("audio") != "false", redact: query.get("redact") == "true")
+        let report = try await SessionReport.make(id, from: reader.log, options: options)
+        return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
+                        body: ResponseBody(byteBuffer: ByteBuffer(string: SessionReportHTML.render(report))))
+    }
+
+    /// What `audit check --format json` prints: every violation of the consent and retention rules.
+    private func auditCheck(_ request: Request, _ context: ServerContext) async throws -> Response {
+        try context.require(.audit)
+        let asOf = try request.uri.queryParameters.get("as_of").map { value -> Int64 in
+            guard let time = RFC3339.milliseconds(value) else { throw Problem.badRequest("as_of \(value) is not an RFC 3339 UTC time") }
+            return time
+        }
+        let report = try ViolationCheck(log: reader.log).run(asOf: asOf)
+        let sink = OutputSink.memory()
+        var writer = RowWriter<ViolationRow>(format: .json, sink: sink)
+        for violation in report.violations { try writer.write(ViolationRow(violation: violation)) }
+        try writer.finish()
+        return .json(sink.collected)
+    }
+
+    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
+}
+
+/// A `Range: bytes=…` header of one range (several ranges are answered whole, as RFC 9110 allows).
+struct RangeRequest {
+    /// The bytes asked for; nil when the range starts past the end (unsatisfiable).
+    let range: Range<Int>?
+
+    /// Nil without a header, or for one this server answers with the whole body (several ranges, or one
+    /// it cannot read). Any numbers are safe: a range is clamped to the body, never trusted.
+    init?(_ header: String?, length: Int) {
+        guard let header, header.hasPrefix("bytes="), !header.contains(",") else { return nil }
+        let spec = header.dropFirst(6).split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+        guard spec.count == 2 else { return nil }
+        let first = Int(spec[0].trimmingCharacters(in: .whitespaces)), last = Int(spec[1].trimmingCharacters(in: .whitespaces))
+        switch (first, last) {
+        case let (first?, last?) where first >= 0 && first <= last:
+            range = first < length ? first..<(min(last, length - 1) + 1) : nil
+        case let (first?, nil) where first >= 0 && spec[1].isEmpty:
+            range = first < length ? first..<length : nil
+        case let (nil, suffix?) where spec[0].isEmpty && suffix > 0:
+            range = length > 0 ? max(0, length - suffix)..<length : nil
+        default:
+            return nil
+        }
+    }
+
+    /// 200 with the whole body, 206 with the range asked for, or 416 for one that starts past the end.
+    static func answer(_ bytes: [UInt8], type: String, rangeHeader: String?) -> Response {
+        var headers: HTTPFields = [.contentType: type, .acceptRanges: "bytes"]
+        guard let request = RangeRequest(rangeHeader, length: bytes.count) else {
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        }
+        guard let range = request.range else {
+            headers[.contentRange] = "bytes */\(bytes.count)"
+            return Response(status: .rangeNotSatisfiable, headers: headers)
+        }
+        headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(bytes.count)"
+        return Response(status: .partialContent, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[range])))
+    }
+}
