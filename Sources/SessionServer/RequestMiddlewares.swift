@@ -1,4 +1,6 @@
 import Compliance
+import EventLog
+import JWTKit
 import Foundation
 import Hummingbird
 import NIOCore
@@ -34,19 +36,30 @@ struct ProblemMiddleware: RouterMiddleware {
     }
 }
 
-/// Checks the bearer token of every request under /v1 and puts it in the context; a request without a
-/// valid one is answered 401, whatever was wrong with it.
+/// Checks the bearer token of every request under /v1 (a store token, `sst_…`, or a JWT of the
+/// configured identity provider) and puts its principal in the context; a request without a valid one
+/// is answered 401, whatever was wrong with it.
 struct TokenAuthentication: RouterMiddleware {
     typealias Context = ServerContext
     let verifier: TokenVerifier
+    let identity: (tokens: IdentityTokens, keys: JWTKeyCollection)?
+    let log: EventLog
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard let header = request.headers[.authorization], header.count > 7,
               header.prefix(7).lowercased() == "bearer " else { throw Problem.unauthenticated }
         let presented = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
-        guard let token = try verifier.verify(presented, at: Int64(Date().timeIntervalSince1970 * 1000)) else { throw Problem.unauthenticated }
+        let principal: Principal?
+        if presented.hasPrefix("sst_") {
+            principal = try verifier.verify(presented, at: Int64(Date().timeIntervalSince1970 * 1000)).map(Principal.init(token:))
+        } else if let identity {
+            principal = await identity.tokens.principal(presented, keys: identity.keys, log: log)
+        } else {
+            principal = nil
+        }
+        guard let principal else { throw Problem.unauthenticated }
         var context = context
-        context.token = token
+        context.principal = principal
         return try await next(request, context)
     }
 }

@@ -2,11 +2,11 @@ import Compliance
 import Hummingbird
 import HummingbirdWebSocket
 
-/// A request's context: Hummingbird's, plus the access token that authenticated it.
+/// A request's context: Hummingbird's, plus who the request's token stands for.
 public struct ServerContext: RequestContext, WebSocketRequestContext {
     public var coreContext: CoreRequestContextStorage
-    /// The request's token, once ``TokenAuthentication`` has checked it.
-    public var token: AccessToken?
+    /// The request's principal, once ``TokenAuthentication`` has checked its token.
+    public var principal: Principal?
     /// Where a route that upgrades to a WebSocket leaves its handler.
     public let webSocket = WebSocketHandlerReference<ServerContext>()
 
@@ -14,13 +14,13 @@ public struct ServerContext: RequestContext, WebSocketRequestContext {
         coreContext = .init(source: source)
     }
 
-    /// The token, when it grants `scope` (admin grants all); otherwise a 403 problem.
+    /// The principal, when it is granted one of `scopes` (admin grants all); otherwise a 403 problem.
     @discardableResult
-    func require(_ scopes: TokenScope...) throws -> AccessToken {
-        guard let token else { throw Problem.unauthenticated }
-        guard scopes.contains(where: token.scope.grants) else {
+    func require(_ scopes: TokenScope...) throws -> Principal {
+        guard let principal else { throw Problem.unauthenticated }
+        guard scopes.contains(where: principal.grants) else {
             throw Problem(status: .forbidden, type: "forbidden", title: "This token's scope does not allow this request.")
         }
-        return token
+        return principal
     }
 }

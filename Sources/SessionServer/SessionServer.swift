@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import HummingbirdCore
 import HummingbirdWebSocket
+import JWTKit
 import NIOCore
 
 /// `sessionstore serve`: the store over HTTP/1.1 (docs/SERVER.md, docs/openapi.yaml).
@@ -24,8 +25,9 @@ public struct SessionServer: Sendable {
     /// Serves until SIGTERM or SIGINT; `ready` is called with the port once the server listens.
     public func run(ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let metrics = self.metrics
+        let keys = try await identityKeys()
         let idleTimeout = TimeAmount.seconds(configuration.idleTimeout.components.seconds)
-        let router = router()
+        let router = router(identityKeys: keys)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(idleTimeout: idleTimeout),
             ws: .init(maxFrameSize: configuration.maximumLineBytes, closeTimeout: .seconds(5)))
@@ -44,13 +46,26 @@ public struct SessionServer: Sendable {
         try await application.runService()
     }
 
+    /// The identity provider's keys, read once; a JWKS document without a usable key stops the server.
+    public func identityKeys() async throws -> JWTKeyCollection? {
+        guard let identity = configuration.identityTokens else { return nil }
+        do {
+            return try await identity.keys()
+        } catch let error as ServerSetupError {
+            throw error
+        } catch {
+            throw ServerSetupError(message: "the identity provider's key set cannot be used: \(error)")
+        }
+    }
+
     /// The routes, for ``run(ready:)`` and for tests that drive them without a socket.
-    public func router() -> Router<ServerContext> {
+    public func router(identityKeys: JWTKeyCollection? = nil) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self)
         router.add(middleware: ProblemMiddleware(metrics: metrics))
         HealthRoutes(log: log, metrics: metrics).add(to: router)
         let reader = StoreReader(log: log)
-        let v1 = router.group("v1").add(middleware: TokenAuthentication(verifier: TokenVerifier(log: log)))
+        let identity = zip(configuration.identityTokens, identityKeys)
+        let v1 = router.group("v1").add(middleware: TokenAuthentication(verifier: TokenVerifier(log: log), identity: identity, log: log))
         let appender = Appender(log: log, gate: AppendGate(capacity: configuration.maximumQueuedAppends), metrics: metrics)
         EventRoutes(log: log, configuration: configuration, appender: appender).add(to: v1)
         SessionRoutes(reader: reader).add(to: v1)
@@ -59,4 +74,16 @@ public struct SessionServer: Sendable {
         ContentRoutes(reader: reader).add(to: v1)
         return router
     }
+}
+
+/// The server cannot start as configured; one sentence naming what is wrong.
+public struct ServerSetupError: Error, CustomStringConvertible {
+    public var message: String
+    public var description: String { message }
+}
+
+/// Both values, or nil when either is missing.
+private func zip<A, B>(_ a: A?, _ b: B?) -> (A, B)? {
+    guard let a, let b else { return nil }
+    return (a, b)
 }

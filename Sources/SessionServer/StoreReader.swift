@@ -29,7 +29,7 @@ actor StoreReader {
 
     /// Records a read of session content in the access log, as the CLI's reads are; refuses it when the
     /// store's policy requires a purpose and none is given.
-    nonisolated func recordRead(_ command: String, of sessions: [UUID], by token: AccessToken, purpose: String?) async throws {
+    nonisolated func recordRead(_ command: String, of sessions: [UUID], by token: Principal, purpose: String?) async throws {
         try checkPurpose(purpose)
         try await AccessLog(log: log).record(AccessRead(actor: token.actor, purpose: purpose, command: command, sessions: sessions),
                                              at: Int64(Date().timeIntervalSince1970 * 1000))
@@ -46,7 +46,7 @@ actor StoreReader {
 
     /// The session the path names with its row, when it exists and the token may see it; otherwise a
     /// 404 either way (so that the answer tells nothing of sessions the token may not read).
-    func readableSummary(_ context: ServerContext, _ token: AccessToken) throws -> (UUID, SessionSummary) {
+    func readableSummary(_ context: ServerContext, _ token: Principal) throws -> (UUID, SessionSummary) {
         let argument = try context.parameters.require("session")
         guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
         guard let summary = try upToDate().sessions().first(where: { $0.session == id }), token.mayRead(sessionOf: summary.subject) else {
@@ -55,14 +55,7 @@ actor StoreReader {
         return (id, summary)
     }
 
-    func readableSession(_ context: ServerContext, _ token: AccessToken) throws -> UUID {
+    func readableSession(_ context: ServerContext, _ token: Principal) throws -> UUID {
         try readableSummary(context, token).0
-    }
-}
-
-extension AccessToken {
-    /// Whether this token may see the session of `subject`: a read token limited to subjects sees only theirs.
-    func mayRead(sessionOf subject: SubjectHash?) -> Bool {
-        subjects.isEmpty || subject.map(subjects.contains) == true
     }
 }

@@ -8,6 +8,7 @@ import Foundation
 import Ingest
 import Output
 import Replay
+import SessionServer
 import SessionModel
 
 /// The exit codes of every command (README, `sessionstore --help`).
@@ -53,6 +54,8 @@ extension CommandFailure {
             self.init(.integrity, divergence.description)
         case let error as ReplayDriveError:
             if case .sourceUnusable = error { self.init(.invalidData, error.description) } else { self.init(.targetFailed, error.description) }
+        case let error as ServerSetupError:
+            self.init(.usage, error.message)
         case let failure as IngestFailure:
             self.init(.invalidData, failure.problems.first.map { "\($0)" } ?? failure.description)
         default:

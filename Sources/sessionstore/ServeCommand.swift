@@ -39,10 +39,24 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds after which a silent connection is closed.", valueName: "seconds"))
     var idleTimeout = Int(ServerConfiguration().idleTimeout.components.seconds)
 
+    @Option(name: .customLong("jwks"), help: ArgumentHelp(
+        "Also accept JWTs signed with these keys (a JWKS file, as an identity provider publishes at /.well-known/jwks.json).",
+        valueName: "file"))
+    var jwks: String?
+
+    @Option(name: .customLong("jwt-issuer"), help: ArgumentHelp("With --jwks: the iss a JWT must carry.", valueName: "issuer"))
+    var jwtIssuer: String?
+
+    @Option(name: .customLong("jwt-audience"), help: ArgumentHelp("With --jwks: an aud a JWT must include.", valueName: "audience"))
+    var jwtAudience: String?
+
     func validate() throws {
         guard address != nil else { throw ValidationError("--listen \(listen) is not HOST:PORT") }
         guard maximumBodyBytes > 0, maximumConnections > 0, maximumQueuedAppends > 0, idleTimeout > 0 else {
             throw ValidationError("--max-body-bytes, --max-connections, --max-queued-appends and --idle-timeout must be positive")
+        }
+        if jwks == nil, jwtIssuer != nil || jwtAudience != nil {
+            throw ValidationError("--jwt-issuer and --jwt-audience check JWTs: give the identity provider's keys with --jwks")
         }
     }
 
@@ -62,6 +76,13 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maximumConnections = maximumConnections
             configuration.maximumQueuedAppends = maximumQueuedAppends
             configuration.idleTimeout = .seconds(idleTimeout)
+            if let jwks {
+                let document: String
+                do { document = try String(contentsOfFile: jwks, encoding: .utf8) } catch {
+                    throw CommandFailure(.usage, "cannot read --jwks \(jwks): \(error.localizedDescription)")
+                }
+                configuration.identityTokens = IdentityTokens(jwks: document, issuer: jwtIssuer, audience: jwtAudience)
+            }
             let host = configuration.host
             try await SessionServer(log: log, configuration: configuration).run { bound in
                 // One write(2), unbuffered: whoever waits for this line sees it at once.

@@ -8,10 +8,15 @@ import TestSupport
     /// Starts `serve` on a free loopback port and waits until it listens; the process is killed when released.
     static func serve(_ cli: CLIRunner) throws -> (process: ChildProcess, url: String) {
         let process = try cli.start(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "2"])
+        return (process, try listening(process))
+    }
+
+    /// The URL `process` (a starting `serve`) prints once it listens.
+    static func listening(_ process: ChildProcess) throws -> String {
         let deadline = ContinuousClock.now + .seconds(120)
         while ContinuousClock.now < deadline {
             if let line = process.outputSoFar.split(separator: "\n").first(where: { $0.hasPrefix("listening on ") }) {
-                return (process, String(line.dropFirst("listening on ".count)))
+                return String(line.dropFirst("listening on ".count))
             }
             guard process.isRunning else { break }
             usleep(50_000)
@@ -52,6 +57,28 @@ import TestSupport
             #expect(sessions.stdout.contains("\"audio_ms\":600"), "the live session's audio: \(sessions.stdout)")
             let reads = try cli.run(["audit", "access", "--format", "json"])
             #expect(reads.stdout.contains("token python-read"), "\(reads.stdout)")
+        }
+    }
+
+    @Test(.enabled(if: pythonTestEnabled("jwt, cryptography, requests")))
+    func jwtsOfAnIdentityProviderAreCheckedForSignatureTimeIssuerAudienceAndScope() async throws {
+        try requirePython("jwt, cryptography, requests")
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            let script = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/serve/jwt_check.py").path
+            let keys = cli.directory.appendingPathComponent("idp").path
+            let made = try runPython([script, "keys", keys])
+            #expect(made.status == 0, "\(made.stderr)")
+            let process = try cli.start(["serve", "--listen", "127.0.0.1:0", "--jwks", "idp/jwks.json", "--jwt-issuer", "https://idp.test",
+                                         "--jwt-audience", "sessionstore"])
+            let url = try Self.listening(process)
+            let checked = try runPython([script, "check", url, keys], limit: .seconds(120))
+            #expect(checked.status == 0, "\(String(decoding: checked.stdout, as: UTF8.self)) \(checked.stderr)")
+            #expect(String(decoding: checked.stdout, as: UTF8.self).contains("all checks passed"))
+            process.send(SIGTERM)
+            #expect(process.wait(limit: .seconds(60)).status == 0)
+            let empty = try cli.run(["serve", "--listen", "127.0.0.1:0", "--jwks", "idp/none.json"])
+            #expect(empty.status == 64, "an unreadable key set stops the server before it listens: \(empty.stderr)")
         }
     }
 
