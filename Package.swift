@@ -39,6 +39,7 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.37.6"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `serve`'s live session stream (/v1/sessions/{id}/live).
@@ -110,6 +111,7 @@ let package = Package(
                            "SessionLog", "SessionModel", "Migrations",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
+                           .product(name: "HummingbirdTLS", package: "hummingbird"),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                            .product(name: "JWTKit", package: "jwt-kit"),
@@ -117,6 +119,7 @@ let package = Package(
                            .product(name: "CoreMetrics", package: "swift-metrics"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOWebSocket", package: "swift-nio"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus")]
         ),

@@ -19,6 +19,8 @@ public struct ServerConfiguration: Sendable {
     public var idleTimeout: Duration = .seconds(60)
     /// A request body must arrive whole within this time (a client trickling bytes cannot hold a slot forever).
     public var bodyTimeout: Duration = .seconds(300)
+    /// HTTPS (and WSS) from a certificate chain and its private key, PEM files; plain HTTP when nil.
+    public var tls: (certificateChain: String, privateKey: String)?
     /// An identity provider whose JWTs are accepted beside the store's own tokens; none by default.
     public var identityTokens: IdentityTokens?
     /// Where request bodies are spooled before they are checked and appended.

@@ -3,6 +3,8 @@ import EventLog
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
+import NIOSSL
 import HummingbirdWebSocket
 import JWTKit
 import NIOCore
@@ -32,9 +34,11 @@ public struct SessionServer: Sendable {
             http1: HTTP1Channel.Configuration(idleTimeout: idleTimeout),
             ws: .init(maxFrameSize: configuration.maximumLineBytes, closeTimeout: .seconds(5)))
         let webSocketResponder = router.buildResponder()
+        let tls = try tlsConfiguration()
         let server = HTTPServerBuilder { responder in
-            GuardedChannel(inner: HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel),
-                           idleTimeout: idleTimeout, metrics: metrics)
+            let http = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
+            guard let tls else { return GuardedChannel(inner: http, idleTimeout: idleTimeout, metrics: metrics) }
+            return GuardedChannel(inner: try TLSChannel(http, tlsConfiguration: tls), idleTimeout: idleTimeout, metrics: metrics)
         }
         let application = Application(
             router: router,
@@ -44,6 +48,21 @@ public struct SessionServer: Sendable {
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             onServerRunning: { channel in ready(channel.localAddress?.port ?? configuration.port) })
         try await application.runService()
+    }
+
+    /// The TLS configuration of ``ServerConfiguration/tls``, its files read once; nil for plain HTTP.
+    func tlsConfiguration() throws -> TLSConfiguration? {
+        guard let (chain, key) = configuration.tls else { return nil }
+        do {
+            let certificates = try NIOSSLCertificate.fromPEMFile(chain)
+            guard !certificates.isEmpty else { throw ServerSetupError(message: "\(chain) holds no PEM certificate") }
+            return TLSConfiguration.makeServerConfiguration(certificateChain: certificates.map { .certificate($0) },
+                                                            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
+        } catch let error as ServerSetupError {
+            throw error
+        } catch {
+            throw ServerSetupError(message: "cannot use the TLS certificate \(chain) and key \(key): \(error)")
+        }
     }
 
     /// The identity provider's keys, read once; a JWKS document without a usable key stops the server.

@@ -11,8 +11,9 @@ struct ServeCommand: AsyncParsableCommand {
             Prints `listening on http://HOST:PORT` once it accepts requests (--listen HOST:0 takes a free \
             port). Every request under /v1 carries an access token (Authorization: Bearer TOKEN) made by \
             `sessionstore tokens create --scope ingest --name app-backend`, say; /healthz, /readyz and /metrics take none. SIGTERM or SIGINT stop \
-            accepting connections, let requests in flight finish, and close the store. Plain HTTP: keep it \
-            on loopback (the default) behind a TLS proxy to serve other machines. Routes, answers and \
+            accepting connections, let requests in flight finish, and close the store. HTTPS with \
+            --tls-certificate and --tls-key; plain HTTP otherwise: keep it on loopback (the default) or \
+            behind a TLS proxy to serve other machines. Routes, answers and \
             limits: docs/SERVER.md and docs/openapi.yaml.
 
               sessionstore tokens create --scope ingest --name app-backend
@@ -39,6 +40,13 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds after which a silent connection is closed.", valueName: "seconds"))
     var idleTimeout = Int(ServerConfiguration().idleTimeout.components.seconds)
 
+    @Option(name: .customLong("tls-certificate"), help: ArgumentHelp(
+        "Serve HTTPS (and WSS) with this certificate chain (PEM); with --tls-key.", valueName: "file"))
+    var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
+    var tlsKey: String?
+
     @Option(name: .customLong("jwks"), help: ArgumentHelp(
         "Also accept JWTs signed with these keys (a JWKS file, as an identity provider publishes at /.well-known/jwks.json).",
         valueName: "file"))
@@ -54,6 +62,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard address != nil else { throw ValidationError("--listen \(listen) is not HOST:PORT") }
         guard maximumBodyBytes > 0, maximumConnections > 0, maximumQueuedAppends > 0, idleTimeout > 0 else {
             throw ValidationError("--max-body-bytes, --max-connections, --max-queued-appends and --idle-timeout must be positive")
+        }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw ValidationError("--tls-certificate and --tls-key go together: give both, or neither for plain HTTP")
         }
         if jwks == nil, jwtIssuer != nil || jwtAudience != nil {
             throw ValidationError("--jwt-issuer and --jwt-audience check JWTs: give the identity provider's keys with --jwks")
@@ -76,6 +87,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maximumConnections = maximumConnections
             configuration.maximumQueuedAppends = maximumQueuedAppends
             configuration.idleTimeout = .seconds(idleTimeout)
+            if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }
             if let jwks {
                 let document: String
                 do { document = try String(contentsOfFile: jwks, encoding: .utf8) } catch {
@@ -83,10 +95,10 @@ struct ServeCommand: AsyncParsableCommand {
                 }
                 configuration.identityTokens = IdentityTokens(jwks: document, issuer: jwtIssuer, audience: jwtAudience)
             }
-            let host = configuration.host
+            let host = configuration.host, scheme = configuration.tls == nil ? "http" : "https"
             try await SessionServer(log: log, configuration: configuration).run { bound in
                 // One write(2), unbuffered: whoever waits for this line sees it at once.
-                Console.out("listening on http://\(host):\(bound)\n")
+                Console.out("listening on \(scheme)://\(host):\(bound)\n")
             }
             try log.close()
         }

@@ -82,6 +82,60 @@ import TestSupport
         }
     }
 
+    /// A client that trusts the test's certificate reads over HTTPS and records live over WSS; plain
+    /// HTTP to the TLS port gets no answer, and the server keeps serving.
+    static let tlsClient = """
+        import json, socket, ssl, sys, uuid
+        import requests
+        from websockets.sync.client import connect
+        url, certificate, token, ingest = sys.argv[1:5]
+        assert requests.get(url + "/healthz", verify=certificate, timeout=10).json() == {"status": "ok"}
+        assert requests.get(url + "/v1/sessions", headers={"Authorization": "Bearer " + token}, verify=certificate, timeout=10).status_code == 200
+        try:
+            requests.get(url + "/healthz", timeout=10)
+            raise SystemExit("a client that does not trust the certificate got an answer")
+        except requests.exceptions.SSLError:
+            pass
+        host, port = url.split("//")[1].split(":")
+        with socket.create_connection((host, int(port)), timeout=10) as plain:
+            plain.sendall(b"GET /healthz HTTP/1.1\\r\\nHost: x\\r\\n\\r\\n")
+            assert not plain.recv(4096).startswith(b"HTTP/1.1 200"), "plain HTTP on the TLS port"
+        context = ssl.create_default_context(cafile=certificate)
+        session = str(uuid.uuid4())
+        with connect(url.replace("https", "wss") + "/v1/sessions/" + session + "/live", ssl=context,
+                     additional_headers={"Authorization": "Bearer " + ingest}) as live:
+            assert json.loads(live.recv(timeout=10))["stored"] == 0
+            live.send(json.dumps({"type": "session.started", "session": session, "at": "2026-11-26T10:00:00.000Z", "subject": "x", "locale": "en"}))
+            assert "position" in json.loads(live.recv(timeout=10))
+        assert requests.get(url + "/healthz", verify=certificate, timeout=10).status_code == 200
+        print("all checks passed")
+        """
+
+    @Test(.enabled(if: pythonTestEnabled("requests, websockets")))
+    func theServerSpeaksHTTPSAndWSSWithACertificateAndKey() async throws {
+        try requirePython("requests, websockets")
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            let made = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), [
+                "openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:P-256", "-nodes", "-subj", "/CN=localhost",
+                "-addext", "subjectAltName=IP:127.0.0.1", "-days", "1", "-keyout", "key.pem", "-out", "cert.pem",
+            ], directory: cli.directory, limit: .seconds(60))
+            #expect(made.status == 0, "\(made.stderr)")
+            let read = try cli.run(["tokens", "create", "--scope", "read", "--name", "tls"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let ingest = try cli.run(["tokens", "create", "--scope", "ingest", "--name", "tls"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let process = try cli.start(["serve", "--listen", "127.0.0.1:0", "--tls-certificate", "cert.pem", "--tls-key", "key.pem"])
+            let url = try Self.listening(process)
+            #expect(url.hasPrefix("https://"))
+            let checked = try runPython(["-c", Self.tlsClient, url, cli.directory.appendingPathComponent("cert.pem").path, read, ingest],
+                                        limit: .seconds(120))
+            #expect(checked.status == 0, "\(String(decoding: checked.stdout, as: UTF8.self)) \(checked.stderr)")
+            #expect(String(decoding: checked.stdout, as: UTF8.self).contains("all checks passed"))
+            process.send(SIGTERM)
+            #expect(process.wait(limit: .seconds(60)).status == 0)
+            #expect(try cli.run(["serve", "--tls-certificate", "key.pem", "--tls-key", "key.pem"]).status == 64, "a key is not a certificate")
+        }
+    }
+
     @Test func tokensAreMadeListedAndRevokedAndARevokedOneIsNotListed() async throws {
         try await withCLI { cli in
             #expect(try cli.run(["init"]).status == 0)
