@@ -31,6 +31,45 @@ import Testing
         }
     }
 
+    @Test(.enabled(if: GoProgram.testEnabled))
+    func twoServersOverOnePostgreSQLStoreTakeAppendsTogetherWithoutLossOrDuplicates() async throws {
+        let server = try #require(PostgresServer.current)
+        let load = try GoProgram.build("tools/serve/load")
+        try await withCLI { cli in
+            let store = ["SESSIONSTORE_STORE": try server.freshDatabase()]
+            #expect(try cli.run(["init"], environment: store).status == 0)
+            let token = { (scope: String) in
+                try cli.run(["tokens", "create", "--scope", scope, "--name", "shared"], environment: store).stdout
+                    .trimmingCharacters(in: .whitespacesAndNewlines)
+            }
+            let (ingest, read) = (try token("ingest"), try token("read"))
+            let servers = try (0..<2).map { _ in try cli.start(["serve", "--listen", "127.0.0.1:0"], environment: store) }
+            let urls = try servers.map(ServeCommandTests.listening)
+            let acked = urls.indices.map { cli.directory.appendingPathComponent("acked-\($0).txt").path }
+            let writers = try zip(urls, acked).map { url, file in
+                try ChildProcess(load, ["run", "-url", url, "-token", ingest, "-read-token", read, "-writers", "16", "-readers", "2",
+                                        "-duration", "5s", "-acked", file])
+            }
+            for writer in writers {
+                let ran = writer.wait(limit: .seconds(180))
+                #expect(ran.status == 0, "\(ran.stderr)")
+                let report = try JSONSerialization.jsonObject(with: ran.stdout) as? [String: Any] ?? [:]
+                #expect((report["events"] as? Int ?? 0) >= 16, "\(report)")
+            }
+            let all = cli.directory.appendingPathComponent("acked.txt")
+            try Data(try acked.map { try String(contentsOfFile: $0, encoding: .utf8) }.joined().utf8).write(to: all)
+            // Either server's tail holds what both acknowledged, each event once, where it was acknowledged.
+            for url in urls {
+                let verified = try ChildProcess.run(load, ["verify", "-url", url, "-read-token", read, "-acked", all.path], limit: .seconds(300))
+                #expect(verified.status == 0, "\(verified.stdoutText) \(verified.stderr)")
+            }
+            for server in servers {
+                server.send(SIGTERM)
+                #expect(server.wait(limit: .seconds(60)).status == 0)
+            }
+        }
+    }
+
     @Test func aHotStandbyAnswersSessionsTranscriptsAndConsentIncludingWhatThePrimaryHasNotFoldedYet() async throws {
         let primary = try PostgresServer.start()
         var servers = [primary]
