@@ -91,6 +91,7 @@ public struct SessionServer: Sendable {
         LiveRoute(appender: appender, log: log, configuration: configuration).add(to: v1)
         SubjectRoutes(reader: reader).add(to: v1)
         ContentRoutes(reader: reader).add(to: v1)
+        ProofRoutes(log: log).add(to: v1)
         return router
     }
 }

@@ -130,3 +130,26 @@ extension ContentRouteTests {
         #expect(RangeRequest(header, length: 100) == nil)
     }
 }
+
+extension ContentRouteTests {
+    @Test func anAuditorGetsTheSignedCheckpointAndATlogProofOfARecordThatVerifiesAgainstIt() async throws {
+        try await withServer { fixture in
+            let (session, body) = Self.recordedSession()
+            try await fixture.test { client async throws -> Void in
+                #expect(try await client.execute(uri: "/v1/events", method: .post, headers: fixture.bearer(.ingest), body: ByteBuffer(string: body)).status == .ok)
+                let key = try await client.execute(uri: "/v1/checkpoint/verifier-key", method: .get, headers: fixture.bearer(.audit)).text
+                #expect(key == fixture.log.checkpointVerifierKey + "\n")
+                let note = try await client.execute(uri: "/v1/checkpoint", method: .get, headers: fixture.bearer(.audit))
+                #expect(note.status == .ok)
+                let checkpoint = try Checkpoint.verified(note.text, verifierKey: fixture.log.checkpointVerifierKey)
+                #expect(checkpoint.size == (try fixture.log.eventCount()))
+                let proof = try await client.execute(uri: "/v1/sessions/\(session)/proofs/3", method: .get, headers: fixture.bearer(.audit))
+                #expect(proof.status == .ok)
+                #expect(proof.text.hasPrefix("c2sp.org/tlog-proof@v1\nextra "))
+                #expect(proof.text.hasSuffix(checkpoint.text), "the proof carries the checkpoint it is against")
+                #expect(try await client.execute(uri: "/v1/sessions/\(session)/proofs/99", method: .get, headers: fixture.bearer(.audit)).status == .notFound)
+                #expect(try await client.execute(uri: "/v1/checkpoint", method: .get, headers: fixture.bearer(.read)).status == .forbidden)
+            }
+        }
+    }
+}
