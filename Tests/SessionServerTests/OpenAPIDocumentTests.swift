@@ -36,4 +36,18 @@ import TestSupport
             #expect(documented.subtracting(served).isEmpty, "in docs/openapi.yaml but not served: \(documented.subtracting(served).sorted())")
         }
     }
+
+    @Test(.enabled(if: pythonTestEnabled("openapi_spec_validator, yaml")))
+    func theDocumentIsValidOpenAPIToAnIndependentValidator() throws {
+        try requirePython("openapi_spec_validator, yaml")
+        let document = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("docs/openapi.yaml").path
+        let checked = try runPython(["-c", """
+            import sys, yaml
+            from openapi_spec_validator import validate
+            validate(yaml.safe_load(open(sys.argv[1])))
+            print("valid")
+            """, document])
+        #expect(checked.status == 0, "\(checked.stderr)")
+        #expect(String(decoding: checked.stdout, as: UTF8.self) == "valid\n")
+    }
 }
