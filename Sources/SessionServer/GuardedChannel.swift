@@ -12,6 +12,8 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     typealias Value = Inner.Value
     let inner: Inner
     let idleTimeout: TimeAmount
+    /// The first request's head must be whole within this time of the connection opening.
+    let headTimeout: TimeAmount
     let metrics: ServerMetrics
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
@@ -21,7 +23,7 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
             return channel.eventLoop.makeFailedFuture(error)
         }
         return inner.setup(channel: channel, logger: logger).flatMapThrowing { value in
-            try channel.pipeline.syncOperations.addHandler(ConnectionGuard(metrics: metrics))
+            try channel.pipeline.syncOperations.addHandler(ConnectionGuard(metrics: metrics, headTimeout: headTimeout))
             return value
         }
     }
@@ -31,19 +33,37 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 }
 
-/// Sits behind the protocol decoders: closes the connection on the idle event and on any error they
-/// raise but a refused WebSocket upgrade, and counts the connection while it is open. Everything else
-/// passes through untouched.
-final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler, Sendable {
+/// Sits behind the protocol decoders: closes the connection on the idle event, on any error they
+/// raise but a refused WebSocket upgrade, and when nothing has passed the decoders within the head
+/// timeout (a client trickling a request head a byte at a time keeps the idle timer from firing);
+/// counts the connection while it is open. Everything passes through untouched.
+final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundIn = Never
     let metrics: ServerMetrics
+    let headTimeout: TimeAmount
+    private var headDeadline: Scheduled<Void>?
 
-    init(metrics: ServerMetrics) {
+    init(metrics: ServerMetrics, headTimeout: TimeAmount) {
         self.metrics = metrics
+        self.headTimeout = headTimeout
     }
 
-    func handlerAdded(context: ChannelHandlerContext) { metrics.connectionOpened() }
-    func handlerRemoved(context: ChannelHandlerContext) { metrics.connectionClosed() }
+    func handlerAdded(context: ChannelHandlerContext) {
+        metrics.connectionOpened()
+        let channel = context.channel
+        headDeadline = context.eventLoop.scheduleTask(in: headTimeout) { channel.close(promise: nil) }
+    }
+
+    func handlerRemoved(context: ChannelHandlerContext) {
+        headDeadline?.cancel()
+        metrics.connectionClosed()
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        headDeadline?.cancel()
+        headDeadline = nil
+        context.fireChannelRead(data)
+    }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .all {

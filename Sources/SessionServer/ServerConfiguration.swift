@@ -17,6 +17,8 @@ public struct ServerConfiguration: Sendable {
     public var maximumQueuedAppends = 64
     /// A connection that sends and receives nothing for this long is closed.
     public var idleTimeout: Duration = .seconds(60)
+    /// A connection whose first request head is not whole this long after it opened is closed.
+    public var headTimeout: Duration = .seconds(30)
     /// A request body must arrive whole within this time (a client trickling bytes cannot hold a slot forever).
     public var bodyTimeout: Duration = .seconds(300)
     /// HTTPS (and WSS) from a certificate chain and its private key, PEM files; plain HTTP when nil.

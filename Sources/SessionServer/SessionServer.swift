@@ -29,6 +29,7 @@ public struct SessionServer: Sendable {
         let metrics = self.metrics
         let keys = try await identityKeys()
         let idleTimeout = TimeAmount.seconds(configuration.idleTimeout.components.seconds)
+        let headTimeout = TimeAmount.seconds(configuration.headTimeout.components.seconds)
         let router = router(identityKeys: keys)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(idleTimeout: idleTimeout),
@@ -37,8 +38,8 @@ public struct SessionServer: Sendable {
         let tls = try tlsConfiguration()
         let server = HTTPServerBuilder { responder in
             let http = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
-            guard let tls else { return GuardedChannel(inner: http, idleTimeout: idleTimeout, metrics: metrics) }
-            return GuardedChannel(inner: try TLSChannel(http, tlsConfiguration: tls), idleTimeout: idleTimeout, metrics: metrics)
+            guard let tls else { return GuardedChannel(inner: http, idleTimeout: idleTimeout, headTimeout: headTimeout, metrics: metrics) }
+            return GuardedChannel(inner: try TLSChannel(http, tlsConfiguration: tls), idleTimeout: idleTimeout, headTimeout: headTimeout, metrics: metrics)
         }
         let application = Application(
             router: router,

@@ -40,6 +40,10 @@ struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds after which a silent connection is closed.", valueName: "seconds"))
     var idleTimeout = Int(ServerConfiguration().idleTimeout.components.seconds)
 
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp(
+        "Seconds a new connection has to send its first request head whole.", valueName: "seconds"))
+    var headerTimeout = Int(ServerConfiguration().headTimeout.components.seconds)
+
     @Option(name: .customLong("tls-certificate"), help: ArgumentHelp(
         "Serve HTTPS (and WSS) with this certificate chain (PEM); with --tls-key.", valueName: "file"))
     var tlsCertificate: String?
@@ -60,8 +64,8 @@ struct ServeCommand: AsyncParsableCommand {
 
     func validate() throws {
         guard address != nil else { throw ValidationError("--listen \(listen) is not HOST:PORT") }
-        guard maximumBodyBytes > 0, maximumConnections > 0, maximumQueuedAppends > 0, idleTimeout > 0 else {
-            throw ValidationError("--max-body-bytes, --max-connections, --max-queued-appends and --idle-timeout must be positive")
+        guard maximumBodyBytes > 0, maximumConnections > 0, maximumQueuedAppends > 0, idleTimeout > 0, headerTimeout > 0 else {
+            throw ValidationError("--max-body-bytes, --max-connections, --max-queued-appends, --idle-timeout and --header-timeout must be positive")
         }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-certificate and --tls-key go together: give both, or neither for plain HTTP")
@@ -87,6 +91,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maximumConnections = maximumConnections
             configuration.maximumQueuedAppends = maximumQueuedAppends
             configuration.idleTimeout = .seconds(idleTimeout)
+            configuration.headTimeout = .seconds(headerTimeout)
             if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }
             if let jwks {
                 let document: String

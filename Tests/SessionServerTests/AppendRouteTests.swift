@@ -3,7 +3,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import HummingbirdTesting
-import SessionServer
+@testable import SessionServer
 import Testing
 
 /// `POST /v1/events`: validated as `ingest` validates, all or nothing, durable before the answer, and a
@@ -117,5 +117,30 @@ import Testing
                 #expect(metrics.contains("sessionstore_durable_commit_seconds_count 1"))
             }
         }
+    }
+}
+
+extension AppendRouteTests {
+    @Test func aFullAppendQueueAnswers503WithRetryAfterAtOnce() async throws {
+        let gate = AppendGate(capacity: 1)
+        let (holding, release) = AsyncStream<Void>.makeStream()
+        let (entered, signal) = AsyncStream<Void>.makeStream()
+        let first = Task {
+            try await gate.withPlace {
+                signal.yield()
+                for await _ in holding { break }
+            }
+        }
+        for await _ in entered { break }
+        await #expect(throws: Problem.self) { try await gate.withPlace {} }
+        do {
+            try await gate.withPlace {}
+        } catch let problem as Problem {
+            #expect(problem.status == .serviceUnavailable)
+            #expect(problem.retryAfter == 1)
+        }
+        release.yield()
+        try await first.value
+        try await gate.withPlace {}  // the place is free again
     }
 }

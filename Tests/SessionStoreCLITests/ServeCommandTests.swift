@@ -7,7 +7,7 @@ import TestSupport
 @Suite struct ServeCommandTests {
     /// Starts `serve` on a free loopback port and waits until it listens; the process is killed when released.
     static func serve(_ cli: CLIRunner) throws -> (process: ChildProcess, url: String) {
-        let process = try cli.start(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "2"])
+        let process = try cli.start(["serve", "--listen", "127.0.0.1:0", "--idle-timeout", "2", "--header-timeout", "3"])
         return (process, try listening(process))
     }
 

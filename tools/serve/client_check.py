@@ -127,6 +127,26 @@ answer = raw(b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Big: " + b"a" * 200_000 + b
 check(answer is not None and (answer == b"" or answer.startswith(b"HTTP/1.1 4")), "oversized headers are refused at once", answer)
 check(requests.get(f"{base}/healthz", timeout=10).status_code == 200, "the server keeps serving")
 
+# A client that trickles its request head, a byte a second, is closed after the header timeout (the test
+# serves with --header-timeout 3 and --idle-timeout 2: the idle timer alone would never fire).
+with socket.create_connection((host, port), timeout=30) as slow:
+    opened, closed = time.monotonic(), False
+    for byte in b"GET /healthz HTTP/1.1\r\nHost: x\r\nX-Slow: " + b"a" * 40:
+        try:
+            slow.sendall(bytes([byte]))
+        except (BrokenPipeError, ConnectionResetError):
+            closed = True
+            break
+        slow.settimeout(1.0)
+        try:
+            if slow.recv(1) == b"":
+                closed = True
+                break
+        except socket.timeout:
+            pass
+    check(closed and time.monotonic() - opened < 15, "a trickled request head is cut off by the header timeout",
+          f"{time.monotonic() - opened:.1f} s")
+
 # A client that connects and sends nothing is closed after the idle timeout (the test serves with --idle-timeout 2).
 with socket.create_connection((host, port), timeout=30) as silent:
     opened = time.monotonic()
