@@ -4,39 +4,41 @@ import Foundation
 import Projections
 import SessionModel
 
-/// The store's views as the server reads them: brought up to date before a read (one catch-up at a
-/// time, so concurrent readers do not fold the same events twice), then read.
-actor StoreReader {
+/// The store's views as the server reads them: brought up to date before a read (``ViewCatchUp``:
+/// readers waiting together share one catch-up), then read.
+struct StoreReader: Sendable {
     let log: EventLog
     private let runner: ProjectionRunner
+    private let catchUp: ViewCatchUp
 
     init(log: EventLog) {
         self.log = log
         runner = ProjectionRunner(log: log)
+        catchUp = ViewCatchUp(runner: runner)
     }
 
-    /// The views, with every event committed so far folded in.
-    func upToDate() throws -> ProjectionRunner {
-        try runner.catchUp()
+    /// The views, with every event committed before this call folded in.
+    func upToDate() async throws -> ProjectionRunner {
+        try await catchUp.upToDate()
         return runner
     }
 
     /// The subject a raw user id or a 64-digit subject hash names.
-    nonisolated func subject(_ argument: String) -> SubjectHash {
+    func subject(_ argument: String) -> SubjectHash {
         if argument.utf8.count == 64, let hash = SubjectHash(hex: argument.lowercased()) { return hash }
         return SubjectHash(bytes: log.identifierHash(argument))!
     }
 
     /// Records a read of session content in the access log, as the CLI's reads are; refuses it when the
     /// store's policy requires a purpose and none is given.
-    nonisolated func recordRead(_ command: String, of sessions: [UUID], by token: Principal, purpose: String?) async throws {
+    func recordRead(_ command: String, of sessions: [UUID], by token: Principal, purpose: String?) async throws {
         try checkPurpose(purpose)
         try await AccessLog(log: log).record(AccessRead(actor: token.actor, purpose: purpose, command: command, sessions: sessions),
                                              at: Int64(Date().timeIntervalSince1970 * 1000))
     }
 
     /// A 400 problem when the store's access policy requires a purpose and none is given.
-    nonisolated func checkPurpose(_ purpose: String?) throws {
+    func checkPurpose(_ purpose: String?) throws {
         do {
             try AccessLog(log: log).check(purpose: purpose)
         } catch let error as ComplianceError where error.code == .purposeRequired {
@@ -46,16 +48,16 @@ actor StoreReader {
 
     /// The session the path names with its row, when it exists and the token may see it; otherwise a
     /// 404 either way (so that the answer tells nothing of sessions the token may not read).
-    func readableSummary(_ context: ServerContext, _ token: Principal) throws -> (UUID, SessionSummary) {
+    func readableSummary(_ context: ServerContext, _ token: Principal) async throws -> (UUID, SessionSummary) {
         let argument = try context.parameters.require("session")
         guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
-        guard let summary = try upToDate().sessions().first(where: { $0.session == id }), token.mayRead(sessionOf: summary.subject) else {
+        guard let summary = try await upToDate().sessions().first(where: { $0.session == id }), token.mayRead(sessionOf: summary.subject) else {
             throw Problem.notFound("the store has no session \(id.uuidString.lowercased()) that this token may read")
         }
         return (id, summary)
     }
 
-    func readableSession(_ context: ServerContext, _ token: Principal) throws -> UUID {
-        try readableSummary(context, token).0
+    func readableSession(_ context: ServerContext, _ token: Principal) async throws -> UUID {
+        try await readableSummary(context, token).0
     }
 }
