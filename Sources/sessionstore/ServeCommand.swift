@@ -63,7 +63,7 @@ struct ServeCommand: AsyncParsableCommand {
     var jwtAudience: String?
 
     func validate() throws {
-        guard address != nil else { throw ValidationError("--listen \(listen) is not HOST:PORT") }
+        guard listenAddress(listen) != nil else { throw ValidationError("--listen \(listen) is not HOST:PORT") }
         guard maximumBodyBytes > 0, maximumConnections > 0, maximumQueuedAppends > 0, idleTimeout > 0, headerTimeout > 0 else {
             throw ValidationError("--max-body-bytes, --max-connections, --max-queued-appends, --idle-timeout and --header-timeout must be positive")
         }
@@ -75,18 +75,11 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 
-    private var address: (host: String, port: Int)? {
-        guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
-            return nil
-        }
-        return (String(listen[..<colon]), port)
-    }
-
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             var configuration = ServerConfiguration()
-            (configuration.host, configuration.port) = address!
+            (configuration.host, configuration.port) = listenAddress(listen)!
             configuration.maximumBodyBytes = maximumBodyBytes
             configuration.maximumConnections = maximumConnections
             configuration.maximumQueuedAppends = maximumQueuedAppends

@@ -127,10 +127,7 @@ struct WitnessServeCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            guard let colon = listen.lastIndex(of: ":"), let port = Int(listen[listen.index(after: colon)...]), (0...65535).contains(port) else {
-                throw CommandFailure(.usage, "--listen \(listen) is not HOST:PORT")
-            }
-            let host = String(listen[..<colon])
+            guard let (host, port) = listenAddress(listen) else { throw CommandFailure(.usage, "--listen \(listen) is not HOST:PORT") }
             let witness = try stateOptions.witness(key)
             try await WitnessServer.run(witness, host: host, port: port) { bound in
                 // One write(2), unbuffered: whoever waits for this line sees it at once.

@@ -18,6 +18,8 @@ from urllib.parse import urlparse
 
 import requests
 
+from checking import check
+
 base, ingest, read, audit = sys.argv[1:5]
 
 
@@ -25,14 +27,6 @@ def bearer(token):
     return {"Authorization": f"Bearer {token}"}
 
 
-started = time.monotonic()
-
-
-def check(condition, what, detail=""):
-    if not condition:
-        print(f"FAILED: {what} {detail}", flush=True)
-        sys.exit(1)
-    print(f"ok: {what} ({time.monotonic() - started:.2f} s)")
 
 
 session = str(uuid.uuid4())

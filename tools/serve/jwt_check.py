@@ -20,14 +20,9 @@ from cryptography.hazmat.primitives import serialization
 from cryptography.hazmat.primitives.asymmetric import ec, rsa
 from jwt.algorithms import ECAlgorithm, RSAAlgorithm
 
+from checking import check
+
 ISSUER, AUDIENCE = "https://idp.test", "sessionstore"
-
-
-def check(condition, what, detail=""):
-    if not condition:
-        print(f"FAILED: {what} {detail}", flush=True)
-        sys.exit(1)
-    print(f"ok: {what}")
 
 
 def private_pem(key):

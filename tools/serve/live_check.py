@@ -11,11 +11,12 @@ Prints one line per check; exits 1 at the first that fails.
 import base64
 import json
 import sys
-import time
 import uuid
 
 import requests
 from websockets.sync.client import connect
+
+from checking import check
 
 base, ingest, read = sys.argv[1:4]
 live_base = base.replace("http://", "ws://")
@@ -23,14 +24,6 @@ session = str(uuid.uuid4())
 headers = {"Authorization": f"Bearer {ingest}"}
 
 
-started = time.monotonic()
-
-
-def check(condition, what, detail=""):
-    if not condition:
-        print(f"FAILED: {what} {detail}", flush=True)
-        sys.exit(1)
-    print(f"ok: {what} ({time.monotonic() - started:.2f} s)")
 
 
 def event(kind, at_ms, **fields):
