@@ -3,11 +3,14 @@ import EventLog
 import Foundation
 import Hummingbird
 import Output
+import OutputRows
 
 /// What an auditor keeps without us: `GET /v1/checkpoint` (the signed checkpoint of the log now, a C2SP
 /// note, as `anchor` writes it), `/v1/checkpoint/verifier-key`, and
-/// `GET /v1/sessions/{id}/proofs/{event}` (a C2SP tlog-proof of one record against it, as `prove
-/// --bundle` writes it, that anyone verifies offline: docs/COMPLIANCE.md).
+/// `POST /v1/checkpoint/consistency` (the RFC 9162 consistency proof from a checkpoint the auditor kept
+/// to the log now, as `prove --from OLD` prints it), and `GET /v1/sessions/{id}/proofs/{event}` (a C2SP
+/// tlog-proof of one record against the checkpoint now, as `prove --bundle` writes it, that anyone
+/// verifies offline: docs/COMPLIANCE.md).
 struct ProofRoutes {
     let log: EventLog
 
@@ -19,6 +22,22 @@ struct ProofRoutes {
         router.get("checkpoint/verifier-key") { _, context in
             try context.require(.audit)
             return Self.text(log.checkpointVerifierKey + "\n")
+        }
+        router.post("checkpoint/consistency") { request, context in
+            try context.require(.audit)
+            let body = try await request.body.collect(upTo: 64 << 10)
+            let old: Checkpoint
+            do {
+                old = try Checkpoint.verified(String(buffer: body), verifierKey: log.checkpointVerifierKey)
+            } catch let error as EventLogError {
+                throw Problem(status: .unprocessableContent, type: "invalid-checkpoint", title: "The checkpoint is not one of this store's.",
+                              detail: error.message)
+            }
+            do {
+                return Response.json(ConsistencyRow(proof: try ConsistencyProofs.between(old, try log.signedCheckpoint(), in: log)).json)
+            } catch let error as ComplianceError {
+                throw Problem(status: .conflict, type: "inconsistent", title: "The log does not extend this checkpoint.", detail: error.message)
+            }
         }
         router.get("sessions/:session/proofs/:event") { _, context in
             try context.require(.audit)

@@ -3,6 +3,7 @@ import Compliance
 import EventLog
 import Foundation
 import Output
+import OutputRows
 import SessionLog
 import WitnessHTTP
 

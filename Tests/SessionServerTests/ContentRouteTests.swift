@@ -149,6 +149,19 @@ extension ContentRouteTests {
                 #expect(proof.text.hasSuffix(checkpoint.text), "the proof carries the checkpoint it is against")
                 #expect(try await client.execute(uri: "/v1/sessions/\(session)/proofs/99", method: .get, headers: fixture.bearer(.audit)).status == .notFound)
                 #expect(try await client.execute(uri: "/v1/checkpoint", method: .get, headers: fixture.bearer(.read)).status == .forbidden)
+
+                // The auditor kept that checkpoint; the log grows; the server proves it extends it.
+                #expect(try await client.execute(uri: "/v1/events", method: .post, headers: fixture.bearer(.ingest),
+                                                 body: ByteBuffer(string: Self.recordedSession().body)).status == .ok)
+                let consistency = try await client.execute(uri: "/v1/checkpoint/consistency", method: .post, headers: fixture.bearer(.audit),
+                                                           body: ByteBuffer(string: note.text))
+                #expect(consistency.status == .ok, "\(consistency.text)")
+                #expect(consistency.object["old_size"] as? Int == Int(checkpoint.size))
+                #expect(consistency.object["new_size"] as? Int == Int(try fixture.log.eventCount()))
+                #expect((consistency.object["consistency_path"] as? [String])?.isEmpty == false)
+                let forged = note.text.replacingOccurrences(of: "\n\(checkpoint.size)\n", with: "\n\(checkpoint.size + 1)\n")
+                #expect(try await client.execute(uri: "/v1/checkpoint/consistency", method: .post, headers: fixture.bearer(.audit),
+                                                 body: ByteBuffer(string: forged)).status == .unprocessableContent, "a checkpoint whose signature fails")
             }
         }
     }
