@@ -40,6 +40,16 @@ public struct Exporter {
         summaryByID = Dictionary(uniqueKeysWithValues: summaries.map { ($0.session, $0) })
     }
 
+    /// An exporter of `sessions` alone, in the order given, from views `runner` has brought up to date
+    /// already: for a caller that keeps the views current itself and exports a few sessions (the
+    /// server), without a catch-up and a read of the whole session list per export.
+    public init(log: EventLog, upToDate runner: ProjectionRunner, sessions: [SessionSummary]) {
+        self.log = log
+        self.runner = runner
+        summaries = sessions
+        summaryByID = Dictionary(sessions.map { ($0.session, $0) }, uniquingKeysWith: { first, _ in first })
+    }
+
     /// Every session of the store, in export order.
     public var allSessions: [UUID] { summaries.map(\.session) }
 

@@ -20,7 +20,7 @@ extension TransactionAppender: IngestReads {}
 final class NotedReads: IngestReads {
     private let log: EventLog
     /// Each stream read so far, with the number of events it held when first read.
-    private(set) var versions: [StreamID: UInt64] = [:]
+    private var versions: [StreamID: UInt64] = [:]
 
     init(log: EventLog) {
         self.log = log

@@ -285,6 +285,13 @@ public struct ProjectionRunner: Sendable {
         return try catchUp(progress: progress)
     }
 
+    /// One session's row of the persisted list (call ``catchUp(progress:)`` first for the latest); nil
+    /// for a session the list does not hold. One lookup, not a read of the whole list.
+    public func session(_ id: UUID) throws -> SessionSummary? {
+        if let unstored = unstored.rows?.summaries[id] { return unstored }
+        return try log.readView(Self.sessionsView) { view in try view.row(id.wireBytes).map { try SessionSummary(session: id, row: $0) } }
+    }
+
     /// Every session in the persisted list (call ``catchUp(progress:)`` first for the latest).
     public func sessions() throws -> [SessionSummary] {
         let stored = try log.readView(Self.sessionsView) { view in

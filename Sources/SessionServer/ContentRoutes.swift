@@ -26,7 +26,7 @@ struct ContentRoutes {
     /// The session as `export --format F` writes it; recorded as an export (export.performed) first.
     private func export(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
-        let id = try await reader.readableSession(context, token)
+        let (id, summary) = try await reader.readableSummary(context, token)
         let query = request.uri.queryParameters
         let name = query.get("format") ?? "json"
         guard let format = ExportFormat(rawValue: name) else {
@@ -34,7 +34,7 @@ struct ContentRoutes {
         }
         let options = ExportOptions(partials: query.get("partials") == "true", excel: query.get("excel") == "true",
                                     redact: query.get("redact") == "true")
-        let exporter = try Exporter(log: reader.log)
+        let exporter = Exporter(log: reader.log, upToDate: reader.runner, sessions: [summary])
         let purpose = query.get("purpose")
         try reader.checkPurpose(purpose)
         try await exporter.recordExport(of: [id], as: format.rawValue, by: token.actor, purpose: purpose, at: Self.now)

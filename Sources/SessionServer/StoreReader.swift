@@ -8,7 +8,8 @@ import SessionModel
 /// readers waiting together share one catch-up), then read.
 struct StoreReader: Sendable {
     let log: EventLog
-    private let runner: ProjectionRunner
+    /// The views as the last ``upToDate()`` left them.
+    let runner: ProjectionRunner
     private let catchUp: ViewCatchUp
 
     init(log: EventLog) {
@@ -51,7 +52,7 @@ struct StoreReader: Sendable {
     func readableSummary(_ context: ServerContext, _ token: Principal) async throws -> (UUID, SessionSummary) {
         let argument = try context.parameters.require("session")
         guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
-        guard let summary = try await upToDate().sessions().first(where: { $0.session == id }), token.mayRead(sessionOf: summary.subject) else {
+        guard let summary = try await upToDate().session(id), token.mayRead(sessionOf: summary.subject) else {
             throw Problem.notFound("the store has no session \(id.uuidString.lowercased()) that this token may read")
         }
         return (id, summary)

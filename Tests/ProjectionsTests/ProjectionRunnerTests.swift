@@ -42,6 +42,8 @@ import TestSupport
             #expect(caughtUp.filter { $0.segments == 3 }.count == 8)
             #expect(caughtUp.allSatisfy { $0.words == $0.segments * 2 })
             #expect(caughtUp.allSatisfy { $0.consent == ["transcription": true] })  // consent copies not counted twice
+            for summary in caughtUp { #expect(try runner.session(summary.session) == summary, "one session's row by its id") }
+            #expect(try runner.session(UUID()) == nil)
 
             try runner.rebuild()
             let rebuilt = try runner.sessions().sorted { $0.session.uuidString < $1.session.uuidString }
