@@ -47,6 +47,8 @@ let package = Package(
         // `serve --jwks`: JWTs of an identity provider.
         .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // `serve`'s web console (/ui): server-rendered pages from Mustache templates.
+        .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // `swift package generate-documentation --target EventLog` (a plugin: nothing of it is linked).
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
@@ -107,8 +109,8 @@ let package = Package(
         // `sessionstore serve`: the store over HTTP (Hummingbird 2), with tokens, limits and metrics.
         .target(
             name: "SessionServer",
-            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Ingest", "Output", "OutputRows", "Projections", "Reports",
-                           "SessionLog", "SessionModel", "Migrations",
+            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Ingest", "Output", "OutputRows", "Projections", "Replay",
+                           "Reports", "SessionLog", "SessionModel", "Migrations",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -121,7 +123,8 @@ let package = Package(
                            .product(name: "NIOWebSocket", package: "swift-nio"),
                            .product(name: "NIOSSL", package: "swift-nio-ssl"),
                            .product(name: "Logging", package: "swift-log"),
-                           .product(name: "Prometheus", package: "swift-prometheus")]
+                           .product(name: "Prometheus", package: "swift-prometheus"),
+                           .product(name: "Mustache", package: "swift-mustache")]
         ),
 
         .executableTarget(
@@ -189,7 +192,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionServerTests",
-            dependencies: ["SessionServer", "Compliance", "EventLog", "SessionModel", "SessionLog", "TestSupport",
+            dependencies: ["SessionServer", "Compliance", "EventLog", "Ingest", "Projections", "SessionModel", "SessionLog", "TestSupport",
                            .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
     ]

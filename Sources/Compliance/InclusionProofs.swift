@@ -45,14 +45,32 @@ public enum InclusionProofs {
     }
 }
 
-extension SessionRecordProof {
-    /// The proof as a C2SP `tlog-proof@v1` file, verifiable offline with nothing but the store's
-    /// verifier key (docs/COMPLIANCE.md): the `extra` line holds the record's leaf data
-    /// (``ProvableRecord/leafData``, whose RFC 6962 record hash is the leaf), then the index, the audit
-    /// path from the leaf's sibling up, a blank line and the checkpoint verbatim.
-    public var tlogProof: String {
+extension InclusionProofs {
+    /// The C2SP tlog-proof of the record at log `position`, whatever its stream (a consent event's
+    /// copy in its subject's trail, an audit event), against `checkpoint`.
+    /// - Throws: ``ComplianceError/Code/outOfRange`` for a position the checkpoint does not cover.
+    public static func tlogProof(ofRecordAt position: UInt64, against checkpoint: Checkpoint, in log: EventLog) throws -> String {
+        guard position < checkpoint.size else {
+            throw ComplianceError(.outOfRange, "the checkpoint covers \(checkpoint.size) records; there is no record at position \(position) in it")
+        }
+        return tlogProof(of: try log.provableRecord(at: position), path: try log.inclusionProof(position: position, treeSize: checkpoint.size),
+                         checkpoint: checkpoint)
+    }
+
+    /// A C2SP `tlog-proof@v1` file, verifiable offline with nothing but the store's verifier key
+    /// (docs/COMPLIANCE.md): the `extra` line holds the record's leaf data (``ProvableRecord/leafData``,
+    /// whose RFC 6962 record hash is the leaf), then the index, the audit path from the leaf's sibling
+    /// up, a blank line and the checkpoint verbatim.
+    static func tlogProof(of record: ProvableRecord, path: [[UInt8]], checkpoint: Checkpoint) -> String {
         var text = "c2sp.org/tlog-proof@v1\nextra \(Data(record.leafData).base64EncodedString())\nindex \(record.position)\n"
         for hash in path { text += Data(hash).base64EncodedString() + "\n" }
         return text + "\n" + checkpoint.text
+    }
+}
+
+extension SessionRecordProof {
+    /// The proof as a C2SP `tlog-proof@v1` file (``InclusionProofs/tlogProof(ofRecordAt:against:in:)``).
+    public var tlogProof: String {
+        InclusionProofs.tlogProof(of: record, path: path, checkpoint: checkpoint)
     }
 }

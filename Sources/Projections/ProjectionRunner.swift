@@ -51,8 +51,12 @@ public struct ProjectionRunner: Sendable {
     ///
     /// On a read-only replica nothing is written: the folded rows stay in this runner, and its queries
     /// answer with them (the views' tail since the primary last caught up, or the whole log at worst).
+    ///
+    /// `sessionRows` is told of every write of session-list rows, once it is committed: the checkpoint
+    /// folded from, the one written, and the rows written (a keeper of a copy of the list, such as the
+    /// server's ``SessionSummary`` index, applies them when its copy is at the first checkpoint).
     @discardableResult
-    public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
+    public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil, sessionRows: ((SessionRowsWritten) -> Void)? = nil) throws -> UInt64 {
         var checkpoints: [UInt64] = []
         for view in Self.views { checkpoints.append(try log.readView(view) { try $0.checkpoint() } ?? 0) }
         let readOnly = try log.isReadOnlyReplica()
@@ -76,7 +80,9 @@ public struct ProjectionRunner: Sendable {
                 position = min(next.end, end)  // erased records are not in the batch, but were read past
                 read += UInt64(batch.count)
                 if !readOnly, unwritten.events >= eventsPerCommit || pending.isEmpty {
-                    try write(unwritten, from: checkpoints, through: position)
+                    if try write(unwritten, from: checkpoints, through: position) {
+                        sessionRows?(SessionRowsWritten(from: checkpoints[0], through: position, rows: unwritten.summaries))
+                    }
                     checkpoints = checkpoints.map { max($0, position) }
                     unwritten = FoldedRows()
                 }
@@ -172,14 +178,16 @@ public struct ProjectionRunner: Sendable {
     }
 
     /// Writes every view's rows and its new checkpoint in one transaction, each view only if its
-    /// checkpoint is still the one folded from (no one else folded these events meanwhile).
-    private func write(_ folded: FoldedRows, from checkpoints: [UInt64], through next: UInt64) throws {
+    /// checkpoint is still the one folded from (no one else folded these events meanwhile); returns
+    /// whether the session list's rows were written.
+    private func write(_ folded: FoldedRows, from checkpoints: [UInt64], through next: UInt64) throws -> Bool {
         try log.updateViews(Self.views) { writers in
             let (sessions, transcripts, trails) = (writers[0], writers[1], writers[2])
             func due(_ index: Int) throws -> Bool {
                 try next > checkpoints[index] && writers[index].checkpoint() ?? 0 == checkpoints[index]
             }
-            if try due(0) {
+            let sessionsDue = try due(0)
+            if sessionsDue {
                 for (session, summary) in folded.summaries { try sessions.put(session.wireBytes, summary.rowBytes) }
                 try sessions.setCheckpoint(next)
             }
@@ -200,6 +208,7 @@ public struct ProjectionRunner: Sendable {
                 for (key, value) in folded.trailRows { try trails.put(key, value) }
                 try trails.setCheckpoint(next)
             }
+            return sessionsDue
         }
     }
 
@@ -294,14 +303,29 @@ public struct ProjectionRunner: Sendable {
 
     /// Every session in the persisted list (call ``catchUp(progress:)`` first for the latest).
     public func sessions() throws -> [SessionSummary] {
-        let stored = try log.readView(Self.sessionsView) { view in
+        try sessionsWithCheckpoint().sessions
+    }
+
+    /// Every session in the persisted list and the list's checkpoint, read together (on a read-only
+    /// replica, the checkpoint of the stored rows, under which this runner's unstored rows lie).
+    public func sessionsWithCheckpoint() throws -> (sessions: [SessionSummary], checkpoint: UInt64) {
+        let (stored, checkpoint) = try log.readView(Self.sessionsView) { view in
             var summaries: [SessionSummary] = []
             try view.forEachRow { key, row in
                 guard key.count == 16 else { return }
                 summaries.append(try SessionSummary(session: UUID(wire: key), row: row))
             }
-            return summaries
+            return (summaries, try view.checkpoint() ?? 0)
         }
+        return (merged(stored), checkpoint)
+    }
+
+    /// The session list's checkpoint: the log position its rows are folded up to.
+    public func sessionsCheckpoint() throws -> UInt64 {
+        try log.readView(Self.sessionsView) { try $0.checkpoint() } ?? 0
+    }
+
+    private func merged(_ stored: [SessionSummary]) -> [SessionSummary] {
         guard let unstored = unstored.rows, !unstored.summaries.isEmpty else { return stored }
         var bySession = Dictionary(stored.map { ($0.session, $0) }, uniquingKeysWith: { $1 })
         bySession.merge(unstored.summaries) { $1 }

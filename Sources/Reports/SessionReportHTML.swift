@@ -23,7 +23,7 @@ public enum SessionReportHTML {
         page.line("<!DOCTYPE html>")
         page.line(#"<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">"#)
         page.line("<title>Session \(escape(Hex.uuid(report.session))) · SessionStore report</title>")
-        page.line("<style>\(style)</style></head><body>")
+        page.line("<style>\(pageStyle)\(partsStyle)</style></head><body>")
         header(report, &page)
         if report.isShredded {
             page.line(#"<p class="notice">"# + escape(shreddedNotice(report)) + "</p>")
@@ -39,6 +39,28 @@ public enum SessionReportHTML {
     }
 
     // MARK: Parts
+
+    /// The timeline's drawing (an SVG) and, after it, its legend, for a page that plays the recording
+    /// itself (the web console): segments are links with `data-start-ms`, the time on the recording's axis.
+    public static func timelineDrawing(_ report: SessionReport) -> (svg: String, legend: String) {
+        var page = Page()
+        drawing(report, &page)
+        return (page.text, legend)
+    }
+
+    /// The transcript section: each committed segment an `li` with `data-from-ms` and `data-to-ms`.
+    public static func transcriptSection(_ report: SessionReport) -> String {
+        var page = Page()
+        transcript(report, &page)
+        return page.text
+    }
+
+    /// The consent and violations table.
+    public static func findingsSection(_ report: SessionReport) -> String {
+        var page = Page()
+        findings(report, &page)
+        return page.text
+    }
 
     private static func header(_ report: SessionReport, _ page: inout Page) {
         let summary = report.summary
@@ -77,12 +99,24 @@ public enum SessionReportHTML {
     }
 
     private static func timeline(_ report: SessionReport, _ page: inout Page) {
+        page.line(#"<section class="timeline"><h2>Timeline</h2><div class="scroll">"#)
+        drawing(report, &page)
+        page.line("</div>")
+        if let audio = report.audio {
+            page.line(#"<audio id="recording" controls preload="metadata" src="data:\#(audio.mimeType);base64,\#(Data(audio.bytes).base64EncodedString())"></audio>"#)
+        }
+        page.line(legend)
+        page.line("</section>")
+    }
+
+    private static let legend = #"<p class="legend"><span class="key segment"></span>committed segment <span class="key revision"></span>partial revisions <span class="key pause"></span>pause <span class="key play"></span>playback <span class="key consent-granted"></span>consent granted <span class="key consent-revoked"></span>consent revoked <span class="key violation"></span>violation</p>"#
+
+    private static func drawing(_ report: SessionReport, _ page: inout Page) {
         let duration = max(report.durationMilliseconds, 1)
         let width = timelineWidth(duration)
         func x(_ milliseconds: Int64) -> String {
             tenths(margin * 10 + Int(max(0, min(milliseconds, duration)) * Int64(width) * 10 / duration))
         }
-        page.line(#"<section class="timeline"><h2>Timeline</h2><div class="scroll">"#)
         page.line(#"<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 \#(width + 2 * margin) \#(height)" preserveAspectRatio="xMinYMin meet" role="img" aria-label="Timeline of the session, \#(clock(duration)) long">"#)
         // Time axis.
         let step = tickStep(duration, width: width)
@@ -129,12 +163,7 @@ public enum SessionReportHTML {
                       + (marker.toMilliseconds.map { #"<line class="seek-to" x1="\#(x(marker.atMilliseconds))" y1="\#(markersTop + 8)" x2="\#(x($0))" y2="\#(markersTop + 8)"/>"# } ?? "")
                       + "<title>\(clock(marker.atMilliseconds)) \(escape(marker.label))</title></g>")
         }
-        page.line("</svg></div>")
-        if let audio = report.audio {
-            page.line(#"<audio id="recording" controls preload="metadata" src="data:\#(audio.mimeType);base64,\#(Data(audio.bytes).base64EncodedString())"></audio>"#)
-        }
-        page.line(#"<p class="legend"><span class="key segment"></span>committed segment <span class="key revision"></span>partial revisions <span class="key pause"></span>pause <span class="key play"></span>playback <span class="key consent-granted"></span>consent granted <span class="key consent-revoked"></span>consent revoked <span class="key violation"></span>violation</p>"#)
-        page.line("</section>")
+        page.line("</svg>")
     }
 
     private static func transcript(_ report: SessionReport, _ page: inout Page) {
@@ -146,7 +175,7 @@ public enum SessionReportHTML {
         if report.segments.isEmpty { page.line(#"<p class="empty">No committed segment.</p>"#) }
         page.line("<ol>")
         for (index, segment) in report.segments.enumerated() {
-            page.line(##"<li id="segment-\##(index + 1)"><a class="time" href="#timeline-\##(index + 1)" data-start-ms="\##(segment.startMilliseconds)">\##(clock(segment.startMilliseconds))</a> "##
+            page.line(##"<li id="segment-\##(index + 1)" data-from-ms="\##(segment.startMilliseconds)" data-to-ms="\##(segment.endMilliseconds)"><a class="time" href="#timeline-\##(index + 1)" data-start-ms="\##(segment.startMilliseconds)">\##(clock(segment.startMilliseconds))</a> "##
                       + (segment.speaker.map { #"<span class="speaker">\#(escape($0))</span> "# } ?? "")
                       + #"<span class="text">\#(escape(segment.text))</span>"#
                       + (segment.committedText.map { #" <span class="committed">(committed as “\#(escape($0))”)</span>"# } ?? ""))
@@ -257,13 +286,19 @@ public enum SessionReportHTML {
         return out
     }
 
-    static let style = """
+    /// The report page's own layout: its body, header and two columns.
+    static let pageStyle = """
         body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 1.5rem 2rem;color:#1d2330;background:#fff}\
         h1{font-size:1.3rem;margin:1rem 0 .5rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}code,.hash{font-family:ui-monospace,monospace;font-size:.85em}\
         dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0}dt{color:#5b6475}dd{margin:0;overflow-wrap:anywhere}\
         .good{color:#17703a}.bad{color:#b3261e;font-weight:600}.notice{background:#fff4e5;border-left:4px solid #e69500;padding:.6rem .8rem}\
         main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16rem,2fr);gap:1.5rem;align-items:start}\
-        @media (max-width:900px){main{grid-template-columns:1fr}}.scroll{border:1px solid #d8dce4;border-radius:4px}\
+        @media (max-width:900px){main{grid-template-columns:1fr}}
+        """
+
+    /// The timeline's, the transcript's and the findings' styles, which the web console uses too.
+    public static let partsStyle = """
+        .scroll{border:1px solid #d8dce4;border-radius:4px}\
         .scroll svg{display:block;width:100%;height:auto}\
         svg text{font-size:11px;fill:#1d2330}.axis line{stroke:#eef0f4}.axis text{fill:#5b6475}.waveform{fill:#3d6fb6}\
         .pause{fill:#9aa3b2;fill-opacity:.35}.segment{fill:#dbe8ff;stroke:#3d6fb6}a:hover .segment,.segment:target{fill:#b9d2ff}\

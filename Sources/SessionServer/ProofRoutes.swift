@@ -10,7 +10,8 @@ import OutputRows
 /// `POST /v1/checkpoint/consistency` (the RFC 9162 consistency proof from a checkpoint the auditor kept
 /// to the log now, as `prove --from OLD` prints it), and `GET /v1/sessions/{id}/proofs/{event}` (a C2SP
 /// tlog-proof of one record against the checkpoint now, as `prove --bundle` writes it, that anyone
-/// verifies offline: docs/COMPLIANCE.md).
+/// verifies offline: docs/COMPLIANCE.md), and `GET /v1/records/{position}/proof`, the same of any record
+/// by its log position (a consent event's copy in its subject's trail, for one).
 struct ProofRoutes {
     let log: EventLog
 
@@ -37,6 +38,16 @@ struct ProofRoutes {
                 return Response.json(ConsistencyRow(proof: try ConsistencyProofs.between(old, try log.signedCheckpoint(), in: log)).json)
             } catch let error as ComplianceError {
                 throw Problem(status: .conflict, type: "inconsistent", title: "The log does not extend this checkpoint.", detail: error.message)
+            }
+        }
+        router.get("records/:position/proof") { _, context in
+            try context.require(.audit)
+            let number = try context.parameters.require("position")
+            guard let position = UInt64(number) else { throw Problem.badRequest("\(number) is not a log position (0, 1, …)") }
+            do {
+                return Self.text(try InclusionProofs.tlogProof(ofRecordAt: position, against: try log.signedCheckpoint(), in: log))
+            } catch let error as ComplianceError where error.code == .outOfRange {
+                throw Problem.notFound(error.message)
             }
         }
         router.get("sessions/:session/proofs/:event") { _, context in

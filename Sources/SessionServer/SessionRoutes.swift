@@ -21,45 +21,64 @@ struct SessionRoutes {
         router.get("sessions/:session/transcript") { request, context in try await transcript(request, context) }
     }
 
-    /// A page of sessions in start order, filtered by status, subject and start time; `next` is the
-    /// cursor of the following page, or null on the last one.
+    /// A page of sessions, filtered and sorted (start order by default); `next` is the cursor of the
+    /// following page, or null on the last one; `matching` counts the sessions on all pages.
     private func list(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read, .audit)
-        let query = request.uri.queryParameters
-        let limit = try query.get("limit").map { value -> Int in
+        let query = try Self.query(request.uri.queryParameters, for: token, reader: reader)
+        let page = try await reader.sessions(query)
+        return .json(SessionListDocument(sessions: page.sessions.map { SessionRow(summary: $0) }, next: page.next?.description,
+                                 matching: page.matching).json)
+    }
+
+    /// The session-list request in `parameters` (the API's and the console's): status, subject (a raw
+    /// id or a subject hash), `q` (an id prefix), started_after/started_before, runs, sort, order,
+    /// after (a cursor) and limit.
+    static func query(_ parameters: Parameters, for token: Principal, reader: StoreReader) throws -> SessionQuery {
+        var query = SessionQuery()
+        query.mayRead = token.mayRead(sessionOf:)
+        if let value = parameters.get("limit") {
             guard let limit = Int(value), (1...Self.maximumPageSize).contains(limit) else {
                 throw Problem.badRequest("limit \(value) is not a whole number from 1 to \(Self.maximumPageSize)")
             }
-            return limit
-        } ?? Self.defaultPageSize
-        let status = try query.get("status").map { value -> SessionSummary.Status in
+            query.limit = limit
+        } else {
+            query.limit = Self.defaultPageSize
+        }
+        query.status = try parameters.nonEmpty("status").map { value -> SessionSummary.Status in
             guard let status = SessionSummary.Status(rawValue: value) else {
                 throw Problem.badRequest("status \(value) is not one of " + SessionSummary.Status.allCases.map(\.rawValue).joined(separator: ", "))
             }
             return status
         }
-        let subject = query.get("subject").map(reader.subject)
-        let since = try time(query.get("started_after"), "started_after")
-        let until = try time(query.get("started_before"), "started_before")
-        let after = try query.get("after").map { value -> PageCursor in
+        query.subject = parameters.nonEmpty("subject").map(reader.subject)
+        if let prefix = parameters.nonEmpty("q") {
+            guard let nibbles = SessionQuery.idPrefix(prefix) else {
+                throw Problem.badRequest("q \(prefix) is not the start of a session id (hex digits and dashes)")
+            }
+            query.idPrefix = nibbles
+        }
+        query.startedAfter = try time(parameters.nonEmpty("started_after"), "started_after")
+        query.startedBefore = try time(parameters.nonEmpty("started_before"), "started_before")
+        query.runs = try parameters.nonEmpty("runs").map { value in
+            guard let runs = Bool(value) else { throw Problem.badRequest("runs \(value) is not true or false") }
+            return runs
+        }
+        if let value = parameters.nonEmpty("sort") {
+            guard let sort = SessionSort(rawValue: value) else {
+                throw Problem.badRequest("sort \(value) is not one of " + SessionSort.allCases.map(\.rawValue).joined(separator: ", "))
+            }
+            query.sort = sort
+        }
+        if let order = parameters.nonEmpty("order") {
+            guard order == "asc" || order == "desc" else { throw Problem.badRequest("order \(order) is not asc or desc") }
+            query.descending = order == "desc"
+        }
+        query.after = try parameters.nonEmpty("after").map { value -> PageCursor in
             guard let cursor = PageCursor(value) else { throw Problem.badRequest("after \(value) is not a cursor this server gave") }
             return cursor
         }
-        let runner = try await reader.upToDate()
-        let rows = try runner.sessions()
-            .filter { summary in
-                token.mayRead(sessionOf: summary.subject)
-                    && status.map { summary.status == $0 } ?? true
-                    && subject.map { summary.subject == $0 } ?? true
-                    && since.map { (summary.startedAt ?? 0) >= $0 } ?? true
-                    && until.map { (summary.startedAt ?? 0) < $0 } ?? true
-            }
-            .map { (cursor: PageCursor(summary: $0), row: $0) }
-            .filter { row in after.map { row.cursor > $0 } ?? true }
-            .sorted { $0.cursor < $1.cursor }
-        let page = rows.prefix(limit)
-        let next = rows.count > limit ? page.last?.cursor.description : nil
-        return .json(SessionPage(sessions: page.map { SessionRow(summary: $0.row) }, next: next).json)
+        return query
     }
 
     private func summary(_ context: ServerContext) async throws -> Response {
@@ -78,48 +97,58 @@ struct SessionRoutes {
         return .json(TranscriptDocument(view: view, withPartials: partials).json)
     }
 
-    private func time(_ value: String?, _ name: String) throws -> Int64? {
+    private static func time(_ value: String?, _ name: String) throws -> Int64? {
         guard let value else { return nil }
         guard let time = RFC3339.milliseconds(value) else { throw Problem.badRequest("\(name) \(value) is not an RFC 3339 UTC time") }
         return time
     }
 }
 
-/// Where a page of the session list ends: the last session's start time and id (the list's order).
+/// Where a page of the session list ends: the last session's value of the sort key (its start time,
+/// duration or words) and its id (the list's order).
 struct PageCursor: Comparable, CustomStringConvertible {
-    var started: Int64
+    var value: Int64
     var id: UUID
 
-    init(summary: SessionSummary) {
-        started = summary.startedAt ?? 0
+    init(summary: SessionSummary, sort: SessionSort) {
+        value = sort.value(of: summary)
         id = summary.session
     }
 
-    /// "STARTED_MS.ID", as ``description`` writes it.
+    /// "VALUE.ID", as ``description`` writes it.
     init?(_ text: String) {
         let parts = text.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, let started = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
-        self.started = started
+        guard parts.count == 2, let value = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
+        self.value = value
         self.id = id
     }
 
-    var description: String { "\(started).\(id.uuidString.lowercased())" }
+    var description: String { "\(value).\(id.uuidString.lowercased())" }
 
     static func < (lhs: PageCursor, rhs: PageCursor) -> Bool {
-        if lhs.started != rhs.started { return lhs.started < rhs.started }
+        if lhs.value != rhs.value { return lhs.value < rhs.value }
         return withUnsafeBytes(of: lhs.id.uuid) { left in withUnsafeBytes(of: rhs.id.uuid) { left.lexicographicallyPrecedes($0) } }
     }
 }
 
-/// `{"sessions": [...], "next": cursor|null}`.
-private struct SessionPage: OutputRow {
-    static let columns = ["sessions", "next"]
+/// `{"sessions": [...], "next": cursor|null, "matching": N}`.
+private struct SessionListDocument: OutputRow {
+    static let columns = ["sessions", "next", "matching"]
     var sessions: [SessionRow]
     var next: String?
+    var matching: Int
 
     func write(to fields: inout Fields) {
         fields.field("sessions", rows: sessions)
         fields.field("next", next)
+        fields.field("matching", matching)
+    }
+}
+
+extension Parameters {
+    /// The parameter's value, nil when absent or empty (a form's unfilled field).
+    func nonEmpty(_ name: String) -> String? {
+        get(name).flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

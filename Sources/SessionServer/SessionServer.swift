@@ -18,6 +18,7 @@ public struct SessionServer: Sendable {
     public let log: EventLog
     public let configuration: ServerConfiguration
     let metrics = ServerMetrics()
+    let consoleState = ConsoleState()
 
     public init(log: EventLog, configuration: ServerConfiguration = ServerConfiguration()) {
         self.log = log
@@ -84,8 +85,8 @@ public struct SessionServer: Sendable {
         router.add(middleware: ProblemMiddleware(metrics: metrics))
         HealthRoutes(log: log, metrics: metrics).add(to: router)
         let reader = StoreReader(log: log)
-        let identity = zip(configuration.identityTokens, identityKeys)
-        let v1 = router.group("v1").add(middleware: TokenAuthentication(verifier: TokenVerifier(log: log), identity: identity, log: log))
+        let authenticator = Authenticator(verifier: TokenVerifier(log: log), identity: zip(configuration.identityTokens, identityKeys), log: log)
+        let v1 = router.group("v1").add(middleware: TokenAuthentication(authenticator: authenticator))
         let appender = Appender(log: log, gate: AppendGate(capacity: configuration.maximumQueuedAppends), metrics: metrics)
         EventRoutes(log: log, configuration: configuration, appender: appender).add(to: v1)
         SessionRoutes(reader: reader).add(to: v1)
@@ -93,6 +94,7 @@ public struct SessionServer: Sendable {
         SubjectRoutes(reader: reader).add(to: v1)
         ContentRoutes(reader: reader).add(to: v1)
         ProofRoutes(log: log).add(to: v1)
+        WebConsole(reader: reader, authenticator: authenticator, secureCookies: configuration.tls != nil, state: consoleState).add(to: router)
         return router
     }
 }

@@ -24,6 +24,15 @@ struct StoreReader: Sendable {
         return runner
     }
 
+    /// A page of the session list, with every event committed before this call folded in.
+    func sessions(_ query: SessionQuery) async throws -> SessionCatalogPage {
+        try await catchUp.upToDate()
+        return catchUp.catalog.page(query)
+    }
+
+    /// The session list as the last ``upToDate()`` left it (runs of a session, for instance).
+    var catalog: SessionCatalog { catchUp.catalog }
+
     /// The subject a raw user id or a 64-digit subject hash names.
     func subject(_ argument: String) -> SubjectHash {
         if argument.utf8.count == 64, let hash = SubjectHash(hex: argument.lowercased()) { return hash }

@@ -7,8 +7,11 @@ import Projections
 /// every reader waiting at the time: readers who ask while a catch-up runs share the next one. A
 /// reader's catch-up always starts after it asked, so it sees every event committed before its request
 /// (a client that appended and then reads finds what it appended).
+///
+/// Each catch-up also keeps the in-memory session list (``SessionCatalog``) current.
 final class ViewCatchUp: @unchecked Sendable {
     private let runner: ProjectionRunner
+    let catalog = SessionCatalog()
     private let queue = DispatchQueue(label: "sessionstore.views.catch-up")
     private let lock = NSLock()
     private var asked = 0
@@ -39,7 +42,8 @@ final class ViewCatchUp: @unchecked Sendable {
         }
         guard !served.isEmpty else { return }
         do {
-            try runner.catchUp()
+            try runner.catchUp(sessionRows: catalog.apply)
+            try catalog.reconcile(with: runner)
             for continuation in served { continuation.resume() }
         } catch {
             for continuation in served { continuation.resume(throwing: error) }

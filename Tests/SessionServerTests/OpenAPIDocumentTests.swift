@@ -26,7 +26,8 @@ import TestSupport
     @Test func everyRouteOfTheServerIsDocumentedAndEveryDocumentedRouteExists() async throws {
         try await withTemporaryStore { store in
             let router = SessionServer(log: try store.create()).router()
-            let served = Set(router.routes.map { route in
+            // The console's pages (/ui) are HTML for browsers, not API: docs/CONSOLE.md lists them.
+            let served = Set(router.routes.filter { !$0.path.description.hasPrefix("/ui") && !$0.path.description.hasPrefix("ui") }.map { route in
                 let path = route.path.description.split(separator: "/").map { $0.hasPrefix(":") ? "{\($0.dropFirst())}" : String($0) }
                 return "\(route.method) /" + path.joined(separator: "/")
             })

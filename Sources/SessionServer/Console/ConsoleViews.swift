@@ -1,0 +1,271 @@
+import Compliance
+import EventLog
+import Exports
+import Foundation
+import Hummingbird
+import Output
+import Projections
+import Replay
+import Reports
+import SessionModel
+
+/// The console's pages: each reads what the API's routes read (the same scopes, the same access log)
+/// and renders it through ``ConsoleTemplates``.
+struct ConsoleViews {
+    let reader: StoreReader
+    let state: ConsoleState
+
+    static let pageSize = 50
+
+    // MARK: Sessions
+
+    func sessions(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read, .audit)
+        let parameters = request.uri.queryParameters
+        var query = try SessionRoutes.query(parameters, for: token, reader: reader)
+        if parameters.nonEmpty("limit") == nil { query.limit = Self.pageSize }
+        if parameters.nonEmpty("order") == nil { query.descending = true }  // newest first, unless asked otherwise
+        let page = try await reader.sessions(query)
+        let audit = state.lastAudit
+        var filters: [String: String] = [:]
+        for name in ["q", "subject", "status", "runs", "sort", "order", "limit", "started_after", "started_before"] {
+            if let value = parameters.nonEmpty(name) { filters[name] = value }
+        }
+        func url(_ extra: [String: String]) -> String {
+            let query = (try? URLEncodedFormEncoder().encode(filters.merging(extra) { $1 })) ?? ""
+            return "/ui/sessions" + (query.isEmpty ? "" : "?" + query)
+        }
+        let rows = page.sessions.map { summary in
+            SessionListRow(summary, violations: audit.map { $0.violationsBySession[summary.session] ?? 0 },
+                           runs: reader.catalog.runCount(of: summary.session))
+        }
+        let model = SessionsPage(
+            actor: token.actor, q: filters["q"] ?? "", subject: filters["subject"] ?? "",
+            statuses: SessionSummary.Status.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: query.status == $0) },
+            kinds: [Choice(value: "", label: "sessions and runs", selected: query.runs == nil),
+                    Choice(value: "false", label: "recorded sessions", selected: query.runs == false),
+                    Choice(value: "true", label: "runs (replays)", selected: query.runs == true)],
+            sorts: [Choice(value: "started", label: "start time", selected: query.sort == .started),
+                    Choice(value: "duration", label: "duration", selected: query.sort == .duration),
+                    Choice(value: "words", label: "words", selected: query.sort == .words)],
+            orders: [Choice(value: "desc", label: "descending", selected: query.descending),
+                     Choice(value: "asc", label: "ascending", selected: !query.descending)],
+            rows: rows, matching: page.matching, matchingNoun: page.matching == 1 ? "session matches" : "sessions match",
+            violationsAsOf: audit.map { RFC3339.string($0.ranAt) },
+            firstURL: filters["after"] == nil && parameters.nonEmpty("after") == nil ? nil : url([:]),
+            nextURL: page.next.map { url(["after": $0.description]) })
+        return WebConsole.page("sessions", model)
+    }
+
+    // MARK: A session
+
+    func session(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read)
+        let (id, summary) = try await reader.readableSummary(context, token)
+        try await reader.recordRead("console", of: [id], by: token, purpose: request.uri.queryParameters.get("purpose"))
+        let report = try await SessionReport.make(id, from: reader.log, options: SessionReport.Options(includeAudio: false))
+        let runs = reader.catalog.runs(of: id).filter { token.mayRead(sessionOf: $0.subject) }
+        var runRows: [RunRow] = []
+        if !runs.isEmpty, !summary.isShredded {
+            let source = try await TranscriptTimeline.load(id, from: reader.log)
+            for run in runs where !run.isShredded {
+                let comparison = TranscriptComparison(source: source, run: try await TranscriptTimeline.load(run.session, from: reader.log))
+                runRows.append(RunRow(run, comparison: comparison))
+            }
+        }
+        var comparison: ComparisonView?
+        if let source = summary.runOf, !summary.isShredded,
+           let sourceSummary = try reader.runner.session(source), !sourceSummary.isShredded, token.mayRead(sessionOf: sourceSummary.subject) {
+            comparison = ComparisonView(TranscriptComparison(source: try await TranscriptTimeline.load(source, from: reader.log),
+                                                             run: try await TranscriptTimeline.load(id, from: reader.log)))
+        }
+        let hasAudio = !summary.recordings.isEmpty && !summary.isShredded
+        let base = "/v1/sessions/\(Hex.uuid(id))"
+        var downloads = ExportFormat.allCases.map { Download(name: $0.rawValue.uppercased(), url: "\(base)/export?format=\($0.rawValue)") }
+        if hasAudio { downloads += [Download(name: "WAV", url: "\(base)/audio"), Download(name: "FLAC", url: "\(base)/audio?format=flac")] }
+        downloads.append(Download(name: "report", url: "\(base)/report"))
+        let model = SessionPage(
+            actor: token.actor, sessionsPage: true, id: Hex.uuid(id), shortID: String(Hex.uuid(id).prefix(8)),
+            notice: summary.isShredded ? "This session was \(summary.status == .erased ? "erased at the person's request" : "purged by the retention policy"): its transcript and audio cannot be read by any means. Its consent trail remains." : nil,
+            status: summary.status.rawValue, subject: summary.subject?.description, locale: summary.locale ?? "—",
+            started: summary.startedAt.map(RFC3339.string) ?? "—", ended: summary.endedAt.map(RFC3339.string) ?? "—",
+            duration: summary.durationMilliseconds.map(Self.clock) ?? "—", words: summary.words,
+            violations: report.violations.isEmpty ? "none" : "\(report.violations.count)",
+            violationsClass: report.violations.isEmpty ? "good" : "bad",
+            runOf: summary.runOf.map(Hex.uuid), label: summary.runLabel, downloads: downloads,
+            timeline: SessionReportHTML.timelineDrawing(report).svg, legend: SessionReportHTML.timelineDrawing(report).legend, audioURL: hasAudio ? "\(base)/audio" : nil,
+            transcript: SessionReportHTML.transcriptSection(report), findings: SessionReportHTML.findingsSection(report),
+            hasRuns: !runRows.isEmpty, runs: runRows, comparison: comparison)
+        return WebConsole.page("session", model)
+    }
+
+    // MARK: A subject
+
+    func subject(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read, .audit)
+        let subject = try readableSubject(context, token)
+        let runner = try await reader.upToDate()
+        let trail = try runner.consentTrail(of: subject)
+        let sessions = try await subjectSessions(subject)
+        guard !trail.entries.isEmpty || !sessions.isEmpty else { throw Problem.notFound("the store has nothing of this subject") }
+        let ids = Set(sessions.map(\.session))
+        let holds = try LegalHolds(log: reader.log).open().filter { $0.subject == subject || !ids.isDisjoint(with: $0.sessions) }
+        let model = SubjectPage(
+            actor: token.actor, hash: subject.description, short: String(subject.description.prefix(12)),
+            consent: trail.entries.map(ConsentLine.init),
+            sessions: sessions.map { SubjectSessionLine(id: Hex.uuid($0.session), status: $0.status.rawValue,
+                                                        started: $0.startedAt.map(RFC3339.string) ?? "—") },
+            holds: holds.map { HoldLine(description: $0.description) })
+        return WebConsole.page("subject", model)
+    }
+
+    /// The subject's bundle (the ZIP `export --subject --bundle` writes), recorded as an export first.
+    func bundle(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read)
+        let subject = try readableSubject(context, token)
+        let purpose = request.uri.queryParameters.nonEmpty("purpose")
+        try reader.checkPurpose(purpose)
+        let sessions = try await subjectSessions(subject)
+        let exporter = Exporter(log: reader.log, upToDate: reader.runner, sessions: sessions)
+        let bundle = SubjectBundle(exporter: exporter, subject: subject)
+        try await exporter.recordExport(of: bundle.sessions, as: "bundle", by: token.actor, subject: subject, purpose: purpose,
+                                        at: ContentRoutes.now)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sessionstore-console-\(UUID().uuidString).zip")
+        defer { try? FileManager.default.removeItem(at: file) }
+        do {
+            try bundle.write(to: file.path)
+        } catch let error as ExportError {
+            throw Problem.notFound(error.message)
+        }
+        let bytes = try Data(contentsOf: file)
+        var headers = WebConsole.pageHeaders(type: "application/zip")
+        headers[.contentDisposition] = "attachment; filename=\"subject-\(subject.description.prefix(12)).zip\""
+        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+    }
+
+    /// The erasure's confirmation page (`form` nil), or the erasure when the form confirms it: the
+    /// confirmation must repeat the words the page names, else nothing is erased.
+    func erasure(_ request: Request, _ context: ServerContext, form: EraseForm?) async throws -> Response {
+        let token = try context.require(.admin)
+        let subject = try readableSubject(context, token)
+        let sessions = try await subjectSessions(subject)
+        let doomed = sessions.filter { !$0.isShredded }
+        let confirmation = "erase \(subject.description.prefix(8))"
+        var model = ErasePage(actor: token.actor, hash: subject.description, short: String(subject.description.prefix(12)),
+                              sessions: doomed.map(DoomedSession.init), count: doomed.count, confirmation: confirmation)
+        guard !doomed.isEmpty else {
+            model.done = "Nothing is left to erase: every session of this subject was erased or purged already."
+            return WebConsole.page("erase", model)
+        }
+        guard let form else { return WebConsole.page("erase", model) }
+        guard form.confirm?.trimmingCharacters(in: .whitespaces).lowercased() == confirmation else {
+            model.refusal = "Nothing was erased: to confirm, type “\(confirmation)” exactly."
+            return WebConsole.page("erase", model, status: .unprocessableContent)
+        }
+        let reference = form.reference.flatMap { $0.isEmpty ? nil : $0 } ?? "web console, \(token.actor)"
+        do {
+            let report = try await SubjectErasure(log: reader.log).erase(subject, reference: reference, at: ContentRoutes.now)
+            _ = try await reader.upToDate()
+            model.done = "Erased \(report.erased.count) sessions: their keys are destroyed (subject.erased at log position \(report.eventPosition.map(String.init) ?? "—")). "
+                + "Stop the server and run `sessionstore compact` so that no old copy of a key stays in the store's free pages."
+            return WebConsole.page("erase", model)
+        } catch let error as ComplianceError where error.code == .held {
+            model.refusal = error.message
+            return WebConsole.page("erase", model, status: .conflict)
+        }
+    }
+
+    // MARK: Integrity
+
+    func integrity(_ context: ServerContext) async throws -> Response {
+        let token = try context.require(.audit, .read)
+        let checkpoint = try reader.log.signedCheckpoint()
+        state.gave(checkpoint, at: ContentRoutes.now)
+        let model = IntegrityPage(
+            actor: token.actor, integrityPage: true,
+            verification: state.lastVerification.map(VerificationLine.init),
+            audit: state.lastAudit.map { AuditLine(violations: $0.violations, sessions: $0.violationsBySession.count, ranAt: RFC3339.string($0.ranAt)) },
+            size: checkpoint.size, root: Hex.string(checkpoint.rootHash), checkpoint: checkpoint.text,
+            handedOut: !state.givenCheckpoints.isEmpty,
+            checkpoints: state.givenCheckpoints.reversed().map { GivenLine(at: RFC3339.string($0.at), size: $0.size, root: Hex.string($0.rootHash)) })
+        return WebConsole.page("integrity", model)
+    }
+
+    /// Verifies the whole store (as `verify` does), on a thread of its own, and shows the result.
+    func verify(_ context: ServerContext) async throws -> Response {
+        try context.require(.audit)
+        let log = reader.log
+        let clock = ContinuousClock(), start = clock.now
+        let report = try await Self.offTheCooperativePool { try log.verify(checkingStructure: false) }
+        state.lastVerification = ConsoleState.Verification(report: report, ranAt: ContentRoutes.now, took: clock.now - start)
+        return Response.redirect(to: "/ui/integrity", type: .normal)
+    }
+
+    /// Checks the consent and retention rules over the whole log (`audit check`); the session list then
+    /// shows each session's violations.
+    func audit(_ context: ServerContext) async throws -> Response {
+        try context.require(.audit)
+        let log = reader.log
+        let report = try await Self.offTheCooperativePool { try ViolationCheck(log: log).run() }
+        var bySession: [UUID: Int] = [:]
+        for violation in report.violations { bySession[violation.session, default: 0] += 1 }
+        state.lastAudit = ConsoleState.AuditCheck(violationsBySession: bySession, violations: report.violations.count, ranAt: ContentRoutes.now)
+        return Response.redirect(to: "/ui/integrity", type: .normal)
+    }
+
+    /// The proof forms' answer: the tlog-proof routes', for a log position, or a session and event, typed in.
+    func proof(_ request: Request, _ context: ServerContext) async throws -> Response {
+        try context.require(.audit)
+        let parameters = request.uri.queryParameters
+        if let position = parameters.nonEmpty("position") {
+            guard let number = UInt64(position.trimmingCharacters(in: .whitespaces)) else { throw Problem.badRequest("\(position) is not a log position") }
+            return Response.redirect(to: "/v1/records/\(number)/proof", type: .normal)
+        }
+        guard let session = parameters.nonEmpty("session").flatMap({ UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }) else {
+            throw Problem.badRequest("the session is not a session id (a UUID)")
+        }
+        let event = parameters.nonEmpty("event")?.trimmingCharacters(in: .whitespaces) ?? "0"
+        guard UInt64(event) != nil else { throw Problem.badRequest("\(event) is not an event number") }
+        return Response.redirect(to: "/v1/sessions/\(Hex.uuid(session))/proofs/\(event)", type: .normal)
+    }
+
+    // MARK: Live
+
+    func live(_ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read)
+        let count = try reader.log.eventCount()
+        return WebConsole.page("live", LivePage(actor: token.actor, livePage: true, after: count == 0 ? "" : String(count - 1),
+                                                types: EventType.allCases.map(\.rawValue).joined(separator: " ")))
+    }
+
+    // MARK: Helpers
+
+    private func readableSubject(_ context: ServerContext, _ token: Principal) throws -> SubjectHash {
+        let subject = reader.subject(try context.parameters.require("subject"))
+        guard token.mayRead(sessionOf: subject) else { throw Problem.notFound("the store has nothing of this subject that this token may read") }
+        return subject
+    }
+
+    private func subjectSessions(_ subject: SubjectHash) async throws -> [SessionSummary] {
+        var query = SessionQuery()
+        query.subject = subject
+        query.limit = Int.max - 1
+        return try await reader.sessions(query).sessions
+    }
+
+    /// Runs `work` on a thread of its own: a whole-log read must not hold one of the few threads tasks run on.
+    static func offTheCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
+        }
+    }
+
+    /// `m:ss`, or `h:mm:ss` from an hour on.
+    static func clock(_ milliseconds: Int64) -> String {
+        let seconds = milliseconds / 1000
+        let (hours, minutes, rest) = (seconds / 3600, seconds / 60 % 60, seconds % 60)
+        return hours > 0 ? String(format: "%d:%02d:%02d", hours, minutes, rest) : String(format: "%d:%02d", minutes, rest)
+    }
+
+    static func percent(_ rate: Double) -> String { String(format: "%.1f%%", rate * 100) }
+}
