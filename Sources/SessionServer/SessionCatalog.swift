@@ -12,9 +12,12 @@ import SessionModel
 final class SessionCatalog: @unchecked Sendable {
     // @unchecked: every stored property is guarded by `lock`.
     private let lock = NSLock()
-    /// Every session, ordered by ``PageCursor`` on its start time.
+    /// Every session, ordered by ``PageCursor`` on its start time; `facts[i]` is `entries[i]`'s.
     private var entries: [SessionSummary] = []
+    private var facts: [SessionFacts] = []
     private var keys: [UUID: PageCursor] = [:]
+    /// Each subject's number in ``SessionFacts/subject`` (0: none).
+    private var subjectNumbers: [SubjectHash: Int32] = [:]
     /// The runs (replays into a system under test) of each session replayed.
     private var runs: [UUID: [UUID]] = [:]
     /// The list's checkpoint this copy reflects; nil before the first read.
@@ -25,10 +28,9 @@ final class SessionCatalog: @unchecked Sendable {
         lock.withLock {
             guard reflects == written.from else { return }
             if written.rows.count > 256 {
-                for (id, summary) in written.rows {
-                    if keys[id] == nil { entries.append(summary) } else { replaceInPlace(summary) }
-                }
-                rebuildOrder()
+                var latest = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, $0) })
+                latest.merge(written.rows) { $1 }
+                rebuild(Array(latest.values))
             } else {
                 for summary in written.rows.values { place(summary) }
             }
@@ -43,43 +45,37 @@ final class SessionCatalog: @unchecked Sendable {
         guard replica || lock.withLock({ reflects != stored }) else { return }
         let (sessions, checkpoint) = try runner.sessionsWithCheckpoint()
         lock.withLock {
-            entries = sessions
-            rebuildOrder()
+            rebuild(sessions)
             reflects = checkpoint
         }
     }
 
-    /// The page `query` asks for.
+    /// The page `query` asks for: one pass over the sessions' facts (plain values), which keeps the
+    /// `limit + 1` first in the order asked for; only those are read whole.
     func page(_ query: SessionQuery) -> SessionCatalogPage {
         lock.withLock {
-            let sort = query.sort
-            let after = query.after
+            let filter = CompiledQuery(query, subjects: subjectNumbers)
             var matching = 0
-            var picked: [SessionSummary] = []
-            if sort == .started {
-                func visit(_ summary: SessionSummary) {
-                    guard query.matches(summary) else { return }
+            var best = BoundedBest(capacity: query.limit + 1, descending: query.descending)
+            facts.withUnsafeBufferPointer { facts in
+                func visit(_ index: Int) {
+                    guard filter.matches(facts[index]) else { return }
                     matching += 1
-                    guard picked.count <= query.limit else { return }
-                    if let after {
-                        let key = PageCursor(summary: summary, sort: sort)
-                        guard query.descending ? key < after : after < key else { return }
-                    }
-                    picked.append(summary)
+                    let key = facts[index].key(query.sort)
+                    if let after = query.after, query.descending ? !(key < after) : !(after < key) { return }
+                    best.offer(key, index)
                 }
-                if query.descending { entries.reversed().forEach(visit) } else { entries.forEach(visit) }
-            } else {
-                var candidates = entries.filter(query.matches).map { (key: PageCursor(summary: $0, sort: sort), summary: $0) }
-                matching = candidates.count
-                candidates.sort { query.descending ? $1.key < $0.key : $0.key < $1.key }
-                if let after {
-                    candidates.removeAll { query.descending ? !($0.key < after) : !(after < $0.key) }
+                // In start order, the first sessions met are the best ones: the heap fills and then only refuses.
+                if query.sort == .started, query.descending {
+                    for index in facts.indices.reversed() { visit(index) }
+                } else {
+                    for index in facts.indices { visit(index) }
                 }
-                picked = candidates.prefix(query.limit + 1).map(\.summary)
             }
-            let page = Array(picked.prefix(query.limit))
-            let next = picked.count > query.limit ? page.last.map { PageCursor(summary: $0, sort: sort) } : nil
-            return SessionCatalogPage(sessions: page, next: next, matching: matching)
+            let picked = best.sorted()
+            let page = picked.prefix(query.limit).map { entries[$0.index] }
+            let next = picked.count > query.limit ? picked[query.limit - 1].key : nil
+            return SessionCatalogPage(sessions: Array(page), next: next, matching: matching)
         }
     }
 
@@ -102,41 +98,181 @@ final class SessionCatalog: @unchecked Sendable {
         if let old = keys[summary.session], let index = index(of: old) {
             if old == key {
                 entries[index] = summary
+                facts[index] = SessionFacts(summary, subject: subjectNumber(summary.subject))
                 return
             }
             entries.remove(at: index)
+            facts.remove(at: index)
         }
-        entries.insert(summary, at: insertionPoint(of: key))
+        let index = insertionPoint(of: key)
+        entries.insert(summary, at: index)
+        facts.insert(SessionFacts(summary, subject: subjectNumber(summary.subject)), at: index)
         keys[summary.session] = key
         if let source = summary.runOf, !(runs[source] ?? []).contains(summary.session) { runs[source, default: []].append(summary.session) }
     }
 
-    private func replaceInPlace(_ summary: SessionSummary) {
-        if let old = keys[summary.session], let index = index(of: old) { entries[index] = summary }
-    }
-
-    private func rebuildOrder() {
-        var latest: [UUID: SessionSummary] = [:]
-        for summary in entries { latest[summary.session] = summary }
-        entries = latest.values.sorted { PageCursor(summary: $0, sort: .started) < PageCursor(summary: $1, sort: .started) }
+    private func rebuild(_ sessions: [SessionSummary]) {
+        entries = sessions.sorted { PageCursor(summary: $0, sort: .started) < PageCursor(summary: $1, sort: .started) }
         keys = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, PageCursor(summary: $0, sort: .started)) })
+        facts = entries.map { SessionFacts($0, subject: subjectNumber($0.subject)) }
         runs = [:]
         for summary in entries { if let source = summary.runOf { runs[source, default: []].append(summary.session) } }
     }
 
+    private func subjectNumber(_ subject: SubjectHash?) -> Int32 {
+        guard let subject else { return 0 }
+        if let number = subjectNumbers[subject] { return number }
+        let number = Int32(subjectNumbers.count + 1)
+        subjectNumbers[subject] = number
+        return number
+    }
+
     /// The first index whose key is not below `key`.
     private func insertionPoint(of key: PageCursor) -> Int {
-        var (low, high) = (0, entries.count)
+        var (low, high) = (0, facts.count)
         while low < high {
             let middle = (low + high) / 2
-            if PageCursor(summary: entries[middle], sort: .started) < key { low = middle + 1 } else { high = middle }
+            if facts[middle].key(.started) < key { low = middle + 1 } else { high = middle }
         }
         return low
     }
 
     private func index(of key: PageCursor) -> Int? {
         let index = insertionPoint(of: key)
-        return index < entries.count && PageCursor(summary: entries[index], sort: .started) == key ? index : nil
+        return index < facts.count && facts[index].key(.started) == key ? index : nil
+    }
+}
+
+/// What the list is filtered and sorted on, of one session, as plain values (no reference counting in
+/// the pass over 100,000 of them).
+private struct SessionFacts {
+    var started: Int64
+    var duration: Int64
+    var words: Int64
+    var id: UUID
+    var idHigh: UInt64
+    var idLow: UInt64
+    var subject: Int32
+    var status: SessionSummary.Status
+    var isRun: Bool
+
+    init(_ summary: SessionSummary, subject: Int32) {
+        started = SessionSort.started.value(of: summary)
+        duration = SessionSort.duration.value(of: summary)
+        words = SessionSort.words.value(of: summary)
+        id = summary.session
+        (idHigh, idLow) = withUnsafeBytes(of: summary.session.uuid) { bytes in
+            (bytes.prefix(8).reduce(0) { $0 << 8 | UInt64($1) }, bytes.suffix(8).reduce(0) { $0 << 8 | UInt64($1) })
+        }
+        self.subject = subject
+        status = summary.status
+        isRun = summary.runOf != nil
+    }
+
+    func key(_ sort: SessionSort) -> PageCursor {
+        switch sort {
+        case .started: PageCursor(value: started, id: id)
+        case .duration: PageCursor(value: duration, id: id)
+        case .words: PageCursor(value: words, id: id)
+        }
+    }
+}
+
+/// A ``SessionQuery`` in the catalog's terms: subjects as numbers, the id prefix as masks.
+private struct CompiledQuery {
+    var status: SessionSummary.Status?
+    /// -1: a subject the catalog does not know (nothing matches).
+    var subject: Int32?
+    /// The subjects the asker may see; nil: all.
+    var readable: Set<Int32>?
+    var startedAfter: Int64?
+    var startedBefore: Int64?
+    var runs: Bool?
+    var mask: (UInt64, UInt64) = (0, 0)
+    var prefix: (UInt64, UInt64) = (0, 0)
+
+    init(_ query: SessionQuery, subjects: [SubjectHash: Int32]) {
+        status = query.status
+        subject = query.subject.map { subjects[$0] ?? -1 }
+        if let limited = query.readableSubjects { readable = Set(limited.compactMap { subjects[$0] }) }
+        startedAfter = query.startedAfter
+        startedBefore = query.startedBefore
+        runs = query.runs
+        for (index, nibble) in query.idPrefix.enumerated() {
+            let shift = UInt64(60 - 4 * (index % 16))
+            if index < 16 {
+                mask.0 |= 0xF << shift
+                prefix.0 |= UInt64(nibble) << shift
+            } else {
+                mask.1 |= 0xF << shift
+                prefix.1 |= UInt64(nibble) << shift
+            }
+        }
+    }
+
+    func matches(_ facts: SessionFacts) -> Bool {
+        if let status, facts.status != status { return false }
+        if let subject, facts.subject != subject { return false }
+        if let startedAfter, facts.started < startedAfter { return false }
+        if let startedBefore, facts.started >= startedBefore { return false }
+        if let runs, facts.isRun != runs { return false }
+        if facts.idHigh & mask.0 != prefix.0 || facts.idLow & mask.1 != prefix.1 { return false }
+        if let readable, !readable.contains(facts.subject) { return false }
+        return true
+    }
+}
+
+/// The `capacity` first of the keys offered, in ascending (or descending) order: a bounded heap, so a
+/// page sorted by any key costs one pass, not a sort of every session.
+private struct BoundedBest {
+    let capacity: Int
+    let descending: Bool
+    /// A heap whose top is the worst kept key.
+    private var heap: [(key: PageCursor, index: Int)] = []
+
+    init(capacity: Int, descending: Bool) {
+        self.capacity = capacity
+        self.descending = descending
+    }
+
+    /// Whether `a` comes before `b` in the order asked for.
+    private func precedes(_ a: PageCursor, _ b: PageCursor) -> Bool { descending ? b < a : a < b }
+
+    mutating func offer(_ key: PageCursor, _ index: Int) {
+        if heap.count < capacity {
+            heap.append((key, index))
+            siftUp(heap.count - 1)
+        } else if let worst = heap.first, precedes(key, worst.key) {
+            heap[0] = (key, index)
+            siftDown(0)
+        }
+    }
+
+    func sorted() -> [(key: PageCursor, index: Int)] {
+        heap.sorted { precedes($0.key, $1.key) }
+    }
+
+    private mutating func siftUp(_ start: Int) {
+        var child = start
+        while child > 0 {
+            let parent = (child - 1) / 2
+            guard precedes(heap[parent].key, heap[child].key) else { return }
+            heap.swapAt(parent, child)
+            child = parent
+        }
+    }
+
+    private mutating func siftDown(_ start: Int) {
+        var parent = start
+        while true {
+            let (left, right) = (2 * parent + 1, 2 * parent + 2)
+            var worst = parent
+            if left < heap.count, precedes(heap[worst].key, heap[left].key) { worst = left }
+            if right < heap.count, precedes(heap[worst].key, heap[right].key) { worst = right }
+            guard worst != parent else { return }
+            heap.swapAt(parent, worst)
+            parent = worst
+        }
     }
 }
 
@@ -167,8 +303,8 @@ struct SessionQuery {
     var descending = false
     var after: PageCursor?
     var limit = 100
-    /// Whether the asker may see a session of this subject.
-    var mayRead: (SubjectHash?) -> Bool = { _ in true }
+    /// The subjects whose sessions the asker may see; nil: everyone's.
+    var readableSubjects: [SubjectHash]?
 
     /// The nibbles of `text` when it is hex digits (and dashes), at most 32; nil otherwise.
     static func idPrefix(_ text: String) -> [UInt8]? {
@@ -178,26 +314,6 @@ struct SessionQuery {
             nibbles.append(UInt8(value))
         }
         return nibbles
-    }
-
-    func matches(_ summary: SessionSummary) -> Bool {
-        if let status, summary.status != status { return false }
-        if let subject, summary.subject != subject { return false }
-        if let startedAfter, (summary.startedAt ?? 0) < startedAfter { return false }
-        if let startedBefore, (summary.startedAt ?? 0) >= startedBefore { return false }
-        if let runs, (summary.runOf != nil) != runs { return false }
-        if !idPrefix.isEmpty, !Self.id(summary.session, startsWith: idPrefix) { return false }
-        return mayRead(summary.subject)
-    }
-
-    private static func id(_ id: UUID, startsWith nibbles: [UInt8]) -> Bool {
-        withUnsafeBytes(of: id.uuid) { bytes in
-            for (index, nibble) in nibbles.enumerated() {
-                let byte = bytes[index / 2]
-                if (index % 2 == 0 ? byte >> 4 : byte & 0x0F) != nibble { return false }
-            }
-            return true
-        }
     }
 }
 

@@ -36,7 +36,7 @@ struct SessionRoutes {
     /// after (a cursor) and limit.
     static func query(_ parameters: Parameters, for token: Principal, reader: StoreReader) throws -> SessionQuery {
         var query = SessionQuery()
-        query.mayRead = token.mayRead(sessionOf:)
+        query.readableSubjects = token.subjects.isEmpty ? nil : token.subjects
         if let value = parameters.get("limit") {
             guard let limit = Int(value), (1...Self.maximumPageSize).contains(limit) else {
                 throw Problem.badRequest("limit \(value) is not a whole number from 1 to \(Self.maximumPageSize)")
@@ -113,6 +113,11 @@ struct PageCursor: Comparable, CustomStringConvertible {
     init(summary: SessionSummary, sort: SessionSort) {
         value = sort.value(of: summary)
         id = summary.session
+    }
+
+    init(value: Int64, id: UUID) {
+        self.value = value
+        self.id = id
     }
 
     /// "VALUE.ID", as ``description`` writes it.

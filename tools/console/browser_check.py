@@ -121,6 +121,13 @@ try:
     all_rows = rows(driver)
     check(len(all_rows) >= 7, "the list shows the demo's sessions and the run", len(all_rows))
     check(labelled(driver), "the filters are labelled")
+    driver.find_element(By.TAG_NAME, "body").send_keys(Keys.TAB)
+    check(driver.switch_to.active_element.get_attribute("class") == "skip", "the first Tab reaches the skip link")
+    driver.switch_to.active_element.send_keys(Keys.ENTER)
+    wait(driver, lambda d: d.switch_to.active_element.get_attribute("id") == "main", "the skip link moves the focus to the content")
+    driver.switch_to.active_element.send_keys(Keys.TAB)
+    check(driver.switch_to.active_element.get_attribute("name") == "q", "the next Tab reaches the first filter",
+          driver.switch_to.active_element.get_attribute("outerHTML")[:80])
     shot(driver, "sessions")
     first = all_rows[-1].get_attribute("data-session")
     box = driver.find_element(By.NAME, "q")
