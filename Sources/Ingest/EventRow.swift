@@ -14,7 +14,8 @@ public struct EventRow: OutputRow {
         "from_ms", "to_ms", "policy", "cutoff_at", "partials_only", "sessions", "request_reference", "max_age_ms",
         "partials_max_age_ms", "actor", "format", "source_session", "command", "label", "speed", "started_at", "ended_at",
         "outcome", "word_error_rate", "purpose", "hold_id", "review_by", "purpose_required", "token_id", "scope", "subject_hashes",
-        "expires_at", "name",
+        "expires_at", "name", "passed", "records_checked", "erased_records", "tree_size", "root_hash", "problem_count",
+        "first_problem", "took_ms", "witnesses",
     ]
 
     /// The event.
@@ -159,6 +160,21 @@ public struct EventRow: OutputRow {
         case .tokenRevoked(let p):
             fields.field("token_id", id: p.token)
             fields.field("actor", p.actor)
+        case .integrityVerified(let p):
+            fields.field("actor", p.actor)
+            fields.field("passed", p.passed)
+            fields.field("records_checked", Int(p.recordsChecked))
+            fields.field("erased_records", Int(p.erasedRecords))
+            fields.field("tree_size", Int(p.treeSize))
+            fields.field("root_hash", Hex.string(p.rootHash))
+            fields.field("problem_count", Int(p.problemCount))
+            fields.field("first_problem", p.firstProblem)
+            fields.field("took_ms", Int(p.tookMilliseconds))
+        case .checkpointIssued(let p):
+            fields.field("actor", p.actor)
+            fields.field("tree_size", Int(p.treeSize))
+            fields.field("root_hash", Hex.string(p.rootHash))
+            fields.field("witnesses", strings: p.witnesses)
         }
     }
 }

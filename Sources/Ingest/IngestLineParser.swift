@@ -34,7 +34,8 @@ struct IngestLineParser {
     let codec: SessionEventCodec
 
     static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun,
-                                                    .holdPlaced, .holdReleased, .accessRead, .accessPolicySet, .tokenCreated, .tokenRevoked]
+                                                    .holdPlaced, .holdReleased, .accessRead, .accessPolicySet, .tokenCreated, .tokenRevoked,
+                                                    .integrityVerified, .checkpointIssued]
 
     func parse(_ bytes: Data, line: Int) -> Result<IngestedEvent, IngestFailure> {
         switch parseLine(bytes, line: line, envelope: .required) {
@@ -214,7 +215,7 @@ struct IngestLineParser {
         case .playbackCompleted:
             return f.string("recording", maxBytes: 256).map { .playbackCompleted(PlaybackCompleted(recording: $0)) }
         case .retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun, .holdPlaced, .holdReleased, .accessRead, .accessPolicySet,
-             .tokenCreated, .tokenRevoked:
+             .tokenCreated, .tokenRevoked, .integrityVerified, .checkpointIssued:
             return nil  // refused before this is called
         }
     }

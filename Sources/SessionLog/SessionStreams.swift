@@ -14,9 +14,13 @@ public enum SessionStreams {
     /// kept apart from the audit stream so that checking a token reads only them. A version 8 UUID.
     public static let tokens = StreamID(UUID(version8From: SHA256.hash(Array("sessionstore tokens stream v1".utf8))))
 
-    /// Whether the stream `id` holds events about the store (the audit and tokens streams), not a session's.
+    /// The store's integrity evidence (under the audit key): `integrity.verified` and `checkpoint.issued`,
+    /// kept apart so that the console's integrity page reads only them. A version 8 UUID.
+    public static let integrity = StreamID(UUID(version8From: SHA256.hash(Array("sessionstore integrity stream v1".utf8))))
+
+    /// Whether the stream `id` holds events about the store (the audit, tokens and integrity streams), not a session's.
     public static func holdsStoreEvents(_ id: UUID) -> Bool {
-        id == audit.uuid || id == tokens.uuid
+        id == audit.uuid || id == tokens.uuid || id == integrity.uuid
     }
 
     /// A session's stream: its id is the session id.

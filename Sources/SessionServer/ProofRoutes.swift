@@ -6,7 +6,7 @@ import Output
 import OutputRows
 
 /// What an auditor keeps without us: `GET /v1/checkpoint` (the signed checkpoint of the log now, a C2SP
-/// note, as `anchor` writes it), `/v1/checkpoint/verifier-key`, and
+/// note, as `anchor` writes it, recorded as given out: `checkpoint.issued`), `/v1/checkpoint/verifier-key`, and
 /// `POST /v1/checkpoint/consistency` (the RFC 9162 consistency proof from a checkpoint the auditor kept
 /// to the log now, as `prove --from OLD` prints it), and `GET /v1/sessions/{id}/proofs/{event}` (a C2SP
 /// tlog-proof of one record against the checkpoint now, as `prove --bundle` writes it, that anyone
@@ -17,8 +17,12 @@ struct ProofRoutes {
 
     func add(to router: RouterGroup<ServerContext>) {
         router.get("checkpoint") { _, context in
-            try context.require(.audit)
-            return Self.text(try log.signedCheckpoint().text)
+            let token = try context.require(.audit)
+            let checkpoint = try log.signedCheckpoint()
+            if try !log.isReadOnlyReplica() {
+                try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, by: token.actor, at: ContentRoutes.now)
+            }
+            return Self.text(checkpoint.text)
         }
         router.get("checkpoint/verifier-key") { _, context in
             try context.require(.audit)

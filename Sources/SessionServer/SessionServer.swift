@@ -94,6 +94,7 @@ public struct SessionServer: Sendable {
         SubjectRoutes(reader: reader).add(to: v1)
         ContentRoutes(reader: reader).add(to: v1)
         ProofRoutes(log: log).add(to: v1)
+        IntegrityRoutes(log: log).add(to: v1)
         WebConsole(reader: reader, authenticator: authenticator, secureCookies: configuration.tls != nil, state: consoleState).add(to: router)
         return router
     }

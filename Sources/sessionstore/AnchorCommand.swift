@@ -49,11 +49,23 @@ struct AnchorCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let text = publicKey ? log.checkpointVerifierKey + "\n" : try await witnessed(try log.signedCheckpoint(), log: log).text
+            let checkpoint = publicKey ? nil : try await witnessed(try log.signedCheckpoint(), log: log)
             let sink = try OutputSink.file(out)
-            sink.write(text)
+            sink.write(checkpoint?.text ?? log.checkpointVerifierKey + "\n")
             try sink.close()
+            if let checkpoint { try await record(checkpoint, in: log) }
         }
+    }
+
+    /// Records the checkpoint given out, with its witnesses' names, in the store's integrity evidence
+    /// (`checkpoint.issued`); a store this user may only read cannot take it, which is said.
+    private func record(_ checkpoint: Checkpoint, in log: EventLog) async throws {
+        guard try !log.isReadOnlyReplica() else {
+            Console.err("note: the store is read-only here, so this checkpoint is not recorded in its integrity evidence\n")
+            return
+        }
+        try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, witnesses: checkpoint.cosignerNames, by: AccessOptions.operatingSystemUser,
+                                                                at: Int64(Date().timeIntervalSince1970 * 1000))
     }
 
     /// `checkpoint` with the cosignatures of the --witness witnesses; refused when fewer than

@@ -11,7 +11,7 @@ struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "audit",
         abstract: "Prove consent, find compliance violations, and see who read what.",
-        subcommands: [AuditConsentCommand.self, AuditCheckCommand.self, AuditAccessCommand.self]
+        subcommands: [AuditConsentCommand.self, AuditCheckCommand.self, AuditAccessCommand.self, AuditIntegrityCommand.self]
     )
 }
 

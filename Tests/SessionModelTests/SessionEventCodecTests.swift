@@ -55,6 +55,13 @@ import TestSupport
                                        scope: other, subjects: number % 2 == 0 ? [] : [subject],
                                        expiresAt: number % 2 == 0 ? nil : Int64(truncatingIfNeeded: number), actor: text, name: other)),
             .tokenRevoked(TokenRevoked(token: UUID(), actor: text)),
+            .integrityVerified(IntegrityVerified(actor: text, passed: number % 2 == 0, recordsChecked: UInt64(truncatingIfNeeded: number),
+                                                 erasedRecords: UInt64(truncatingIfNeeded: number / 3), treeSize: UInt64.max - UInt64(truncatingIfNeeded: number),
+                                                 rootHash: Array(repeating: UInt8(truncatingIfNeeded: number), count: 32),
+                                                 problemCount: UInt32(truncatingIfNeeded: number), firstProblem: number % 2 == 0 ? nil : other,
+                                                 tookMilliseconds: UInt64(truncatingIfNeeded: number))),
+            .checkpointIssued(CheckpointIssued(actor: other, treeSize: UInt64(truncatingIfNeeded: number),
+                                               rootHash: Array(repeating: 0xAB, count: 32), witnesses: number % 2 == 0 ? [] : [text, other])),
         ]
     }
 

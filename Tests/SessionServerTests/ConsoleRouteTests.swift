@@ -10,6 +10,7 @@ import Projections
 import SessionLog
 import SessionModel
 import Testing
+import TestSupport
 
 /// The web console's routes without a browser (ConsoleBrowserTests drives them in chromium): the login
 /// and its cookie, forms from other sites refused, the erasure's confirmation, and the in-memory session
@@ -113,6 +114,41 @@ import Testing
                 #expect(done.text.contains("Erased 1 sessions"))
                 #expect(try fixture.log.isErased(SessionStreams.session(session)) == true)
             }
+        }
+    }
+
+    @Test func aVerificationAskedOfTheServerIsRecordedInTheStoreAndShownOnTheIntegrityPage() async throws {
+        #expect(SessionStreams.integrity.uuid.uuidString.lowercased() == "71ff2e72-cffb-86f5-9e03-75926c201f3d", "docs/FORMAT.md §5.1")
+        #expect(SessionStreams.tokens.uuid.uuidString.lowercased() == "a46d9887-cb7f-8e0a-b8c9-0a4a5980ea05", "docs/FORMAT.md §5.1")
+        try await withServer { fixture in
+            try await fixture.test { client async throws -> Void in
+                #expect(try await client.execute(uri: "/v1/events", method: .post, headers: fixture.bearer(.ingest),
+                                                 body: ByteBuffer(string: sessionLines().body)).status == .ok)
+                #expect(try await client.execute(uri: "/v1/integrity/verify", method: .post, headers: fixture.bearer(.read)).status == .forbidden)
+                let size = try fixture.log.eventCount()
+                let verified = try await client.execute(uri: "/v1/integrity/verify", method: .post, headers: fixture.bearer(.audit))
+                #expect(verified.status == .ok, "\(verified.text)")
+                #expect(verified.object["kind"] as? String == "verification" && verified.object["passed"] as? Bool == true)
+                #expect(verified.object["tree_size"] as? Int == Int(size) && verified.object["position"] as? Int == Int(size))
+                #expect(verified.object["actor"] as? String == "token audit (\(AccessTokens.id(of: fixture.tokens[.audit]!)!.uuidString.lowercased()))")
+
+                let evidence = try await client.execute(uri: "/v1/integrity", method: .get, headers: fixture.bearer(.audit))
+                #expect((evidence.object["verifications"] as? [[String: Any]])?.first?["position"] as? Int == Int(size))
+                #expect((evidence.object["checkpoints"] as? [Any])?.isEmpty == true)
+                let page = try await client.execute(uri: "/ui/integrity", method: .get, headers: Self.cookie(fixture.tokens[.audit]!))
+                #expect(page.status == .ok)
+                #expect(page.text.contains("Passed: every record") && page.text.contains("Recorded at log position \(size)"))
+            }
+        }
+        // The record is the store's, not the server's: a store opened again (a restart) reads it back whole.
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            try await IntegrityEvidence(log: log).recordVerification(try log.verify(), took: .milliseconds(1500), by: "test", at: 1_795_000_000_000)
+            try log.close()
+            let reopened = try store.open()
+            let found = try #require(try IntegrityEvidence(log: reopened).latest().verifications.first)
+            #expect(found.payload.tookMilliseconds == 1500 && found.payload.passed && found.occurredAt == 1_795_000_000_000)
+            #expect(found.payload.actor == "test" && found.position == 0)
         }
     }
 

@@ -52,6 +52,12 @@ import TestSupport
             #expect(first.status == 0, "\(first.stderr)")
             let checkpoint = try String(contentsOf: cli.directory.appendingPathComponent("cp1.txt"), encoding: .utf8)
             #expect(checkpoint.contains("\n— witness.test/w1 "))
+            // The store keeps a record of the checkpoint given out, with the witness that cosigned it.
+            let evidence = try cli.run(["audit", "integrity", "--format", "json"])
+            let records = try #require(try JSONSerialization.jsonObject(with: Data(evidence.stdout.utf8)) as? [[String: Any]], "\(evidence.stderr)")
+            #expect(records.first?["kind"] as? String == "checkpoint")
+            #expect(records.first?["witnesses"] as? [String] == ["witness.test/w1"])
+            #expect(checkpoint.contains("\n\(records.first?["tree_size"] as? Int ?? -1)\n"), "the record names the checkpoint's size")
             #expect(try cli.run(["verify", "--anchor", "cp1.txt", "--witness-key", witnessKey]).status == 0)
             // The independent reader, from docs/COMPLIANCE.md alone (PyNaCl for Ed25519).
             let reader = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/format-reader/verify_proof.py").path

@@ -28,6 +28,7 @@ import sys
 import requests
 from selenium import webdriver
 from selenium.webdriver.chrome.service import Service
+from selenium.common.exceptions import NoSuchElementException, StaleElementReferenceException
 from selenium.webdriver.common.by import By
 from selenium.webdriver.common.keys import Keys
 from selenium.webdriver.support.ui import Select, WebDriverWait
@@ -61,7 +62,8 @@ def browser():
 
 def wait(driver, condition, what, seconds=20):
     try:
-        result = WebDriverWait(driver, seconds, poll_frequency=0.1).until(lambda d: condition(d))
+        result = WebDriverWait(driver, seconds, poll_frequency=0.1,
+                               ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(lambda d: condition(d))
     except Exception as error:  # a timeout: name what did not happen
         check(False, what, f"(did not happen within {seconds} s: {type(error).__name__})")
     check(True, what)
@@ -242,11 +244,16 @@ try:
     driver.get(base + "/ui/integrity")
     driver.find_element(By.ID, "verify-now").click()
     wait(driver, lambda d: d.find_element(By.ID, "verify-status").text.startswith("Passed"), "the store verifies from the console", 120)
+    check("for token" in driver.find_element(By.ID, "main").text, "the verification is recorded with who asked")
+    session = requests.Session()
+    session.cookies.set("sessionstore_token", options.admin)
+    checkpoint = session.get(base + "/v1/checkpoint", timeout=30)
+    check(checkpoint.status_code == 200 and "\n\u2014 " in checkpoint.text, "a signed checkpoint downloads", checkpoint.status_code)
+    driver.refresh()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "#checkpoints tbody tr"), "the checkpoint given out is listed")
     driver.find_element(By.ID, "audit-now").click()
     wait(driver, lambda d: "violations" in d.find_element(By.ID, "audit-status").text, "the rules are checked from the console", 120)
     shot(driver, "integrity")
-    session = requests.Session()
-    session.cookies.set("sessionstore_token", options.admin)
     proof = session.get(proof_url, timeout=30)
     check(proof.status_code == 200 and proof.text.startswith("c2sp.org/tlog-proof@v1"), "a consent record's proof downloads", proof.status_code)
 

@@ -38,6 +38,7 @@ MESSAGES = {
     "replay.run": "ReplayRun", "hold.placed": "HoldPlaced", "hold.released": "HoldReleased",
     "access.read": "AccessRead", "access.policy_set": "AccessPolicySet",
     "token.created": "TokenCreated", "token.revoked": "TokenRevoked",
+    "integrity.verified": "IntegrityVerified", "checkpoint.issued": "CheckpointIssued",
 }
 VIEWS = {"view:sessions": "SessionRow", "view:transcripts": "TranscriptRow", "view:consent-trail": "ConsentTrailRow"}
 

@@ -208,6 +208,58 @@ public struct TokenRevoked: Hashable, Sendable {
     }
 }
 
+/// A verification of the whole store (`integrity.verified`, in the integrity stream): what `verify`
+/// found, recorded by the server when someone asks it to verify.
+public struct IntegrityVerified: Hashable, Sendable {
+    /// Who asked.
+    public var actor: String
+    /// Whether every record and the tree checked out.
+    public var passed: Bool
+    /// Records read and checked, and of them those whose keys were destroyed (checked by leaf hash).
+    public var recordsChecked: UInt64
+    public var erasedRecords: UInt64
+    /// The tree rebuilt from the records' leaf hashes.
+    public var treeSize: UInt64
+    public var rootHash: [UInt8]
+    /// Problems found, and the first of them in words.
+    public var problemCount: UInt32
+    public var firstProblem: String?
+    /// How long the verification took, in milliseconds.
+    public var tookMilliseconds: UInt64
+
+    public init(actor: String, passed: Bool, recordsChecked: UInt64, erasedRecords: UInt64, treeSize: UInt64, rootHash: [UInt8],
+                problemCount: UInt32, firstProblem: String?, tookMilliseconds: UInt64) {
+        self.actor = actor
+        self.passed = passed
+        self.recordsChecked = recordsChecked
+        self.erasedRecords = erasedRecords
+        self.treeSize = treeSize
+        self.rootHash = rootHash
+        self.problemCount = problemCount
+        self.firstProblem = firstProblem
+        self.tookMilliseconds = tookMilliseconds
+    }
+}
+
+/// A signed checkpoint given out (`checkpoint.issued`, in the integrity stream): by `anchor`, with the
+/// witnesses that cosigned it, or by the server to an auditor.
+public struct CheckpointIssued: Hashable, Sendable {
+    /// Who it was given to (the server's token) or who made it (`anchor`).
+    public var actor: String
+    /// The tree it commits to.
+    public var treeSize: UInt64
+    public var rootHash: [UInt8]
+    /// The names of the witnesses whose cosignatures it carries.
+    public var witnesses: [String]
+
+    public init(actor: String, treeSize: UInt64, rootHash: [UInt8], witnesses: [String] = []) {
+        self.actor = actor
+        self.treeSize = treeSize
+        self.rootHash = rootHash
+        self.witnesses = witnesses
+    }
+}
+
 /// A legal hold released (`hold.released`, in the audit stream).
 public struct HoldReleased: Hashable, Sendable {
     /// The id of the hold released.

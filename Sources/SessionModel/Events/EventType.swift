@@ -28,6 +28,8 @@ public enum EventType: String, CaseIterable, Hashable, Sendable {
     case accessPolicySet = "access.policy_set"
     case tokenCreated = "token.created"
     case tokenRevoked = "token.revoked"
+    case integrityVerified = "integrity.verified"
+    case checkpointIssued = "checkpoint.issued"
 
     /// The schema version this build writes; older versions are upcast on read (see `Migrations/`).
     public var currentSchemaVersion: UInt32 {

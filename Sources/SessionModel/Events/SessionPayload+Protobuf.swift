@@ -38,6 +38,8 @@ extension Sessionstore_V1_ReplayRun: EnvelopeMessage {}
 extension Sessionstore_V1_HoldPlaced: EnvelopeMessage {}
 extension Sessionstore_V1_HoldReleased: EnvelopeMessage {}
 extension Sessionstore_V1_TokenCreated: EnvelopeMessage {}
+extension Sessionstore_V1_IntegrityVerified: EnvelopeMessage {}
+extension Sessionstore_V1_CheckpointIssued: EnvelopeMessage {}
 extension Sessionstore_V1_TokenRevoked: EnvelopeMessage {}
 extension Sessionstore_V1_AccessRead: EnvelopeMessage {}
 extension Sessionstore_V1_AccessPolicySet: EnvelopeMessage {}
@@ -220,6 +222,25 @@ extension SessionPayload {
             m.tokenID = Data(p.token.wireBytes)
             m.actor = p.actor
             return m
+        case .integrityVerified(let p):
+            var m = Sessionstore_V1_IntegrityVerified()
+            m.actor = p.actor
+            m.passed = p.passed
+            m.recordsChecked = p.recordsChecked
+            m.erasedRecords = p.erasedRecords
+            m.treeSize = p.treeSize
+            m.rootHash = Data(p.rootHash)
+            m.problemCount = p.problemCount
+            if let first = p.firstProblem { m.firstProblem = first }
+            m.tookMs = p.tookMilliseconds
+            return m
+        case .checkpointIssued(let p):
+            var m = Sessionstore_V1_CheckpointIssued()
+            m.actor = p.actor
+            m.treeSize = p.treeSize
+            m.rootHash = Data(p.rootHash)
+            m.witnesses = p.witnesses
+            return m
         }
     }
 
@@ -370,6 +391,19 @@ extension SessionPayload {
         case .tokenRevoked:
             return try parse(Sessionstore_V1_TokenRevoked.self) { m in
                 .tokenRevoked(TokenRevoked(token: try UUID(wire: Array(m.tokenID), field: 8), actor: m.actor))
+            }
+        case .integrityVerified:
+            return try parse(Sessionstore_V1_IntegrityVerified.self) { m in
+                guard m.rootHash.count == 32 else { throw WireReader.Malformed(reason: "field 13 is not a 32-byte hash") }
+                return .integrityVerified(IntegrityVerified(actor: m.actor, passed: m.passed, recordsChecked: m.recordsChecked,
+                                                            erasedRecords: m.erasedRecords, treeSize: m.treeSize, rootHash: Array(m.rootHash),
+                                                            problemCount: m.problemCount, firstProblem: m.hasFirstProblem ? m.firstProblem : nil,
+                                                            tookMilliseconds: m.tookMs))
+            }
+        case .checkpointIssued:
+            return try parse(Sessionstore_V1_CheckpointIssued.self) { m in
+                guard m.rootHash.count == 32 else { throw WireReader.Malformed(reason: "field 10 is not a 32-byte hash") }
+                return .checkpointIssued(CheckpointIssued(actor: m.actor, treeSize: m.treeSize, rootHash: Array(m.rootHash), witnesses: m.witnesses))
             }
         }
     }

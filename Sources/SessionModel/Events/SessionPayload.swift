@@ -28,6 +28,8 @@ public enum SessionPayload: Hashable, Sendable {
     case accessPolicySet(AccessPolicy)
     case tokenCreated(TokenCreated)
     case tokenRevoked(TokenRevoked)
+    case integrityVerified(IntegrityVerified)
+    case checkpointIssued(CheckpointIssued)
 
     /// The event type of this payload.
     public var type: EventType {
@@ -60,6 +62,8 @@ public enum SessionPayload: Hashable, Sendable {
         case .accessPolicySet: .accessPolicySet
         case .tokenCreated: .tokenCreated
         case .tokenRevoked: .tokenRevoked
+        case .integrityVerified: .integrityVerified
+        case .checkpointIssued: .checkpointIssued
         }
     }
 }

@@ -972,6 +972,96 @@ nonisolated struct Sessionstore_V1_TokenRevoked: Sendable {
   init() {}
 }
 
+/// "integrity.verified": in the integrity stream, written by `serve` when asked to verify the store
+nonisolated struct Sessionstore_V1_IntegrityVerified: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// who asked ("token NAME (ID)")
+  var actor: String = String()
+
+  /// every record's leaf hash and tag, and the tree rebuilt from them, checked out
+  var passed: Bool = false
+
+  /// records read and checked
+  var recordsChecked: UInt64 = 0
+
+  /// of them, records whose keys were destroyed (checked by leaf hash only)
+  var erasedRecords: UInt64 = 0
+
+  /// the tree rebuilt from the records
+  var treeSize: UInt64 = 0
+
+  /// 32 bytes: its root
+  var rootHash: Data = Data()
+
+  /// problems found
+  var problemCount: UInt32 = 0
+
+  /// the first of them, in words
+  var firstProblem: String {
+    get {_firstProblem ?? String()}
+    set {_firstProblem = newValue}
+  }
+  /// Returns true if `firstProblem` has been explicitly set.
+  var hasFirstProblem: Bool {self._firstProblem != nil}
+  /// Clears the value of `firstProblem`. Subsequent reads from it will return its default value.
+  mutating func clearFirstProblem() {self._firstProblem = nil}
+
+  /// how long the verification took
+  var tookMs: UInt64 = 0
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+
+  fileprivate var _firstProblem: String? = nil
+}
+
+/// "checkpoint.issued": in the integrity stream, written by `anchor` and by `serve` (GET /v1/checkpoint)
+nonisolated struct Sessionstore_V1_CheckpointIssued: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  var schemaVersion: UInt32 = 0
+
+  var occurredAtMs: Int64 = 0
+
+  var correlationID: Data = Data()
+
+  var causationID: Data = Data()
+
+  var sessionID: Data = Data()
+
+  /// who made it (`anchor`'s --actor) or the token it was given to
+  var actor: String = String()
+
+  /// the checkpoint's tree size
+  var treeSize: UInt64 = 0
+
+  /// 32 bytes: its root hash
+  var rootHash: Data = Data()
+
+  /// the names of the witnesses whose cosignatures it carries
+  var witnesses: [String] = []
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
+}
+
 /// "replay.run": in a run's own session, written by `replay --drive`
 nonisolated struct Sessionstore_V1_ReplayRun: Sendable {
   // SwiftProtobuf.Message conformance is added in an extension below. See the
@@ -2825,6 +2915,175 @@ nonisolated extension Sessionstore_V1_TokenRevoked: SwiftProtobuf.Message, Swift
     if lhs.sessionID != rhs.sessionID {return false}
     if lhs.tokenID != rhs.tokenID {return false}
     if lhs.actor != rhs.actor {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_IntegrityVerified: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".IntegrityVerified"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}actor\0\u{1}passed\0\u{3}records_checked\0\u{3}erased_records\0\u{3}tree_size\0\u{3}root_hash\0\u{3}problem_count\0\u{3}first_problem\0\u{3}took_ms\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.actor) }()
+      case 9: try { try decoder.decodeSingularBoolField(value: &self.passed) }()
+      case 10: try { try decoder.decodeSingularUInt64Field(value: &self.recordsChecked) }()
+      case 11: try { try decoder.decodeSingularUInt64Field(value: &self.erasedRecords) }()
+      case 12: try { try decoder.decodeSingularUInt64Field(value: &self.treeSize) }()
+      case 13: try { try decoder.decodeSingularBytesField(value: &self.rootHash) }()
+      case 14: try { try decoder.decodeSingularUInt32Field(value: &self.problemCount) }()
+      case 15: try { try decoder.decodeSingularStringField(value: &self._firstProblem) }()
+      case 16: try { try decoder.decodeSingularUInt64Field(value: &self.tookMs) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    // The use of inline closures is to circumvent an issue where the compiler
+    // allocates stack space for every if/case branch local when no optimizations
+    // are enabled. https://github.com/apple/swift-protobuf/issues/1034 and
+    // https://github.com/apple/swift-protobuf/issues/1182
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if !self.actor.isEmpty {
+      try visitor.visitSingularStringField(value: self.actor, fieldNumber: 8)
+    }
+    if self.passed != false {
+      try visitor.visitSingularBoolField(value: self.passed, fieldNumber: 9)
+    }
+    if self.recordsChecked != 0 {
+      try visitor.visitSingularUInt64Field(value: self.recordsChecked, fieldNumber: 10)
+    }
+    if self.erasedRecords != 0 {
+      try visitor.visitSingularUInt64Field(value: self.erasedRecords, fieldNumber: 11)
+    }
+    if self.treeSize != 0 {
+      try visitor.visitSingularUInt64Field(value: self.treeSize, fieldNumber: 12)
+    }
+    if !self.rootHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.rootHash, fieldNumber: 13)
+    }
+    if self.problemCount != 0 {
+      try visitor.visitSingularUInt32Field(value: self.problemCount, fieldNumber: 14)
+    }
+    try { if let v = self._firstProblem {
+      try visitor.visitSingularStringField(value: v, fieldNumber: 15)
+    } }()
+    if self.tookMs != 0 {
+      try visitor.visitSingularUInt64Field(value: self.tookMs, fieldNumber: 16)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_IntegrityVerified, rhs: Sessionstore_V1_IntegrityVerified) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.actor != rhs.actor {return false}
+    if lhs.passed != rhs.passed {return false}
+    if lhs.recordsChecked != rhs.recordsChecked {return false}
+    if lhs.erasedRecords != rhs.erasedRecords {return false}
+    if lhs.treeSize != rhs.treeSize {return false}
+    if lhs.rootHash != rhs.rootHash {return false}
+    if lhs.problemCount != rhs.problemCount {return false}
+    if lhs._firstProblem != rhs._firstProblem {return false}
+    if lhs.tookMs != rhs.tookMs {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_CheckpointIssued: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".CheckpointIssued"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{2}\u{3}actor\0\u{3}tree_size\0\u{3}root_hash\0\u{1}witnesses\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularUInt32Field(value: &self.schemaVersion) }()
+      case 2: try { try decoder.decodeSingularSInt64Field(value: &self.occurredAtMs) }()
+      case 3: try { try decoder.decodeSingularBytesField(value: &self.correlationID) }()
+      case 4: try { try decoder.decodeSingularBytesField(value: &self.causationID) }()
+      case 5: try { try decoder.decodeSingularBytesField(value: &self.sessionID) }()
+      case 8: try { try decoder.decodeSingularStringField(value: &self.actor) }()
+      case 9: try { try decoder.decodeSingularUInt64Field(value: &self.treeSize) }()
+      case 10: try { try decoder.decodeSingularBytesField(value: &self.rootHash) }()
+      case 11: try { try decoder.decodeRepeatedStringField(value: &self.witnesses) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if self.schemaVersion != 0 {
+      try visitor.visitSingularUInt32Field(value: self.schemaVersion, fieldNumber: 1)
+    }
+    if self.occurredAtMs != 0 {
+      try visitor.visitSingularSInt64Field(value: self.occurredAtMs, fieldNumber: 2)
+    }
+    if !self.correlationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.correlationID, fieldNumber: 3)
+    }
+    if !self.causationID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.causationID, fieldNumber: 4)
+    }
+    if !self.sessionID.isEmpty {
+      try visitor.visitSingularBytesField(value: self.sessionID, fieldNumber: 5)
+    }
+    if !self.actor.isEmpty {
+      try visitor.visitSingularStringField(value: self.actor, fieldNumber: 8)
+    }
+    if self.treeSize != 0 {
+      try visitor.visitSingularUInt64Field(value: self.treeSize, fieldNumber: 9)
+    }
+    if !self.rootHash.isEmpty {
+      try visitor.visitSingularBytesField(value: self.rootHash, fieldNumber: 10)
+    }
+    if !self.witnesses.isEmpty {
+      try visitor.visitRepeatedStringField(value: self.witnesses, fieldNumber: 11)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_CheckpointIssued, rhs: Sessionstore_V1_CheckpointIssued) -> Bool {
+    if lhs.schemaVersion != rhs.schemaVersion {return false}
+    if lhs.occurredAtMs != rhs.occurredAtMs {return false}
+    if lhs.correlationID != rhs.correlationID {return false}
+    if lhs.causationID != rhs.causationID {return false}
+    if lhs.sessionID != rhs.sessionID {return false}
+    if lhs.actor != rhs.actor {return false}
+    if lhs.treeSize != rhs.treeSize {return false}
+    if lhs.rootHash != rhs.rootHash {return false}
+    if lhs.witnesses != rhs.witnesses {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

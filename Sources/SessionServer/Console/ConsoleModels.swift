@@ -4,6 +4,7 @@ import Foundation
 import Output
 import Projections
 import Replay
+import SessionModel
 
 // What each console template renders: plain values, already formatted, named as the templates name them.
 
@@ -227,35 +228,58 @@ struct IntegrityPage {
     var actor: String
     var integrityPage: Bool
     var verification: VerificationLine?
+    var earlier: [VerificationLine]
+    var hasEarlier: Bool
     var audit: AuditLine?
     var size: UInt64
     var root: String
-    var checkpoint: String
     var handedOut: Bool
-    var checkpoints: [GivenLine]
+    var checkpoints: [CheckpointLine]
 }
 
 struct VerificationLine {
     var outcome: String
+    var outcomeWord: String
     var outcomeClass: String
     var ranAt: String
+    var actor: String
     var took: String
     var records: UInt64
     var erased: UInt64
     var size: UInt64
     var root: String
+    var position: UInt64
 
-    init(_ verification: ConsoleState.Verification) {
-        let report = verification.report
-        outcome = report.problemCount == 0 ? "Passed: every record's leaf hash and authentication tag checked, and the tree rebuilt from them."
-            : "FAILED: \(report.problemCount) problems; the first: \(report.problems.first.map { "\($0)" } ?? "—")"
-        outcomeClass = report.problemCount == 0 ? "good" : "bad"
-        ranAt = RFC3339.string(verification.ranAt)
-        took = String(format: "%.1f s", Double(verification.took.components.seconds) + Double(verification.took.components.attoseconds) / 1e18)
-        records = report.checkedRecords
-        erased = report.erasedRecords
-        size = report.treeHead.size
-        root = Hex.string(report.treeHead.rootHash)
+    init(_ entry: IntegrityEvidence.Entry<IntegrityVerified>) {
+        let verified = entry.payload
+        outcome = verified.passed ? "Passed: every record's leaf hash and authentication tag checked, and the tree rebuilt from them."
+            : "FAILED: \(verified.problemCount) problems; the first: \(verified.firstProblem ?? "—")"
+        outcomeWord = verified.passed ? "passed" : "failed"
+        outcomeClass = verified.passed ? "good" : "bad"
+        ranAt = RFC3339.string(entry.occurredAt)
+        actor = verified.actor
+        took = String(format: "%.1f s", Double(verified.tookMilliseconds) / 1000)
+        records = verified.recordsChecked
+        erased = verified.erasedRecords
+        size = verified.treeSize
+        root = Hex.string(verified.rootHash)
+        position = entry.position
+    }
+}
+
+struct CheckpointLine {
+    var at: String
+    var actor: String
+    var size: UInt64
+    var root: String
+    var witnesses: String
+
+    init(_ entry: IntegrityEvidence.Entry<CheckpointIssued>) {
+        at = RFC3339.string(entry.occurredAt)
+        actor = entry.payload.actor
+        size = entry.payload.treeSize
+        root = Hex.string(entry.payload.rootHash)
+        witnesses = entry.payload.witnesses.isEmpty ? "none" : entry.payload.witnesses.joined(separator: ", ")
     }
 }
 
@@ -263,12 +287,6 @@ struct AuditLine {
     var violations: Int
     var sessions: Int
     var ranAt: String
-}
-
-struct GivenLine {
-    var at: String
-    var size: UInt64
-    var root: String
 }
 
 struct LivePage {

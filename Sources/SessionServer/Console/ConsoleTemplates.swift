@@ -205,22 +205,25 @@ enum ConsoleTemplates {
         {{$content}}
         <h1>Integrity</h1>
         <section aria-labelledby="verify-heading"><h2 id="verify-heading">Verification</h2>
-        {{#verification}}<p class="{{outcomeClass}}" id="verify-status">{{outcome}}</p><p>Ran at {{ranAt}}, {{took}}: {{records}} records checked ({{erased}} erased, checked by their leaf hashes), tree of {{size}} leaves with root <code class="hash">{{root}}</code>.</p>{{/verification}}
-        {{^verification}}<p id="verify-status">Not verified since this server started.</p>{{/verification}}
+        {{#verification}}<p class="{{outcomeClass}}" id="verify-status">{{outcome}}</p><p>Last run at {{ranAt}} for {{actor}}, in {{took}}: {{records}} records checked ({{erased}} erased, checked by their leaf hashes), the tree of {{size}} leaves rebuilt with root <code class="hash">{{root}}</code>. Recorded at log position {{position}}.</p>{{/verification}}
+        {{^verification}}<p id="verify-status">This store has no verification on record: run one.</p>{{/verification}}
         <form method="post" action="/ui/integrity/verify"><button type="submit" id="verify-now">Verify the store now</button></form>
+        {{#hasEarlier}}<h3>Earlier verifications</h3>
+        <ul class="plain">{{#earlier}}<li><span class="{{outcomeClass}}">{{outcomeWord}}</span> {{ranAt}} · {{actor}} · {{records}} records · tree of {{size}}</li>{{/earlier}}</ul>{{/hasEarlier}}
         </section>
         <section aria-labelledby="audit-heading"><h2 id="audit-heading">Consent and retention rules</h2>
         {{#audit}}<p id="audit-status">{{violations}} violations in {{sessions}} sessions, checked at {{ranAt}}.</p>{{/audit}}
         {{^audit}}<p id="audit-status">Not checked since this server started.</p>{{/audit}}
         <form method="post" action="/ui/integrity/audit"><button type="submit" id="audit-now">Check the rules now</button></form>
         </section>
-        <section aria-labelledby="checkpoint-heading"><h2 id="checkpoint-heading">Checkpoint</h2>
-        <p>The log now: {{size}} records, root <code class="hash">{{root}}</code>. Keep the signed checkpoint outside the store; a later checkpoint can be proved to extend it.</p>
-        <pre class="note" id="checkpoint">{{checkpoint}}</pre>
-        <p><a href="/v1/checkpoint" download="checkpoint.txt">Download the checkpoint</a> · <a href="/v1/checkpoint/verifier-key" download="verifier-key.txt">its verifier key</a></p>
-        {{#handedOut}}<h3>Checkpoints this server gave out</h3><table><thead><tr><th scope="col">At</th><th scope="col">Records</th><th scope="col">Root</th></tr></thead><tbody>
-        {{#checkpoints}}<tr><td>{{at}}</td><td class="number">{{size}}</td><td><code class="hash">{{root}}</code></td></tr>{{/checkpoints}}</tbody></table>{{/handedOut}}
-        <p class="hint">Witnesses cosign checkpoints when <code>sessionstore anchor --witness URL</code> asks them; <code>verify --anchor FILE --witness-key KEY</code> checks their cosignatures.</p>
+        <section aria-labelledby="checkpoint-heading"><h2 id="checkpoint-heading">Checkpoints</h2>
+        <p>The log now: {{size}} records, root <code class="hash">{{root}}</code>. Keep a signed checkpoint outside the store: any later one can be proved to extend it, and any record proved against it.</p>
+        <p><a href="/v1/checkpoint" download="checkpoint.txt" id="download-checkpoint">Download a signed checkpoint</a> (recorded as given to you) · <a href="/v1/checkpoint/verifier-key" download="verifier-key.txt">its verifier key</a></p>
+        {{#handedOut}}<h3>Checkpoints given out</h3>
+        <div class="table-scroll" role="region" aria-label="Checkpoints given out" tabindex="0">
+        <table id="checkpoints"><thead><tr><th scope="col">At</th><th scope="col">To or by</th><th scope="col">Records</th><th scope="col">Root</th><th scope="col">Witnesses</th></tr></thead><tbody>
+        {{#checkpoints}}<tr><td>{{at}}</td><td>{{actor}}</td><td class="number">{{size}}</td><td><code class="hash">{{root}}</code></td><td>{{witnesses}}</td></tr>{{/checkpoints}}</tbody></table></div>{{/handedOut}}
+        <p class="hint">Witnesses cosign the checkpoints <code>sessionstore anchor --witness URL</code> makes; <code>verify --anchor FILE --witness-key KEY</code> checks their cosignatures.</p>
         </section>
         <section aria-labelledby="proof-heading"><h2 id="proof-heading">A proof of one record</h2>
         <form method="get" action="/ui/integrity/proof" class="inline">

@@ -178,26 +178,23 @@ struct ConsoleViews {
     // MARK: Integrity
 
     func integrity(_ context: ServerContext) async throws -> Response {
-        let token = try context.require(.audit, .read)
-        let checkpoint = try reader.log.signedCheckpoint()
-        state.gave(checkpoint, at: ContentRoutes.now)
+        let token = try context.require(.audit)
+        let tree = try reader.log.treeHead()
+        let latest = try IntegrityEvidence(log: reader.log).latest()
         let model = IntegrityPage(
             actor: token.actor, integrityPage: true,
-            verification: state.lastVerification.map(VerificationLine.init),
+            verification: latest.verifications.first.map(VerificationLine.init),
+            earlier: latest.verifications.dropFirst().map(VerificationLine.init), hasEarlier: latest.verifications.count > 1,
             audit: state.lastAudit.map { AuditLine(violations: $0.violations, sessions: $0.violationsBySession.count, ranAt: RFC3339.string($0.ranAt)) },
-            size: checkpoint.size, root: Hex.string(checkpoint.rootHash), checkpoint: checkpoint.text,
-            handedOut: !state.givenCheckpoints.isEmpty,
-            checkpoints: state.givenCheckpoints.reversed().map { GivenLine(at: RFC3339.string($0.at), size: $0.size, root: Hex.string($0.rootHash)) })
+            size: tree.size, root: Hex.string(tree.rootHash),
+            handedOut: !latest.checkpoints.isEmpty, checkpoints: latest.checkpoints.map(CheckpointLine.init))
         return WebConsole.page("integrity", model)
     }
 
-    /// Verifies the whole store (as `verify` does), on a thread of its own, and shows the result.
+    /// Verifies the whole store (as `verify` does), records it, and shows the result.
     func verify(_ context: ServerContext) async throws -> Response {
-        try context.require(.audit)
-        let log = reader.log
-        let clock = ContinuousClock(), start = clock.now
-        let report = try await Self.offTheCooperativePool { try log.verify(checkingStructure: false) }
-        state.lastVerification = ConsoleState.Verification(report: report, ranAt: ContentRoutes.now, took: clock.now - start)
+        let token = try context.require(.audit)
+        _ = try await IntegrityRoutes.verify(reader.log, by: token.actor)
         return Response.redirect(to: "/ui/integrity", type: .normal)
     }
 
@@ -206,7 +203,9 @@ struct ConsoleViews {
     func audit(_ context: ServerContext) async throws -> Response {
         try context.require(.audit)
         let log = reader.log
-        let report = try await Self.offTheCooperativePool { try ViolationCheck(log: log).run() }
+        let report = try await withCheckedThrowingContinuation { continuation in
+            Thread.detachNewThread { continuation.resume(with: Result { try ViolationCheck(log: log).run() }) }
+        }
         var bySession: [UUID: Int] = [:]
         for violation in report.violations { bySession[violation.session, default: 0] += 1 }
         state.lastAudit = ConsoleState.AuditCheck(violationsBySession: bySession, violations: report.violations.count, ranAt: ContentRoutes.now)
@@ -251,13 +250,6 @@ struct ConsoleViews {
         query.subject = subject
         query.limit = Int.max - 1
         return try await reader.sessions(query).sessions
-    }
-
-    /// Runs `work` on a thread of its own: a whole-log read must not hold one of the few threads tasks run on.
-    static func offTheCooperativePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try work() }) }
-        }
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour on.
