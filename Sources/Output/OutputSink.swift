@@ -28,6 +28,8 @@ public final class OutputSink {
     private let ownsDescriptor: Bool
     /// Whether the bytes stay in ``buffer`` (``memory()``) instead of going to a descriptor.
     private var collects = false
+    /// Where a ``forwarding(_:)`` sink hands each full buffer.
+    private var deliver: (([UInt8]) throws -> Void)?
     private var closed = false
 
     private init(descriptor: Int32, path: String?, partialPath: String? = nil, ownsDescriptor: Bool) {
@@ -43,6 +45,14 @@ public final class OutputSink {
     public static func memory() -> OutputSink {
         let sink = OutputSink(descriptor: -1, path: nil, ownsDescriptor: false)
         sink.collects = true
+        return sink
+    }
+
+    /// Bytes handed to `deliver` a buffer at a time, as they are written (a streamed HTTP answer):
+    /// `deliver` may block to slow the writer down, and throws to stop it (the client went away).
+    public static func forwarding(_ deliver: @escaping ([UInt8]) throws -> Void) -> OutputSink {
+        let sink = OutputSink(descriptor: -1, path: nil, ownsDescriptor: false)
+        sink.deliver = deliver
         return sink
     }
 
@@ -125,6 +135,18 @@ public final class OutputSink {
     public func flush() throws(OutputError) {
         if let pendingError { throw pendingError }
         if collects { return }
+        if let deliver {
+            guard !buffer.isEmpty else { return }
+            do {
+                try deliver(buffer)
+            } catch {
+                let failure = OutputError(.writeFailed, "the output stopped: \(error)", path: nil)
+                pendingError = failure
+                throw failure
+            }
+            buffer.removeAll(keepingCapacity: true)
+            return
+        }
         if descriptor == 1 { fflush(nil) }  // what print() buffered goes first
         var offset = 0
         while offset < buffer.count {

@@ -7,66 +7,126 @@ import Hummingbird
 import Migrations
 import Output
 import OutputRows
+import Projections
 import Reports
 import SessionLog
 import SessionModel
 
 /// A session's content in the forms `export`, `audio` and `report` write, and `audit check`:
-/// `GET /v1/sessions/{id}/export`, `/audio`, `/report`, `/v1/audit/check`.
+/// `GET /v1/sessions/{id}/export`, `/audio`, `/report`, `GET /v1/export` (several sessions, a subject's or
+/// all), `/v1/audit/check`. Exports are streamed.
 struct ContentRoutes {
     let reader: StoreReader
+    /// The recordings last encoded, for the ranges a player asks for one after another.
+    let audioCache = EncodedAudioCache()
 
     func add(to router: RouterGroup<ServerContext>) {
         router.get("sessions/:session/export") { request, context in try await export(request, context) }
+        router.get("export") { request, context in try await exportMany(request, context) }
         router.get("sessions/:session/audio") { request, context in try await audio(request, context) }
         router.get("sessions/:session/report") { request, context in try await report(request, context) }
         router.get("audit/check") { request, context in try await auditCheck(request, context) }
     }
 
-    /// The session as `export --format F` writes it; recorded as an export (export.performed) first.
+    /// The session as `export --format F` writes it, streamed; recorded as an export (export.performed) first.
     private func export(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
-        let (id, summary) = try await reader.readableSummary(context, token)
-        let query = request.uri.queryParameters
-        let name = query.get("format") ?? "json"
-        guard let format = ExportFormat(rawValue: name) else {
-            throw Problem.badRequest("format \(name) is not one of " + ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        let (_, summary) = try await reader.readableSummary(context, token)
+        return try await streamedExport(of: [summary], request, token, name: Hex.uuid(summary.session))
+    }
+
+    /// Several sessions in one export, streamed: `session=ID` (repeatable), or `subject=` (a raw id or a
+    /// subject hash), or `all=true`, each narrowed to the sessions the token may read.
+    private func exportMany(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try context.require(.read)
+        let query = request.form
+        let named = query.getAll("session").filter { !$0.isEmpty }
+        let subject = query.nonEmpty("subject")
+        let all = query.get("all") == "true"
+        guard [!named.isEmpty, subject != nil, all].filter({ $0 }).count == 1 else {
+            throw Problem.badRequest("name the sessions (session=ID, repeatable), or give subject= or all=true: one of them")
+        }
+        var sessions: [SessionSummary] = []
+        if !named.isEmpty {
+            let runner = try await reader.upToDate()
+            for argument in named {
+                guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("session \(argument) is not a session id (a UUID)") }
+                guard let summary = try runner.session(id), token.mayRead(sessionOf: summary.subject) else {
+                    throw Problem.notFound("the store has no session \(Hex.uuid(id)) that this token may read")
+                }
+                sessions.append(summary)
+            }
+        } else {
+            var list = SessionQuery()
+            list.subject = subject.map(reader.subject)
+            list.readableSubjects = token.subjects.isEmpty ? nil : token.subjects
+            list.limit = Int.max - 1
+            sessions = try await reader.sessions(list).sessions
+            guard !sessions.isEmpty else { throw Problem.notFound("the store has no session to export that this token may read") }
+        }
+        return try await streamedExport(of: sessions, request, token, name: subject == nil ? "sessions" : "subject", subject: subject.map(reader.subject))
+    }
+
+    /// Records the export, then streams it.
+    private func streamedExport(of sessions: [SessionSummary], _ request: Request, _ token: Principal, name: String,
+                                subject: SubjectHash? = nil) async throws -> Response {
+        let query = request.form
+        let formatName = query.get("format") ?? "json"
+        guard let format = ExportFormat(rawValue: formatName) else {
+            throw Problem.badRequest("format \(formatName) is not one of " + ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        guard sessions.count == 1 || format == .json || format == .csv else {
+            throw Problem.badRequest("a \(format == .vtt ? "WebVTT" : "SRT") file holds one session, not \(sessions.count): "
+                                     + "export them one at a time, or as json or csv")
         }
         let options = ExportOptions(partials: query.get("partials") == "true", excel: query.get("excel") == "true",
                                     redact: query.get("redact") == "true")
-        let exporter = Exporter(log: reader.log, upToDate: reader.runner, sessions: [summary])
-        let purpose = query.get("purpose")
+        let purpose = query.nonEmpty("purpose")
         try reader.checkPurpose(purpose)
-        try await exporter.recordExport(of: [id], as: format.rawValue, by: token.actor, purpose: purpose, at: Self.now)
-        let sink = OutputSink.memory()
-        try exporter.export([id], as: format, options: options, to: sink)
+        let (log, runner) = (reader.log, reader.runner)
+        let ids = sessions.map(\.session)
+        try await Exporter(log: log, upToDate: runner, sessions: sessions)
+            .recordExport(of: ids, as: format.rawValue, by: token.actor, subject: subject, purpose: purpose, at: Self.now)
         let type = switch format {
         case .json: "application/json"
         case .csv: "text/csv; charset=utf-8"
         case .vtt: "text/vtt; charset=utf-8"
         case .srt: "application/x-subrip; charset=utf-8"
         }
-        return Response(status: .ok, headers: [.contentType: type, .contentDisposition: "attachment; filename=\"\(Hex.uuid(id)).\(format.fileExtension)\""],
-                        body: ResponseBody(byteBuffer: ByteBuffer(bytes: sink.collected)))
+        let headers: HTTPFields = [.contentType: type, .contentDisposition: "attachment; filename=\"\(name).\(format.fileExtension)\""]
+        return StreamedBody.response(headers: headers) { sink in
+            try Exporter(log: log, upToDate: runner, sessions: sessions).export(ids, as: format, options: options, to: sink)
+        }
     }
 
     /// A recording as WAV or FLAC, whole or the byte range asked for (RFC 9110 §14), so that a browser's
     /// audio element can seek.
     private func audio(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
-        let id = try await reader.readableSession(context, token)
-        let query = request.uri.queryParameters
+        let (id, summary) = try await reader.readableSummary(context, token)
+        let query = request.form
         let name = query.get("format") ?? "wav"
         guard let container = AudioFile.Container(rawValue: name) else { throw Problem.badRequest("format \(name) is not wav or flac") }
-        let codec = SessionMigrations.codec
-        let events = try reader.log.readStream(SessionStreams.session(id), skippingErased: true) { try codec.decode($0) }
+        guard !summary.isShredded else {
+            audioCache.forget(id)
+            throw Problem.notFound("session \(Hex.uuid(id)) was \(summary.status.rawValue): its audio cannot be read")
+        }
+        let version = try reader.log.streamMetadata(SessionStreams.session(id))?.version ?? 0
+        let key = EncodedAudioCache.Key(session: id, recording: query.get("recording"), container: name, version: version)
         let bytes: [UInt8]
-        do {
-            let chosen = try RecordingExport.recording(query.get("recording"), in: events, session: Hex.uuid(id))
-            let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: Hex.uuid(id))
-            bytes = try AudioFile.encoded(samples, format: format, as: container)
-        } catch let error as ExportError {
-            throw Problem.notFound(error.message)
+        if let cached = audioCache.bytes(key) {
+            bytes = cached
+        } else {
+            let codec = SessionMigrations.codec
+            let events = try reader.log.readStream(SessionStreams.session(id), skippingErased: true) { try codec.decode($0) }
+            do {
+                let chosen = try RecordingExport.recording(query.get("recording"), in: events, session: Hex.uuid(id))
+                let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: Hex.uuid(id))
+                bytes = try AudioFile.encoded(samples, format: format, as: container)
+            } catch let error as ExportError {
+                throw Problem.notFound(error.message)
+            }
+            audioCache.keep(bytes, for: key)
         }
         // Recorded once per request that starts at the beginning, not for every range a player asks for.
         if RangeRequest(request.headers[.range], length: bytes.count).map({ $0.range?.lowerBound == 0 }) ?? true {
@@ -79,7 +139,7 @@ struct ContentRoutes {
     private func report(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         let id = try await reader.readableSession(context, token)
-        let query = request.uri.queryParameters
+        let query = request.form
         try await reader.recordRead("report", of: [id], by: token, purpose: query.get("purpose"))
         let options = SessionReport.Options(includeAudio: query.get("audio") != "false", redact: query.get("redact") == "true")
         let report = try await SessionReport.make(id, from: reader.log, options: options)
@@ -90,7 +150,7 @@ struct ContentRoutes {
     /// What `audit check --format json` prints: every violation of the consent and retention rules.
     private func auditCheck(_ request: Request, _ context: ServerContext) async throws -> Response {
         try context.require(.audit)
-        let asOf = try request.uri.queryParameters.get("as_of").map { value -> Int64 in
+        let asOf = try request.form.get("as_of").map { value -> Int64 in
             guard let time = RFC3339.milliseconds(value) else { throw Problem.badRequest("as_of \(value) is not an RFC 3339 UTC time") }
             return time
         }

@@ -49,7 +49,7 @@ struct EventRoutes {
             throw Problem(status: .forbidden, type: "forbidden", title: "This token's scope does not allow this request.",
                           detail: "a token limited to subjects cannot read the whole log's tail")
         }
-        let resumeFrom = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.uri.queryParameters.get("after")
+        let resumeFrom = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.form.get("after")
         let start: UInt64
         if let resumeFrom {
             guard let last = UInt64(resumeFrom) else { throw Problem.badRequest("\(resumeFrom) is not a log position") }
@@ -57,7 +57,7 @@ struct EventRoutes {
         } else {
             start = 0
         }
-        let withAudio = request.uri.queryParameters.get("with_audio") == "true"
+        let withAudio = request.form.get("with_audio") == "true"
         let log = self.log
         let body = ResponseBody { writer in
             let codec = SessionMigrations.codec

@@ -25,7 +25,7 @@ struct SessionRoutes {
     /// following page, or null on the last one; `matching` counts the sessions on all pages.
     private func list(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read, .audit)
-        let query = try Self.query(request.uri.queryParameters, for: token, reader: reader)
+        let query = try Self.query(request.form, for: token, reader: reader)
         let page = try await reader.sessions(query)
         return .json(SessionListDocument(sessions: page.sessions.map { SessionRow(summary: $0) }, next: page.next?.description,
                                  matching: page.matching).json)
@@ -34,7 +34,7 @@ struct SessionRoutes {
     /// The session-list request in `parameters` (the API's and the console's): status, subject (a raw
     /// id or a subject hash), `q` (an id prefix), started_after/started_before, runs, sort, order,
     /// after (a cursor) and limit.
-    static func query(_ parameters: Parameters, for token: Principal, reader: StoreReader) throws -> SessionQuery {
+    static func query(_ parameters: FormFields, for token: Principal, reader: StoreReader) throws -> SessionQuery {
         var query = SessionQuery()
         query.readableSubjects = token.subjects.isEmpty ? nil : token.subjects
         if let value = parameters.get("limit") {
@@ -90,10 +90,10 @@ struct SessionRoutes {
     private func transcript(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         let (id, _) = try await reader.readableSummary(context, token)
-        try await reader.recordRead("transcript", of: [id], by: token, purpose: request.uri.queryParameters.get("purpose"))
+        try await reader.recordRead("transcript", of: [id], by: token, purpose: request.form.get("purpose"))
         let runner = try await reader.upToDate()
         let view = try runner.transcript(of: id) ?? TranscriptView(session: id)
-        let partials = request.uri.queryParameters.get("partials") == "true"
+        let partials = request.form.get("partials") == "true"
         return .json(TranscriptDocument(view: view, withPartials: partials).json)
     }
 
@@ -147,13 +147,6 @@ private struct SessionListDocument: OutputRow {
         fields.field("sessions", rows: sessions)
         fields.field("next", next)
         fields.field("matching", matching)
-    }
-}
-
-extension Parameters {
-    /// The parameter's value, nil when absent or empty (a form's unfilled field).
-    func nonEmpty(_ name: String) -> String? {
-        get(name).flatMap { $0.isEmpty ? nil : $0 }
     }
 }
 

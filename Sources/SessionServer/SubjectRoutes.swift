@@ -1,15 +1,24 @@
 import Compliance
+import Exports
 import Foundation
 import Hummingbird
 import Output
 import OutputRows
 import Projections
+import SessionModel
 
-/// `GET /v1/subjects/{subject}/consent`: a person's consent trail, as `consent` prints it, for an auditor.
+/// `GET /v1/subjects/{subject}/consent`: a person's consent trail, as `consent` prints it, for an auditor;
+/// `GET /v1/subjects/{subject}/bundle`: the person's data as `export --subject --bundle` writes it.
 struct SubjectRoutes {
     let reader: StoreReader
 
     func add(to router: RouterGroup<ServerContext>) {
+        router.get("subjects/:subject/bundle") { request, context in
+            let token = try context.require(.read)
+            let subject = reader.subject(try context.parameters.require("subject"))
+            guard token.mayRead(sessionOf: subject) else { throw Problem.notFound("the store has nothing of this subject that this token may read") }
+            return try await Self.bundle(of: subject, for: token, purpose: request.form.nonEmpty("purpose"), reader: reader)
+        }
         router.get("subjects/:subject/consent") { _, context in
             let token = try context.require(.audit, .read)
             let subject = reader.subject(try context.parameters.require("subject"))
@@ -32,5 +41,38 @@ private struct ConsentTrailDocument: OutputRow {
     func write(to fields: inout Fields) {
         fields.field("subject_hash", subject)
         fields.field("entries", rows: entries)
+    }
+}
+
+extension SubjectRoutes {
+    /// The subject's bundle (a ZIP: manifest, consent trail, each session's JSON and WebVTT, each
+    /// recording as FLAC), recorded as an export before it is sent. The archive is made in a temporary
+    /// file (a ZIP's directory comes last) and streamed from it, then removed.
+    static func bundle(of subject: SubjectHash, for token: Principal, purpose: String?, reader: StoreReader) async throws -> Response {
+        try reader.checkPurpose(purpose)
+        var query = SessionQuery()
+        query.subject = subject
+        query.limit = Int.max - 1
+        let sessions = try await reader.sessions(query).sessions
+        let exporter = Exporter(log: reader.log, upToDate: reader.runner, sessions: sessions)
+        let bundle = SubjectBundle(exporter: exporter, subject: subject)
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sessionstore-bundle-\(UUID().uuidString).zip")
+        do {
+            try bundle.write(to: file.path)
+            try await exporter.recordExport(of: bundle.sessions, as: "bundle", by: token.actor, subject: subject, purpose: purpose,
+                                            at: ContentRoutes.now)
+        } catch {
+            try? FileManager.default.removeItem(at: file)
+            if let error = error as? ExportError { throw Problem.notFound(error.message) }
+            throw error
+        }
+        var headers = WebConsole.pageHeaders(type: "application/zip")
+        headers[.contentDisposition] = "attachment; filename=\"subject-\(subject.description.prefix(12)).zip\""
+        return StreamedBody.response(headers: headers) { sink in
+            defer { try? FileManager.default.removeItem(at: file) }
+            let handle = try FileHandle(forReadingFrom: file)
+            defer { try? handle.close() }
+            while let chunk = try handle.read(upToCount: 1 << 16), !chunk.isEmpty { try sink.write(bytes: chunk) }
+        }
     }
 }

@@ -54,6 +54,7 @@ def browser():
         chrome.add_argument(argument)
     chrome.binary_location = shutil.which("chromium") or "/usr/bin/chromium"
     chrome.add_experimental_option("prefs", {"download.default_directory": downloads, "download.prompt_for_download": False})
+    chrome.set_capability("goog:loggingPrefs", {"browser": "ALL"})
     driver = webdriver.Chrome(service=Service(shutil.which("chromedriver") or "/usr/bin/chromedriver"), options=chrome)
     driver.set_page_load_timeout(60)
     driver.execute_cdp_cmd("Page.setDownloadBehavior", {"behavior": "allow", "downloadPath": downloads})
@@ -268,9 +269,13 @@ try:
     wait(driver, lambda d: new_session in d.find_element(By.ID, "live-events").text, "the appended event appears on the live page")
     shot(driver, "live")
 
-    # Nothing was asked of another origin, on any page this browser loaded.
+    # Nothing was asked of another origin, on any page this browser loaded, and nothing broke the pages'
+    # Content-Security-Policy or threw.
     resources = driver.execute_script("return performance.getEntriesByType('resource').map(function(e){return e.name})")
     check(all(r.startswith(base) for r in resources), "the pages load only the server's own resources", resources)
+    complaints = [entry["message"] for entry in driver.get_log("browser")
+                  if entry["level"] == "SEVERE" and ("Content Security Policy" in entry["message"] or "Uncaught" in entry["message"])]
+    check(not complaints, "no page broke its Content-Security-Policy or threw", complaints)
 
     # Logging out forgets the token.
     driver.find_element(By.CSS_SELECTOR, "form.logout button").click()

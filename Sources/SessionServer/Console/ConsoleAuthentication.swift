@@ -11,6 +11,7 @@ struct ConsoleAuthentication: RouterMiddleware {
     let authenticator: Authenticator
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        var context = context
         do {
             guard let cookie = request.cookies[WebConsole.cookieName], let principal = try await authenticator.principal(cookie.value) else {
                 guard request.method == .get || request.method == .head else { throw Problem.unauthenticated }
@@ -18,9 +19,8 @@ struct ConsoleAuthentication: RouterMiddleware {
                 let query = (try? URLEncodedFormEncoder().encode(["next": back])) ?? ""
                 return Response.redirect(to: "/ui/login?" + query, type: .normal)
             }
-            if request.method != .get && request.method != .head { try Self.checkOrigin(request) }
-            var context = context
             context.principal = principal
+            if request.method != .get && request.method != .head { try Self.checkOrigin(request) }
             return try await next(request, context)
         } catch let problem as Problem {
             return WebConsole.page("message", MessagePage(heading: problem.title.trimmingCharacters(in: CharacterSet(charactersIn: ".")),

@@ -21,7 +21,7 @@ struct ConsoleViews {
 
     func sessions(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read, .audit)
-        let parameters = request.uri.queryParameters
+        let parameters = request.form
         var query = try SessionRoutes.query(parameters, for: token, reader: reader)
         if parameters.nonEmpty("limit") == nil { query.limit = Self.pageSize }
         if parameters.nonEmpty("order") == nil { query.descending = true }  // newest first, unless asked otherwise
@@ -52,7 +52,7 @@ struct ConsoleViews {
                      Choice(value: "asc", label: "ascending", selected: !query.descending)],
             rows: rows, matching: page.matching, matchingNoun: page.matching == 1 ? "session matches" : "sessions match",
             violationsAsOf: audit.map { RFC3339.string($0.ranAt) },
-            firstURL: filters["after"] == nil && parameters.nonEmpty("after") == nil ? nil : url([:]),
+            firstURL: parameters.nonEmpty("after") == nil ? nil : url([:]),
             nextURL: page.next.map { url(["after": $0.description]) })
         return WebConsole.page("sessions", model)
     }
@@ -62,7 +62,7 @@ struct ConsoleViews {
     func session(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         let (id, summary) = try await reader.readableSummary(context, token)
-        try await reader.recordRead("console", of: [id], by: token, purpose: request.uri.queryParameters.get("purpose"))
+        try await reader.recordRead("console", of: [id], by: token, purpose: request.form.get("purpose"))
         let report = try await SessionReport.make(id, from: reader.log, options: SessionReport.Options(includeAudio: false))
         let runs = reader.catalog.runs(of: id).filter { token.mayRead(sessionOf: $0.subject) }
         var runRows: [RunRow] = []
@@ -119,28 +119,11 @@ struct ConsoleViews {
         return WebConsole.page("subject", model)
     }
 
-    /// The subject's bundle (the ZIP `export --subject --bundle` writes), recorded as an export first.
+    /// The subject's bundle, as the API's route answers it.
     func bundle(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
-        let subject = try readableSubject(context, token)
-        let purpose = request.uri.queryParameters.nonEmpty("purpose")
-        try reader.checkPurpose(purpose)
-        let sessions = try await subjectSessions(subject)
-        let exporter = Exporter(log: reader.log, upToDate: reader.runner, sessions: sessions)
-        let bundle = SubjectBundle(exporter: exporter, subject: subject)
-        try await exporter.recordExport(of: bundle.sessions, as: "bundle", by: token.actor, subject: subject, purpose: purpose,
-                                        at: ContentRoutes.now)
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("sessionstore-console-\(UUID().uuidString).zip")
-        defer { try? FileManager.default.removeItem(at: file) }
-        do {
-            try bundle.write(to: file.path)
-        } catch let error as ExportError {
-            throw Problem.notFound(error.message)
-        }
-        let bytes = try Data(contentsOf: file)
-        var headers = WebConsole.pageHeaders(type: "application/zip")
-        headers[.contentDisposition] = "attachment; filename=\"subject-\(subject.description.prefix(12)).zip\""
-        return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes)))
+        return try await SubjectRoutes.bundle(of: try readableSubject(context, token), for: token,
+                                              purpose: request.form.nonEmpty("purpose"), reader: reader)
     }
 
     /// The erasure's confirmation page (`form` nil), or the erasure when the form confirms it: the
@@ -215,7 +198,7 @@ struct ConsoleViews {
     /// The proof forms' answer: the tlog-proof routes', for a log position, or a session and event, typed in.
     func proof(_ request: Request, _ context: ServerContext) async throws -> Response {
         try context.require(.audit)
-        let parameters = request.uri.queryParameters
+        let parameters = request.form
         if let position = parameters.nonEmpty("position") {
             guard let number = UInt64(position.trimmingCharacters(in: .whitespaces)) else { throw Problem.badRequest("\(position) is not a log position") }
             return Response.redirect(to: "/v1/records/\(number)/proof", type: .normal)

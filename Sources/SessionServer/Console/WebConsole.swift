@@ -24,7 +24,7 @@ struct WebConsole {
         router.get("ui/assets/report.css") { _, _ in Self.asset(SessionReportHTML.partsStyle, type: "text/css; charset=utf-8") }
         router.get("ui/assets/console.js") { _, _ in Self.asset(ConsoleAssets.script, type: "text/javascript; charset=utf-8") }
         router.get("ui/login") { request, _ in
-            Self.page("login", LoginPage(next: Self.safeNext(request.uri.queryParameters.get("next")), error: nil))
+            Self.page("login", LoginPage(next: Self.safeNext(request.form.get("next")), error: nil))
         }
         router.post("ui/login") { request, context in try await login(request, context) }
         router.post("ui/logout") { request, _ in
