@@ -259,21 +259,31 @@ struct IngestRun {
     }
 
     /// Counts what the window's appends stored and, with `recordsPositions`, where each line's event is.
-    mutating func appended(_ window: Window, results: [AppendResult]) {
+    mutating func appended(_ window: Window, results: [AppendResult]) throws {
         let sessionResults = results.prefix(window.sessionOrder.count)
         appended += sessionResults.reduce(0) { $0 + $1.positions.count }
         duplicates += sessionResults.reduce(0) { $0 + $1.duplicates }
         guard recordsPositions else { return }
         for (part, result) in zip(window.parts, sessionResults) {
-            // What was appended is, in order, each event whose id the stream did not hold yet.
-            var next = result.positions.lowerBound
-            for event in part.events where positionByID[event.id] == nil {
-                positionByID[event.id] = next
-                next += 1
+            var fresh: [UUID] = []
+            var seen: Set<UUID> = []
+            for event in part.events where positionByID[event.id] == nil && seen.insert(event.id).inserted { fresh.append(event.id) }
+            if fresh.count == result.positions.count {
+                // What was appended is, in order, each event whose id the stream did not hold yet.
+                for (id, position) in zip(fresh, result.positions) { positionByID[id] = position }
+            } else {
+                // Another writer stored some of them between this window's reads and its append (a client
+                // resending on a second connection while the first is still being answered): the store
+                // dropped those as duplicates, so ask it where each one is.
+                positionByID.merge(try store.storedPositions(of: part.stream, withIDs: Set(fresh))) { first, _ in first }
             }
-            assert(next == result.positions.upperBound, "the appended events are those whose ids were new")
         }
-        positions += window.events.map { positionByID[$0.event.id]! }
+        positions += try window.events.map { ingested in
+            guard let position = positionByID[ingested.event.id] else {
+                throw EventLogError(.integrity, "the store holds no position for event \(Hex.uuid(ingested.event.id)) after its append")
+            }
+            return position
+        }
     }
 
     /// The positions of events among `parts` stored before this ingest (a resend).

@@ -83,7 +83,7 @@ public struct SessionIngest: Sendable {
             while let lines = try reader.next() {
                 let parsed = parallelMap(count: lines.count, workers: ProcessInfo.processInfo.activeProcessorCount,
                                          threshold: 256) { parser.parse(lines[$0].bytes, line: lines[$0].number) }
-                if let window = try run.take(parsed) { run.appended(window, results: try appender.append(window.parts)) }
+                if let window = try run.take(parsed) { try run.appended(window, results: try appender.append(window.parts)) }
                 onProgress?(IngestProgress(done: reader.bytesRead, total: reader.totalBytes))
             }
             return try run.finish()
@@ -114,7 +114,7 @@ public struct SessionIngest: Sendable {
                 window.parts[index].expectedVersion = try store.expectedVersion(of: window.parts[index].stream)
             }
             do {
-                run.appended(window, results: try await log.append(window.parts))
+                try run.appended(window, results: try await log.append(window.parts))
             } catch let error as EventLogError where error.code == .wrongExpectedVersion {
                 continue  // another writer appended to one of these sessions since it was read: check again
             }
@@ -135,7 +135,7 @@ public struct SessionIngest: Sendable {
             var run = IngestRun(store: appender, codec: codec, storeWrittenAllowed: [.replayRun])
             for start in stride(from: 0, to: events.count, by: 4096) {
                 let lines = (start..<min(start + 4096, events.count)).map { Result<IngestedEvent, IngestFailure>.success(IngestedEvent(events[$0], line: $0 + 1, codec: codec)) }
-                if let window = try run.take(lines) { run.appended(window, results: try appender.append(window.parts)) }
+                if let window = try run.take(lines) { try run.appended(window, results: try appender.append(window.parts)) }
             }
             return try run.finish()
         }

@@ -85,8 +85,10 @@ struct ContentRoutes {
         try reader.checkPurpose(purpose)
         let (log, runner) = (reader.log, reader.runner)
         let ids = sessions.map(\.session)
-        try await Exporter(log: log, upToDate: runner, sessions: sessions)
-            .recordExport(of: ids, as: format.rawValue, by: token.actor, subject: subject, purpose: purpose, at: Self.now)
+        if request.method != .head {  // a HEAD request gets no content: nothing is exported
+            try await Exporter(log: log, upToDate: runner, sessions: sessions)
+                .recordExport(of: ids, as: format.rawValue, by: token.actor, subject: subject, purpose: purpose, at: Self.now)
+        }
         let type = switch format {
         case .json: "application/json"
         case .csv: "text/csv; charset=utf-8"
@@ -130,7 +132,7 @@ struct ContentRoutes {
         }
         // Recorded once per request that starts at the beginning, not for every range a player asks for.
         if RangeRequest(request.headers[.range], length: bytes.count).map({ $0.range?.lowerBound == 0 }) ?? true {
-            try await reader.recordRead("audio", of: [id], by: token, purpose: query.get("purpose"))
+            try await reader.recordRead("audio", of: [id], by: token, for: request)
         }
         return RangeRequest.answer(bytes, type: container == .wav ? "audio/wav" : "audio/flac", rangeHeader: request.headers[.range])
     }
@@ -140,7 +142,7 @@ struct ContentRoutes {
         let token = try context.require(.read)
         let id = try await reader.readableSession(context, token)
         let query = request.form
-        try await reader.recordRead("report", of: [id], by: token, purpose: query.get("purpose"))
+        try await reader.recordRead("report", of: [id], by: token, for: request)
         let options = SessionReport.Options(includeAudio: query.get("audio") != "false", redact: query.get("redact") == "true")
         let report = try await SessionReport.make(id, from: reader.log, options: options)
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],

@@ -16,10 +16,10 @@ struct ProofRoutes {
     let log: EventLog
 
     func add(to router: RouterGroup<ServerContext>) {
-        router.get("checkpoint") { _, context in
+        router.get("checkpoint") { request, context in
             let token = try context.require(.audit)
             let checkpoint = try log.signedCheckpoint()
-            if try !log.isReadOnlyReplica() {
+            if request.method != .head, try !log.isReadOnlyReplica() {
                 try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, by: token.actor, at: ContentRoutes.now)
             }
             return Self.text(checkpoint.text)

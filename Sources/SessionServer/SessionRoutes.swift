@@ -90,7 +90,7 @@ struct SessionRoutes {
     private func transcript(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         let (id, _) = try await reader.readableSummary(context, token)
-        try await reader.recordRead("transcript", of: [id], by: token, purpose: request.form.get("purpose"))
+        try await reader.recordRead("transcript", of: [id], by: token, for: request)
         let runner = try await reader.upToDate()
         let view = try runner.transcript(of: id) ?? TranscriptView(session: id)
         let partials = request.form.get("partials") == "true"

@@ -81,7 +81,7 @@ public struct SessionServer: Sendable {
 
     /// The routes, for ``run(ready:)`` and for tests that drive them without a socket.
     public func router(identityKeys: JWTKeyCollection? = nil) -> Router<ServerContext> {
-        let router = Router(context: ServerContext.self)
+        let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ProblemMiddleware(metrics: metrics))
         HealthRoutes(log: log, metrics: metrics).add(to: router)
         let reader = StoreReader(log: log)

@@ -1,6 +1,7 @@
 import Compliance
 import EventLog
 import Foundation
+import Hummingbird
 import Projections
 import SessionModel
 
@@ -40,9 +41,12 @@ struct StoreReader: Sendable {
     }
 
     /// Records a read of session content in the access log, as the CLI's reads are; refuses it when the
-    /// store's policy requires a purpose and none is given.
-    func recordRead(_ command: String, of sessions: [UUID], by token: Principal, purpose: String?) async throws {
+    /// store's policy requires a purpose and none is given. A HEAD request, which gets no content, is
+    /// not recorded.
+    func recordRead(_ command: String, of sessions: [UUID], by token: Principal, for request: Request) async throws {
+        let purpose = request.form.nonEmpty("purpose")
         try checkPurpose(purpose)
+        guard request.method != .head else { return }
         try await AccessLog(log: log).record(AccessRead(actor: token.actor, purpose: purpose, command: command, sessions: sessions),
                                              at: Int64(Date().timeIntervalSince1970 * 1000))
     }

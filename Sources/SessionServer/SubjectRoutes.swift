@@ -17,7 +17,7 @@ struct SubjectRoutes {
             let token = try context.require(.read)
             let subject = reader.subject(try context.parameters.require("subject"))
             guard token.mayRead(sessionOf: subject) else { throw Problem.notFound("the store has nothing of this subject that this token may read") }
-            return try await Self.bundle(of: subject, for: token, purpose: request.form.nonEmpty("purpose"), reader: reader)
+            return try await Self.bundle(of: subject, for: token, request: request, reader: reader)
         }
         router.get("subjects/:subject/consent") { _, context in
             let token = try context.require(.audit, .read)
@@ -48,7 +48,8 @@ extension SubjectRoutes {
     /// The subject's bundle (a ZIP: manifest, consent trail, each session's JSON and WebVTT, each
     /// recording as FLAC), recorded as an export before it is sent. The archive is made in a temporary
     /// file (a ZIP's directory comes last) and streamed from it, then removed.
-    static func bundle(of subject: SubjectHash, for token: Principal, purpose: String?, reader: StoreReader) async throws -> Response {
+    static func bundle(of subject: SubjectHash, for token: Principal, request: Request, reader: StoreReader) async throws -> Response {
+        let purpose = request.form.nonEmpty("purpose")
         try reader.checkPurpose(purpose)
         var query = SessionQuery()
         query.subject = subject
@@ -56,6 +57,12 @@ extension SubjectRoutes {
         let sessions = try await reader.sessions(query).sessions
         let exporter = Exporter(log: reader.log, upToDate: reader.runner, sessions: sessions)
         let bundle = SubjectBundle(exporter: exporter, subject: subject)
+        var headers = WebConsole.pageHeaders(type: "application/zip")
+        headers[.contentDisposition] = "attachment; filename=\"subject-\(subject.description.prefix(12)).zip\""
+        guard request.method != .head else {  // nothing is made, sent or recorded
+            guard !bundle.sessions.isEmpty else { throw Problem.notFound("the store has no sessions of that subject") }
+            return Response(status: .ok, headers: headers)
+        }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sessionstore-bundle-\(UUID().uuidString).zip")
         do {
             try bundle.write(to: file.path)
@@ -66,8 +73,6 @@ extension SubjectRoutes {
             if let error = error as? ExportError { throw Problem.notFound(error.message) }
             throw error
         }
-        var headers = WebConsole.pageHeaders(type: "application/zip")
-        headers[.contentDisposition] = "attachment; filename=\"subject-\(subject.description.prefix(12)).zip\""
         return StreamedBody.response(headers: headers) { sink in
             defer { try? FileManager.default.removeItem(at: file) }
             let handle = try FileHandle(forReadingFrom: file)

@@ -42,6 +42,33 @@ import TestSupport
         }
     }
 
+    /// A client that resends on a second connection while its first send is still being answered: the
+    /// same events reach the store twice at once. Each answer names where the events are, though one of
+    /// the sends found them new when it read the store and stored nothing (the other did, in the same
+    /// group commit). This crashed the server's debug build under load (an assertion) and would have told
+    /// a release build's client positions of other events.
+    @Test func theSameEventsSentTwiceAtOnceAreStoredOnceAndBothAnswersNameWhereTheyAre() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            var recording = SessionIngest(log: log)
+            recording.recordsPositions = true
+            let ingest = recording
+            for _ in 0..<40 {
+                let session = UUID()
+                let started = #"{"type":"session.started","session":"\#(session.uuidString.lowercased())","id":"\#(UUID().uuidString.lowercased())","at":"2026-11-21T10:00:00.000Z","subject":"dana","locale":"en-US"}"#
+                let body = Data(([started] + (0..<3).map { Self.line(session, UUID(), segment: $0) }).joined(separator: "\n").utf8)
+                let answers = try await withThrowingTaskGroup(of: IngestReport.self) { group in
+                    for _ in 0..<4 { group.addTask { try await ingest.ingestConcurrently(body) } }
+                    return try await group.reduce(into: [IngestReport]()) { $0.append($1) }
+                }
+                let stored = try log.readStream(SessionStreams.session(session))
+                #expect(stored.count == 4, "stored once")
+                #expect(answers.map(\.appended).reduce(0, +) == 4, "one of the sends stored them")
+                for answer in answers { #expect(answer.positions == stored.map(\.position), "every answer names where they are") }
+            }
+        }
+    }
+
     @Test func aBadLineAppendsNothingAndAnInputLargerThanTheLimitTakesTheTransaction() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

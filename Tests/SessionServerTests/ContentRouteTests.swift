@@ -64,6 +64,9 @@ import Testing
                 let bytes = Array(whole.body.readableBytesView)
                 #expect(bytes.count == 44 + 6400, "a WAV header and 3,200 16-bit samples")
                 #expect(Array(bytes.prefix(4)) == Array("RIFF".utf8))
+                let head = try await client.execute(uri: "/v1/sessions/\(session)/audio", method: .head, headers: fixture.bearer(.read))
+                #expect(head.status == .ok && head.headers[.contentType] == "audio/wav", "HEAD answers as GET does, without the body: \(head.text)")
+                #expect(head.body.readableBytes == 0)
 
                 var ranged = fixture.bearer(.read)
                 ranged[.range] = "bytes=100-199"

@@ -62,7 +62,7 @@ struct ConsoleViews {
     func session(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         let (id, summary) = try await reader.readableSummary(context, token)
-        try await reader.recordRead("console", of: [id], by: token, purpose: request.form.get("purpose"))
+        try await reader.recordRead("console", of: [id], by: token, for: request)
         let report = try await SessionReport.make(id, from: reader.log, options: SessionReport.Options(includeAudio: false))
         let runs = reader.catalog.runs(of: id).filter { token.mayRead(sessionOf: $0.subject) }
         var runRows: [RunRow] = []
@@ -122,8 +122,7 @@ struct ConsoleViews {
     /// The subject's bundle, as the API's route answers it.
     func bundle(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
-        return try await SubjectRoutes.bundle(of: try readableSubject(context, token), for: token,
-                                              purpose: request.form.nonEmpty("purpose"), reader: reader)
+        return try await SubjectRoutes.bundle(of: try readableSubject(context, token), for: token, request: request, reader: reader)
     }
 
     /// The erasure's confirmation page (`form` nil), or the erasure when the form confirms it: the
