@@ -84,16 +84,18 @@ struct ConsoleViews {
         var downloads = ExportFormat.allCases.map { Download(name: $0.rawValue.uppercased(), url: "\(base)/export?format=\($0.rawValue)") }
         if hasAudio { downloads += [Download(name: "WAV", url: "\(base)/audio"), Download(name: "FLAC", url: "\(base)/audio?format=flac")] }
         downloads.append(Download(name: "report", url: "\(base)/report"))
+        let drawing = SessionReportHTML.timelineDrawing(report)
+        let how = summary.status == .erased ? "erased at the person's request" : "purged by the retention policy"
         let model = SessionPage(
             actor: token.actor, sessionsPage: true, id: Hex.uuid(id), shortID: String(Hex.uuid(id).prefix(8)),
-            notice: summary.isShredded ? "This session was \(summary.status == .erased ? "erased at the person's request" : "purged by the retention policy"): its transcript and audio cannot be read by any means. Its consent trail remains." : nil,
+            notice: summary.isShredded ? "This session was \(how): its transcript and audio cannot be read by any means. Its consent trail remains." : nil,
             status: summary.status.rawValue, subject: summary.subject?.description, locale: summary.locale ?? "—",
             started: summary.startedAt.map(RFC3339.string) ?? "—", ended: summary.endedAt.map(RFC3339.string) ?? "—",
             duration: summary.durationMilliseconds.map(Self.clock) ?? "—", words: summary.words,
             violations: report.violations.isEmpty ? "none" : "\(report.violations.count)",
             violationsClass: report.violations.isEmpty ? "good" : "bad",
             runOf: summary.runOf.map(Hex.uuid), label: summary.runLabel, downloads: downloads,
-            timeline: SessionReportHTML.timelineDrawing(report).svg, legend: SessionReportHTML.timelineDrawing(report).legend, audioURL: hasAudio ? "\(base)/audio" : nil,
+            timeline: drawing.svg, legend: drawing.legend, audioURL: hasAudio ? "\(base)/audio" : nil,
             transcript: SessionReportHTML.transcriptSection(report), findings: SessionReportHTML.findingsSection(report),
             hasRuns: !runRows.isEmpty, runs: runRows, comparison: comparison)
         return WebConsole.page("session", model)
