@@ -15,6 +15,9 @@ struct CLIRunner {
     static func binary() -> URL { BuiltProducts.url("sessionstore") }
 
     var storePath: String { directory.appendingPathComponent("sessions.store").path }
+
+    /// The absolute path of `name` in this runner's directory: an in-process run does not start there.
+    func path(_ name: String) -> String { directory.appendingPathComponent(name).path }
     var keyPath: String { directory.appendingPathComponent("sessions.key").path }
 
     /// Runs the binary to its end; a run longer than `limit` is killed (and fails its test by its output).

@@ -13,19 +13,19 @@ import Testing
     @Test func theSameSessionReplaysToTheSameDigestInTwoStoresAndOnEveryRun() async throws {
         let file = Data(QueryCommandsTests.file.utf8)
         let first = try await withCLI { cli in
-            try cli.run(["init"])
-            try cli.run(["ingest", "-"], input: file)
-            let one = try cli.run(["replay", QueryCommandsTests.session, "--digest"])
-            let two = try cli.run(["replay", QueryCommandsTests.session, "--digest", "--quiet"])
+            try await cli.runInProcess(["init"])
+            try await cli.runInProcess(["ingest", "-"], input: file)
+            let one = try await cli.runInProcess(["replay", QueryCommandsTests.session, "--digest"])
+            let two = try await cli.runInProcess(["replay", QueryCommandsTests.session, "--digest", "--quiet"])
             #expect(one.status == 0, "\(one.stderr)")
             #expect(one.stdout.split(separator: "\n").count == 7)  // six steps, then the digest
             #expect(Self.lastLine(one.stdout) == two.stdout.trimmingCharacters(in: .newlines))
             return Self.lastLine(one.stdout)
         }
         let second = try await withCLI { cli in
-            try cli.run(["init"])
-            try cli.run(["ingest", "-"], input: file)
-            return Self.lastLine(try cli.run(["replay", QueryCommandsTests.session, "--digest", "--quiet"]).stdout)
+            try await cli.runInProcess(["init"])
+            try await cli.runInProcess(["ingest", "-"], input: file)
+            return Self.lastLine(try await cli.runInProcess(["replay", QueryCommandsTests.session, "--digest", "--quiet"]).stdout)
         }
         #expect(first == second)
         #expect(first.range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil)
@@ -33,10 +33,10 @@ import Testing
 
     @Test func theTraceHasOneLinePerStepWithTheViewsDigest() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
-            try cli.run(["ingest", "-"], input: Data(QueryCommandsTests.file.utf8))
+            try await cli.runInProcess(["init"])
+            try await cli.runInProcess(["ingest", "-"], input: Data(QueryCommandsTests.file.utf8))
             let trace = cli.directory.appendingPathComponent("trace.ndjson")
-            #expect(try cli.run(["replay", QueryCommandsTests.session, "--trace", trace.path, "--quiet"]).status == 0)
+            #expect(try await cli.runInProcess(["replay", QueryCommandsTests.session, "--trace", trace.path, "--quiet"]).status == 0)
             let lines = try String(contentsOf: trace, encoding: .utf8).split(separator: "\n")
             #expect(lines.count == 6)
             let steps = try lines.map { try JSONSerialization.jsonObject(with: Data($0.utf8)) as! [String: Any] }
@@ -49,9 +49,9 @@ import Testing
 
     @Test func verifyExitsTwoWithTheFirstDivergentEventWhenAProjectionIsWrong() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
-            try cli.run(["ingest", "-"], input: Data(QueryCommandsTests.file.utf8))
-            let clean = try cli.run(["replay", QueryCommandsTests.session, "--verify", "--quiet"])
+            try await cli.runInProcess(["init"])
+            try await cli.runInProcess(["ingest", "-"], input: Data(QueryCommandsTests.file.utf8))
+            let clean = try await cli.runInProcess(["replay", QueryCommandsTests.session, "--verify", "--quiet"])
             #expect(clean.status == 0, "\(clean.stderr)")
 
             let session = UUID(uuidString: QueryCommandsTests.session)!
@@ -64,7 +64,7 @@ import Testing
                 try log.updateView(ProjectionRunner.sessionsView) { try $0.put(session.wireBytes, summary.rowBytes) }
                 try log.close()
             }
-            let wrong = try cli.run(["replay", QueryCommandsTests.session, "--verify", "--quiet"])
+            let wrong = try await cli.runInProcess(["replay", QueryCommandsTests.session, "--verify", "--quiet"])
             #expect(wrong.status == 2)
             let report = try JSONSerialization.jsonObject(with: Data(Self.lastLine(wrong.stdout).utf8)) as? [String: Any]
             let divergence = try #require(report?["divergence"] as? [String: Any])
@@ -79,11 +79,11 @@ import Testing
 
     @Test func aBadSpeedOrAnUnknownSessionIsRefused() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
-            try cli.run(["ingest", "-"], input: Data(QueryCommandsTests.file.utf8))
-            #expect(try cli.run(["replay", QueryCommandsTests.session, "--speed", "fast"]).status == 64)
-            #expect(try cli.run(["replay", QueryCommandsTests.session, "--speed", "-2"]).status == 64)
-            let unknown = try cli.run(["replay", "0b7e6a34-1111-4222-8333-444455556666"])
+            try await cli.runInProcess(["init"])
+            try await cli.runInProcess(["ingest", "-"], input: Data(QueryCommandsTests.file.utf8))
+            #expect(try await cli.runInProcess(["replay", QueryCommandsTests.session, "--speed", "fast"]).status == 64)
+            #expect(try await cli.runInProcess(["replay", QueryCommandsTests.session, "--speed", "-2"]).status == 64)
+            let unknown = try await cli.runInProcess(["replay", "0b7e6a34-1111-4222-8333-444455556666"])
             #expect(unknown.status == 65)
             #expect(unknown.stderr.contains("no session"))
         }

@@ -11,13 +11,13 @@ import TestSupport
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)
             let page = cli.directory.appendingPathComponent("report.html")
-            let made = try cli.run(["report", Self.session, "--out", page.path])
+            let made = try await cli.runInProcess(["report", Self.session, "--out", page.path])
             #expect(made.status == 0, "\(made.stderr)")
             let wav = cli.directory.appendingPathComponent("recording.wav")
-            #expect(try cli.run(["audio", Self.session, "--out", wav.path]).status == 0)
+            #expect(try await cli.runInProcess(["audio", Self.session, "--out", wav.path]).status == 0)
             let read = try ReportReader.read(try Data(contentsOf: page), comparingWith: wav)
 
-            let document = try JSONSerialization.jsonObject(with: Data(try cli.run(["transcript", Self.session, "--format", "json"]).stdout.utf8))
+            let document = try JSONSerialization.jsonObject(with: Data(try await cli.runInProcess(["transcript", Self.session, "--format", "json"]).stdout.utf8))
             let transcript = try #require((document as? [String: Any])?["segments"] as? [[String: Any]])
             let segments = try #require(read["segments"] as? [[String: Any]])
             #expect(segments.map { $0["text"] as? String } == transcript.map { $0["text"] as? String }, "every segment, once, in order")
@@ -44,13 +44,13 @@ import TestSupport
     @Test func theSameStoreGivesTheSameBytesAndNoAudioOrTextWhenAsked() async throws {
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)
-            let first = try cli.run(["report", Self.session, "--out", "-"])
-            let second = try cli.run(["report", String(Self.session.prefix(8)), "--out", "-"])
+            let first = try await cli.runInProcess(["report", Self.session, "--out", "-"])
+            let second = try await cli.runInProcess(["report", String(Self.session.prefix(8)), "--out", "-"])
             #expect(first.status == 0 && second.status == 0, "\(first.stderr) \(second.stderr)")
             #expect(first.stdout == second.stdout, "deterministic, and a unique prefix names the session")
             #expect(!first.stdout.contains("As of"), "no generation time unless --as-of")
 
-            let quiet = try cli.run(["report", Self.session, "--no-audio", "--redact", "--out", "-"])
+            let quiet = try await cli.runInProcess(["report", Self.session, "--no-audio", "--redact", "--out", "-"])
             #expect(quiet.status == 0)
             #expect(!quiet.stdout.contains("<audio") && !quiet.stdout.contains("data:audio"))
             #expect(quiet.stdout.contains("class=\"waveform\""), "the waveform stays without the audio")
@@ -61,8 +61,8 @@ import TestSupport
     @Test func anErasedSessionGivesAPageWithoutTextOrAudioThatSaysSo() async throws {
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)
-            #expect(try cli.run(["erase", "--subject", OutputFixture.subject, "--yes"]).status == 0)
-            let page = try cli.run(["report", Self.session, "--out", "-"])
+            #expect(try await cli.runInProcess(["erase", "--subject", OutputFixture.subject, "--yes"]).status == 0)
+            let page = try await cli.runInProcess(["report", Self.session, "--out", "-"])
             #expect(page.status == 0, "\(page.stderr)")
             #expect(page.stdout.contains("This session was erased"))
             #expect(!page.stdout.contains("<audio") && !page.stdout.contains("it hurts") && !page.stdout.contains("class=\"waveform\""))
@@ -75,16 +75,16 @@ import TestSupport
 
     @Test func aViolationOfTheSessionIsMarkedInRedOnTheTimelineAndListed() async throws {
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
-            let page = try cli.run(["report", ComplianceCommandsTests.revoked, "--out", "-"])
+            #expect(try await cli.runInProcess(["init"]).status == 0)
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            let page = try await cli.runInProcess(["report", ComplianceCommandsTests.revoked, "--out", "-"])
             #expect(page.status == 0, "\(page.stderr)")
             let read = try ReportReader.read(Data(page.stdout.utf8))
             let markers = try #require((read["svg"] as? [String: Any])?["markers"] as? [String])
             #expect(markers.filter { $0 == "violation" }.count == 1, "\(markers)")
             #expect(page.stdout.contains(#"<tr class="bad"><td>2026-03-01T10:00:04.000Z</td><td>event_after_revocation"#))
             #expect(page.stdout.contains(#"<dt>Violations</dt><dd class="bad">1</dd>"#))
-            let clean = try cli.run(["report", ComplianceCommandsTests.consented, "--out", "-"])
+            let clean = try await cli.runInProcess(["report", ComplianceCommandsTests.consented, "--out", "-"])
             #expect(!clean.stdout.contains("marker violation") && clean.stdout.contains(#"<dt>Violations</dt><dd class="good">none</dd>"#))
         }
     }
@@ -92,11 +92,11 @@ import TestSupport
     @Test func badArgumentsAreRefusedWithNoFileLeft() async throws {
         try await withCLI { cli in
             try OutputFixture.copy(into: cli)
-            let unknown = try cli.run(["report", "00000000-0000-4000-8000-000000000000", "--out", "r.html"])
+            let unknown = try await cli.runInProcess(["report", "00000000-0000-4000-8000-000000000000", "--out", cli.path("r.html")])
             #expect(unknown.status == 65 && unknown.stderr.contains("no session"), "\(unknown.stderr)")
-            let badTime = try cli.run(["report", Self.session, "--as-of", "yesterday", "--out", "r.html"])
+            let badTime = try await cli.runInProcess(["report", Self.session, "--as-of", "yesterday", "--out", cli.path("r.html")])
             #expect(badTime.status == 64 && badTime.stderr.contains("--as-of yesterday"))
-            #expect(try cli.run(["report", Self.session]).status == 64, "--out is required")
+            #expect(try await cli.runInProcess(["report", Self.session]).status == 64, "--out is required")
             #expect(!FileManager.default.fileExists(atPath: cli.directory.appendingPathComponent("r.html").path))
         }
     }

@@ -4,6 +4,7 @@ import SessionLog
 import Testing
 
 @Suite struct StoreCommandsTests {
+    // On the binary: the default paths are the working directory's, which an in-process run does not have.
     @Test func initThenStatsThenVerifyWorkOnTheDefaultPaths() async throws {
         try await withCLI { cli in
             let created = try cli.run(["init"])
@@ -27,7 +28,7 @@ import Testing
 
     @Test func statsCountsEventsAppendedThroughTheLibrary() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
+            try await cli.runInProcess(["init"])
             do {
                 let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
                 for index in 0..<5 {
@@ -35,7 +36,7 @@ import Testing
                 }
                 try log.close()
             }
-            let table = try cli.run(["stats"])
+            let table = try await cli.runInProcess(["stats"])
             #expect(table.status == 0)
             #expect(table.stdout.contains("events"))
             #expect(table.stdout.split(separator: "\n").first { $0.hasPrefix("events") }?.hasSuffix(" 5") == true)
@@ -45,14 +46,14 @@ import Testing
 
     @Test func initRefusesToOverwriteAStoreOrAKeyFile() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
+            try await cli.runInProcess(["init"])
             let keyBefore = try Data(contentsOf: URL(fileURLWithPath: cli.keyPath))
-            let again = try cli.run(["init"])
+            let again = try await cli.runInProcess(["init"])
             #expect(again.status == 65)
             #expect(again.stderr.contains("refusing to overwrite"))
             #expect(try Data(contentsOf: URL(fileURLWithPath: cli.keyPath)) == keyBefore)
 
-            let newStoreOldKey = try cli.run(["init", "--store", "second.store"])
+            let newStoreOldKey = try await cli.runInProcess(["init", "--store", cli.path("second.store")])
             #expect(newStoreOldKey.status == 65)
             #expect(newStoreOldKey.stderr.contains("refusing to overwrite a key"))
             #expect(!FileManager.default.fileExists(atPath: cli.directory.appendingPathComponent("second.store").path))
@@ -61,12 +62,12 @@ import Testing
 
     @Test func theWrongKeyExitsSeventySevenWithOneSentence() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
-            try cli.run(["init", "--store", "other.store", "--key-file", "other.key"])
-            let wrong = try cli.run(["stats", "--key-file", "other.key"])
+            try await cli.runInProcess(["init"])
+            try await cli.runInProcess(["init", "--store", cli.path("other.store"), "--key-file", cli.path("other.key")])
+            let wrong = try await cli.runInProcess(["stats", "--key-file", cli.path("other.key")])
             #expect(wrong.status == 77)
             #expect(wrong.stderr == "sessionstore: error: the key does not open this store (wrong key file or passphrase)\n")
-            let missing = try cli.run(["verify", "--key-file", "missing.key"])
+            let missing = try await cli.runInProcess(["verify", "--key-file", cli.path("missing.key")])
             #expect(missing.status == 77)
             #expect(missing.stderr.contains("missing.key"))
         }
@@ -75,13 +76,13 @@ import Testing
     @Test func aPassphraseFromTheEnvironmentCreatesAndOpensTheStore() async throws {
         try await withCLI { cli in
             let environment = ["STORE_PASSPHRASE": "a long and memorable passphrase"]
-            let created = try cli.run(["init", "--passphrase-env", "STORE_PASSPHRASE"], environment: environment)
+            let created = try await cli.runInProcess(["init", "--passphrase-env", "STORE_PASSPHRASE"], environment: environment)
             #expect(created.status == 0, "\(created.stderr)")
             #expect(!FileManager.default.fileExists(atPath: cli.keyPath))
-            #expect(try cli.run(["verify", "--passphrase-env", "STORE_PASSPHRASE"], environment: environment).status == 0)
-            let wrong = try cli.run(["verify", "--passphrase-env", "STORE_PASSPHRASE"], environment: ["STORE_PASSPHRASE": "nope"])
+            #expect(try await cli.runInProcess(["verify", "--passphrase-env", "STORE_PASSPHRASE"], environment: environment).status == 0)
+            let wrong = try await cli.runInProcess(["verify", "--passphrase-env", "STORE_PASSPHRASE"], environment: ["STORE_PASSPHRASE": "nope"])
             #expect(wrong.status == 77)
-            let unset = try cli.run(["verify", "--passphrase-env", "NOT_SET_ANYWHERE"])
+            let unset = try await cli.runInProcess(["verify", "--passphrase-env", "NOT_SET_ANYWHERE"])
             #expect(unset.status == 64)
             #expect(unset.stderr.contains("NOT_SET_ANYWHERE"))
         }
@@ -89,9 +90,9 @@ import Testing
 
     @Test func usageErrorsExitSixtyFour() async throws {
         try await withCLI { cli in
-            let unknownCommand = try cli.run(["frobnicate"])
-            let unknownFormat = try cli.run(["stats", "--format", "yaml"])
-            let twoKeys = try cli.run(["stats", "--key-file", "a", "--passphrase-env", "B"])
+            let unknownCommand = try await cli.runInProcess(["frobnicate"])
+            let unknownFormat = try await cli.runInProcess(["stats", "--format", "yaml"])
+            let twoKeys = try await cli.runInProcess(["stats", "--key-file", "a", "--passphrase-env", "B"])
             #expect(unknownCommand.status == 64)
             #expect(unknownFormat.status == 64)
             #expect(twoKeys.status == 64)
@@ -101,15 +102,15 @@ import Testing
 
     @Test func openingAMissingStoreSaysSoAndExitsSixtyFive() async throws {
         try await withCLI { cli in
-            let outcome = try cli.run(["stats", "--store", "nowhere"])
+            let outcome = try await cli.runInProcess(["stats", "--store", cli.path("nowhere")])
             #expect(outcome.status == 65)
-            #expect(outcome.stderr.contains("there is no store at nowhere"))
+            #expect(outcome.stderr.contains("there is no store at \(cli.path("nowhere"))"))
         }
     }
 
     @Test func verifyExitsTwoAndNamesTheDamagedPosition() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
+            try await cli.runInProcess(["init"])
             var ids: [UUID] = []
             do {
                 let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
@@ -131,7 +132,7 @@ import Testing
             }
             try file.write(to: dataURL)
 
-            let outcome = try cli.run(["verify"])
+            let outcome = try await cli.runInProcess(["verify"])
             #expect(outcome.status == 2)
             #expect(outcome.stdout.contains("position 3:"))
             #expect(!outcome.stdout.contains("position 2:"))
@@ -139,6 +140,7 @@ import Testing
         }
     }
 
+    // On the binary: help goes to standard output through swift-argument-parser's exit.
     @Test func everyCommandExplainsItselfInHelp() async throws {
         try await withCLI { cli in
             for command in ["init", "stats", "verify"] {
@@ -155,16 +157,16 @@ import Testing
 @Suite struct SessionDictionaryTests {
     @Test func initInstallsTheSessionDictionarySoSmallEventsAreStoredCompressed() async throws {
         try await withCLI { cli in
-            try cli.run(["init"])
+            try await cli.runInProcess(["init"])
             var lines: [String] = [#"{"type":"session.started","session":"\#(QueryCommandsTests.session)","at":"2026-11-21T10:00:00Z","subject":"u","locale":"en-GB"}"#]
             for index in 0..<300 {
                 lines.append(#"{"type":"transcript.partial","session":"\#(QueryCommandsTests.session)","at":"2026-11-21T10:00:01Z","segment":"\#(index / 4)","revision":\#(index % 4),"text":"the patient reports mild pain in the left knee since monday","start_ms":\#(index * 100),"end_ms":\#(index * 100 + 900)}"#)
             }
-            #expect(try cli.run(["ingest", "-"], input: Data(lines.joined(separator: "\n").utf8)).status == 0)
-            let stats = try JSONSerialization.jsonObject(with: Data(try cli.run(["stats", "--format", "json"]).stdout.utf8)) as? [String: Any]
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Data(lines.joined(separator: "\n").utf8)).status == 0)
+            let stats = try JSONSerialization.jsonObject(with: Data(try await cli.runInProcess(["stats", "--format", "json"]).stdout.utf8)) as? [String: Any]
             #expect(stats?["dictionaries"] as? Int == 1)
             #expect((stats?["compression_ratio"] as? Double ?? 0) > 1.5)
-            let transcript = try cli.run(["transcript", QueryCommandsTests.session, "--partials"])
+            let transcript = try await cli.runInProcess(["transcript", QueryCommandsTests.session, "--partials"])
             #expect(transcript.stdout.contains("the patient reports mild pain in the left knee since monday"))
         }
     }
