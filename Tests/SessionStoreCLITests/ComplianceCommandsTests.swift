@@ -149,21 +149,21 @@ import TestSupport
     static let verifier = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/format-reader/verify_proof.py").path
 
     /// A store with the compliance sessions, a checkpoint of it in checkpoint.txt, and its verifier key.
-    static func anchoredStore(_ cli: CLIRunner) throws -> (checkpoint: String, key: String) {
-        #expect(try cli.run(["init"]).status == 0)
-        #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+    static func anchoredStore(_ cli: CLIRunner) async throws -> (checkpoint: String, key: String) {
+        #expect(try await cli.runInProcess(["init"]).status == 0)
+        #expect(try await cli.runInProcess(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
         let checkpoint = cli.directory.appendingPathComponent("checkpoint.txt").path
-        #expect(try cli.run(["anchor", "--out", checkpoint]).status == 0)
-        return (checkpoint, try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines))
+        #expect(try await cli.runInProcess(["anchor", "--out", checkpoint]).status == 0)
+        return (checkpoint, try await cli.runInProcess(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines))
     }
 
     @Test func anIndependentVerifierAcceptsTheProofsAndRejectsAnAlteredRecordOrCheckpoint() async throws {
         try await withCLI { cli in
-            let (checkpointPath, key) = try Self.anchoredStore(cli)
+            let (checkpointPath, key) = try await Self.anchoredStore(cli)
             #expect(key.hasPrefix("sessionstore/") && key.split(separator: "+", maxSplits: 2).count == 3)
             // More events after the checkpoint: the proofs are still against the checkpoint's tree.
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "44444444").utf8)).status == 0)
-            let proofs = try cli.run(["prove", ComplianceCommandsTests.revoked, "--anchor", checkpointPath, "--format", "json"])
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "44444444").utf8)).status == 0)
+            let proofs = try await cli.runInProcess(["prove", ComplianceCommandsTests.revoked, "--anchor", checkpointPath, "--format", "json"])
             #expect(proofs.status == 0, "\(proofs.stderr)")
             let proofsPath = cli.directory.appendingPathComponent("proofs.json")
             try Data(proofs.stdout.utf8).write(to: proofsPath)
@@ -185,37 +185,37 @@ import TestSupport
             try (lines[0] + "\n" + String(Int(lines[1])! + 1) + "\n" + lines[2...].joined(separator: "\n"))
                 .write(toFile: checkpointPath, atomically: true, encoding: .utf8)
             #expect(try runPython([Self.verifier, checkpointPath, key, proofsPath.path]).status == 2)
-            let verify = try cli.run(["verify", "--anchor", checkpointPath])
+            let verify = try await cli.runInProcess(["verify", "--anchor", checkpointPath])
             #expect(verify.status == 2 && verify.stderr.contains("signature"))
         }
     }
 
     @Test func anAuditorWithNoKeyVerifiesTheStoreAndACheckpoint() async throws {
         try await withCLI { cli in
-            let (checkpointPath, key) = try Self.anchoredStore(cli)
+            let (checkpointPath, key) = try await Self.anchoredStore(cli)
             try FileManager.default.removeItem(atPath: cli.keyPath)  // the auditor has no key file
-            let verify = try cli.run(["verify", "--without-key", "--anchor", checkpointPath, "--verifier-key", key, "--format", "json"])
+            let verify = try await cli.runInProcess(["verify", "--without-key", "--anchor", checkpointPath, "--verifier-key", key, "--format", "json"])
             #expect(verify.status == 0, "\(verify.stderr)")
             let report = try #require(try JSONSerialization.jsonObject(with: Data(verify.stdout.utf8)) as? [String: Any])
             #expect(report["intact"] as? Bool == true && report["anchor_consistent"] as? Bool == true)
             #expect(report["content_authenticated"] as? Bool == false)
-            #expect(try cli.run(["verify", "--without-key", "--anchor", checkpointPath]).status == 64, "the signature needs the verifier key")
-            #expect(try cli.run(["verify"]).status == 77, "a keyed verify still needs the key")
+            #expect(try await cli.runInProcess(["verify", "--without-key", "--anchor", checkpointPath]).status == 64, "the signature needs the verifier key")
+            #expect(try await cli.runInProcess(["verify"]).status == 77, "a keyed verify still needs the key")
         }
     }
 
     @Test func verifyWithAnAnchorPassesAfterErasureAndRetention() async throws {
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            #expect(try await cli.runInProcess(["init"]).status == 0)
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
             let checkpointPath = cli.directory.appendingPathComponent("checkpoint.txt").path
-            #expect(try cli.run(["anchor", "--out", checkpointPath]).status == 0)
-            #expect(try cli.run(["erase", "--subject", "bob", "--yes"]).status == 0)
-            #expect(try cli.run(["retention", "apply", "--max-age", "1d"]).status == 0)
-            let verify = try cli.run(["verify", "--anchor", checkpointPath, "--format", "json"])
+            #expect(try await cli.runInProcess(["anchor", "--out", checkpointPath]).status == 0)
+            #expect(try await cli.runInProcess(["erase", "--subject", "bob", "--yes"]).status == 0)
+            #expect(try await cli.runInProcess(["retention", "apply", "--max-age", "1d"]).status == 0)
+            let verify = try await cli.runInProcess(["verify", "--anchor", checkpointPath, "--format", "json"])
             #expect(verify.status == 0, "\(verify.stdout) \(verify.stderr)")
             #expect(verify.stdout.contains("\"anchor_consistent\":true"))
-            #expect(try cli.run(["prove", ComplianceCommandsTests.revoked, "--event", "0", "--anchor", checkpointPath]).status == 0,
+            #expect(try await cli.runInProcess(["prove", ComplianceCommandsTests.revoked, "--event", "0", "--anchor", checkpointPath]).status == 0,
                     "an erased session's records can still be proved")
         }
     }
@@ -227,9 +227,9 @@ import TestSupport
         try #require(GoVerifier.isInstalled, "go and golang.org/x/mod/sumdb are needed (tools/test installs them)")
         let verifier = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/format-reader/tlogproof/main.go").path
         try await withCLI { cli in
-            let (checkpointPath, key) = try Self.anchoredStore(cli)
+            let (checkpointPath, key) = try await Self.anchoredStore(cli)
             let bundle = cli.directory.appendingPathComponent("proofs").path
-            let written = try cli.run(["prove", ComplianceCommandsTests.revoked, "--anchor", checkpointPath, "--bundle", bundle, "--format", "csv"])
+            let written = try await cli.runInProcess(["prove", ComplianceCommandsTests.revoked, "--anchor", checkpointPath, "--bundle", bundle, "--format", "csv"])
             #expect(written.status == 0, "\(written.stderr)")
             let files = try FileManager.default.contentsOfDirectory(atPath: bundle).sorted().map { bundle + "/" + $0 }
             #expect(files.count == 6 && files.allSatisfy { $0.hasSuffix(".tlog-proof") })
@@ -261,17 +261,17 @@ import TestSupport
     /// (the store copied, history written differently and signed with the same key) is caught.
     @Test func anIndependentVerifierAcceptsTheConsistencyOfTwoCheckpointsAndAForkIsRefused() async throws {
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            #expect(try await cli.runInProcess(["init"]).status == 0)
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
             let old = cli.directory.appendingPathComponent("old.txt").path, new = cli.directory.appendingPathComponent("new.txt").path
-            #expect(try cli.run(["anchor", "--out", old]).status == 0)
+            #expect(try await cli.runInProcess(["anchor", "--out", old]).status == 0)
             let fork = cli.directory.appendingPathComponent("fork.store").path
             try FileManager.default.copyItem(atPath: cli.storePath, toPath: fork)
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "44444444").utf8)).status == 0)
-            #expect(try cli.run(["anchor", "--out", new]).status == 0)
-            let key = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "44444444").utf8)).status == 0)
+            #expect(try await cli.runInProcess(["anchor", "--out", new]).status == 0)
+            let key = try await cli.runInProcess(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .newlines)
 
-            let proof = try cli.run(["prove", "--from", old, "--anchor", new, "--format", "json"])
+            let proof = try await cli.runInProcess(["prove", "--from", old, "--anchor", new, "--format", "json"])
             #expect(proof.status == 0, "\(proof.stderr)")
             let proofPath = cli.directory.appendingPathComponent("consistency.json")
             try Data(proof.stdout.utf8).write(to: proofPath)
@@ -286,19 +286,19 @@ import TestSupport
             try JSONSerialization.data(withJSONObject: rows).write(to: proofPath)
             #expect(try runPython([Self.verifier, "--consistency", old, new, key, proofPath.path]).status == 1, "an altered proof is not proven")
 
-            #expect(try cli.run(["prove", "--from", old]).status == 0, "the log as it is now extends the old checkpoint")
-            let reversed = try cli.run(["prove", "--from", new, "--anchor", old])
+            #expect(try await cli.runInProcess(["prove", "--from", old]).status == 0, "the log as it is now extends the old checkpoint")
+            let reversed = try await cli.runInProcess(["prove", "--from", new, "--anchor", old])
             #expect(reversed.status == 64 && reversed.stderr.contains("the older checkpoint comes first"), "\(reversed.stderr)")
-            #expect(try cli.run(["prove", ComplianceCommandsTests.revoked, "--from", old]).status == 64, "a session or --from, not both")
+            #expect(try await cli.runInProcess(["prove", ComplianceCommandsTests.revoked, "--from", old]).status == 64, "a session or --from, not both")
 
             // The fork: same store id and key, other events after the old checkpoint, signed all the same.
-            #expect(try cli.run(["ingest", "--store", fork, "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "55555555").utf8)).status == 0)
+            #expect(try await cli.runInProcess(["ingest", "--store", fork, "-"], input: Data(ComplianceCommandsTests.sessions.replacingOccurrences(of: "22222222", with: "55555555").utf8)).status == 0)
             let forked = cli.directory.appendingPathComponent("forked.txt").path
-            #expect(try cli.run(["anchor", "--store", fork, "--out", forked]).status == 0)
-            let refused = try cli.run(["prove", "--from", forked, "--anchor", new])
+            #expect(try await cli.runInProcess(["anchor", "--store", fork, "--out", forked]).status == 0)
+            let refused = try await cli.runInProcess(["prove", "--from", forked, "--anchor", new])
             #expect(refused.status == 2 && refused.stderr.contains("does not lead"), "\(refused.stderr)")
-            #expect(try cli.run(["prove", "--store", fork, "--from", old, "--anchor", forked]).status == 0, "the fork extends the old checkpoint too")
-            let forkProof = try cli.run(["prove", "--store", fork, "--from", old, "--anchor", forked, "--format", "json"])
+            #expect(try await cli.runInProcess(["prove", "--store", fork, "--from", old, "--anchor", forked]).status == 0, "the fork extends the old checkpoint too")
+            let forkProof = try await cli.runInProcess(["prove", "--store", fork, "--from", old, "--anchor", forked, "--format", "json"])
             try Data(forkProof.stdout.utf8).write(to: proofPath)
             #expect(try runPython([Self.verifier, "--consistency", old, new, key, proofPath.path]).status == 1,
                     "the fork's proof does not lead to the real log's checkpoint")
@@ -311,14 +311,14 @@ import TestSupport
 @Suite struct ShreddedExportTests {
     @Test func erasedAndPurgedSessionsExportWithTheirStatusAndNoTextOrAudio() async throws {
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
-            #expect(try cli.run(["erase", "--subject", "bob", "--yes"]).status == 0)
+            #expect(try await cli.runInProcess(["init"]).status == 0)
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Data(ComplianceCommandsTests.sessions.utf8)).status == 0)
+            #expect(try await cli.runInProcess(["erase", "--subject", "bob", "--yes"]).status == 0)
             // Carol's session ended 2026-03-02T10:00:06Z: a day and a second later it is purged.
-            #expect(try cli.run(["retention", "apply", "--max-age", "1d", "--as-of", "2026-03-03T10:00:07Z"]).status == 0)
+            #expect(try await cli.runInProcess(["retention", "apply", "--max-age", "1d", "--as-of", "2026-03-03T10:00:07Z"]).status == 0)
 
             let json = cli.directory.appendingPathComponent("all.json")
-            #expect(try cli.run(["export", "--all", "--format", "json", "--out", json.path]).status == 0)
+            #expect(try await cli.runInProcess(["export", "--all", "--format", "json", "--out", json.path]).status == 0)
             let read = try ExportReader.read("json", json)
             #expect(read["valid"] as? Bool == true, "\(read["errors"] ?? "")")
             let sessions = try #require((read["document"] as? [String: Any])?["sessions"] as? [[String: Any]])
@@ -329,19 +329,19 @@ import TestSupport
             #expect(!text.contains("secret") && !text.contains("carols words"))
 
             let csv = cli.directory.appendingPathComponent("all.csv")
-            #expect(try cli.run(["export", "--all", "--format", "csv", "--out", csv.path]).status == 0)
+            #expect(try await cli.runInProcess(["export", "--all", "--format", "csv", "--out", csv.path]).status == 0)
             #expect((try ExportReader.read("csv", csv)["pandas_rows"] as? [Any])?.isEmpty == true)
 
             let vtt = cli.directory.appendingPathComponent("bob.vtt")
-            #expect(try cli.run(["export", ComplianceCommandsTests.revoked, "--format", "vtt", "--out", vtt.path]).status == 0)
+            #expect(try await cli.runInProcess(["export", ComplianceCommandsTests.revoked, "--format", "vtt", "--out", vtt.path]).status == 0)
             #expect((try ExportReader.read("vtt", vtt)["cues"] as? [Any])?.isEmpty == true)
             #expect(try String(contentsOf: vtt, encoding: .utf8).contains("NOTE This session was erased"))
             let srt = cli.directory.appendingPathComponent("carol.srt")
-            #expect(try cli.run(["export", ComplianceCommandsTests.consented, "--format", "srt", "--out", srt.path]).status == 0)
+            #expect(try await cli.runInProcess(["export", ComplianceCommandsTests.consented, "--format", "srt", "--out", srt.path]).status == 0)
             #expect((try ExportReader.read("srt", srt)["cues"] as? [Any])?.isEmpty == true)
 
             let bundle = cli.directory.appendingPathComponent("bob.zip")
-            let bundled = try cli.run(["export", "--subject", "bob", "--bundle", bundle.path])
+            let bundled = try await cli.runInProcess(["export", "--subject", "bob", "--bundle", bundle.path])
             #expect(bundled.status == 0, "\(bundled.stderr)")
             let zip = try ExportReader.read("zip", bundle)
             #expect((zip["names"] as? [String])?.contains { $0.hasSuffix(".flac") } == false, "no audio of an erased session")

@@ -11,6 +11,7 @@ extension CLIRunner {
     /// runner's (absolute paths through the environment); other paths must be absolute, since the
     /// working directory is the process's. For commands that need a process of their own (signals,
     /// crashes, memory, another user, a working directory) use ``run(_:environment:input:limit:)``.
+    @discardableResult
     func runInProcess(_ arguments: [String], environment: [String: String] = [:], input: Data? = nil) async throws -> Outcome {
         let scratch = directory.appendingPathComponent(".in-process-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: scratch, withIntermediateDirectories: true)

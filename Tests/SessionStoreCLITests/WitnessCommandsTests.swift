@@ -36,54 +36,54 @@ import TestSupport
 
     @Test func aCheckpointCosignedOverHTTPVerifiesWithTheWitnessKeyAndAForkIsRefusedByAWitnessThatRestarted() async throws {
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Self.more("44444444-4444-4444-8444-444444444444", "first words")).status == 0)
-            let logKey = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            let initialised = try cli.run(["witness", "init", "--key-file", "w.key", "--name", "witness.test/w1"])
+            #expect(try await cli.runInProcess(["init"]).status == 0)
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Self.more("44444444-4444-4444-8444-444444444444", "first words")).status == 0)
+            let logKey = try await cli.runInProcess(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            let initialised = try await cli.runInProcess(["witness", "init", "--key-file", cli.path("w.key"), "--name", "witness.test/w1"])
             #expect(initialised.status == 0, "\(initialised.stderr)")
             let witnessKey = initialised.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(try cli.run(["witness", "key", "--key-file", "w.key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == witnessKey)
-            #expect(try cli.run(["witness", "init", "--key-file", "w.key", "--name", "again"]).status == 64, "a key file is never overwritten")
-            let otherKey = try cli.run(["witness", "init", "--key-file", "other.key", "--name", "witness.test/w2"]).stdout
+            #expect(try await cli.runInProcess(["witness", "key", "--key-file", cli.path("w.key")]).stdout.trimmingCharacters(in: .whitespacesAndNewlines) == witnessKey)
+            #expect(try await cli.runInProcess(["witness", "init", "--key-file", cli.path("w.key"), "--name", "again"]).status == 64, "a key file is never overwritten")
+            let otherKey = try await cli.runInProcess(["witness", "init", "--key-file", cli.path("other.key"), "--name", "witness.test/w2"]).stdout
                 .trimmingCharacters(in: .whitespacesAndNewlines)
 
             var (witness, url) = try Self.serve(cli, logKey: logKey)
-            let first = try cli.run(["anchor", "--out", "cp1.txt", "--witness", url, "--witness-key", witnessKey])
+            let first = try await cli.runInProcess(["anchor", "--out", cli.path("cp1.txt"), "--witness", url, "--witness-key", witnessKey])
             #expect(first.status == 0, "\(first.stderr)")
             let checkpoint = try String(contentsOf: cli.directory.appendingPathComponent("cp1.txt"), encoding: .utf8)
             #expect(checkpoint.contains("\n— witness.test/w1 "))
             // The store keeps a record of the checkpoint given out, with the witness that cosigned it.
-            let evidence = try cli.run(["audit", "integrity", "--format", "json"])
+            let evidence = try await cli.runInProcess(["audit", "integrity", "--format", "json"])
             let records = try #require(try JSONSerialization.jsonObject(with: Data(evidence.stdout.utf8)) as? [[String: Any]], "\(evidence.stderr)")
             #expect(records.first?["kind"] as? String == "checkpoint")
             #expect(records.first?["witnesses"] as? [String] == ["witness.test/w1"])
             #expect(checkpoint.contains("\n\(records.first?["tree_size"] as? Int ?? -1)\n"), "the record names the checkpoint's size")
-            #expect(try cli.run(["verify", "--anchor", "cp1.txt", "--witness-key", witnessKey]).status == 0)
+            #expect(try await cli.runInProcess(["verify", "--anchor", cli.path("cp1.txt"), "--witness-key", witnessKey]).status == 0)
             // The independent reader, from docs/COMPLIANCE.md alone (PyNaCl for Ed25519).
             let reader = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/format-reader/verify_proof.py").path
             let cp1 = cli.directory.appendingPathComponent("cp1.txt").path
             let independent = try runPython([reader, "--cosignature", cp1, witnessKey])
             #expect(independent.status == 0, "\(String(decoding: independent.stdout, as: UTF8.self)) \(independent.stderr)")
             #expect(try runPython([reader, "--cosignature", cp1, otherKey]).status == 1)
-            let unwitnessed = try cli.run(["verify", "--anchor", "cp1.txt", "--witness-key", otherKey])
+            let unwitnessed = try await cli.runInProcess(["verify", "--anchor", cli.path("cp1.txt"), "--witness-key", otherKey])
             #expect(unwitnessed.status == 2 && unwitnessed.stderr.contains("cosignatures"))
-            #expect(try cli.run(["verify", "--without-key", "--anchor", "cp1.txt", "--verifier-key", logKey, "--witness-key", witnessKey]).status == 0)
-            #expect(try cli.run(["copy", "--to", "fork.store"]).status == 0, "a copy now: later a fork of the store")
+            #expect(try await cli.runInProcess(["verify", "--without-key", "--anchor", cli.path("cp1.txt"), "--verifier-key", logKey, "--witness-key", witnessKey]).status == 0)
+            #expect(try await cli.runInProcess(["copy", "--to", cli.path("fork.store")]).status == 0, "a copy now: later a fork of the store")
 
             // The witness stops on SIGTERM and starts again from its state directory.
             witness.send(SIGTERM)
             #expect(witness.wait(limit: .seconds(60)).status == 0)
             (witness, url) = try Self.serve(cli, logKey: logKey)
-            #expect(try cli.run(["ingest", "-"], input: Self.more("55555555-5555-4555-8555-555555555555", "more words")).status == 0)
-            let second = try cli.run(["anchor", "--out", "cp2.txt", "--witness", url, "--witness-key", witnessKey])
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Self.more("55555555-5555-4555-8555-555555555555", "more words")).status == 0)
+            let second = try await cli.runInProcess(["anchor", "--out", cli.path("cp2.txt"), "--witness", url, "--witness-key", witnessKey])
             #expect(second.status == 0, "\(second.stderr)")
 
             // The fork: the copy, given other events, and more of them than the store has now.
             let rewritten = Self.more("66666666-6666-4666-8666-666666666666", "rewritten") + Data("\n".utf8)
                 + Self.more("77777777-7777-4777-8777-777777777777", "rewritten again")
-            let forkIngest = try cli.run(["ingest", "--store", "fork.store", "-"], input: rewritten)
+            let forkIngest = try await cli.runInProcess(["ingest", "--store", cli.path("fork.store"), "-"], input: rewritten)
             #expect(forkIngest.status == 0, "\(forkIngest.stderr)")
-            let refused = try cli.run(["anchor", "--store", "fork.store", "--out", "forged.txt", "--witness", url])
+            let refused = try await cli.runInProcess(["anchor", "--store", cli.path("fork.store"), "--out", cli.path("forged.txt"), "--witness", url])
             #expect(refused.status == 2, "\(refused.stderr)")
             #expect(refused.stderr.contains("HTTP 422") && !FileManager.default.fileExists(atPath: cli.directory.appendingPathComponent("forged.txt").path))
 
@@ -103,7 +103,7 @@ import TestSupport
                                                 ["python3", "-c", client, url, cli.directory.appendingPathComponent("cp1.txt").path])
             #expect(statuses.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines) == "400 404 409 403", "\(statuses.stderr)")
 
-            let unreachable = try cli.run(["anchor", "--out", "cp3.txt", "--witness", "http://127.0.0.1:9/"])
+            let unreachable = try await cli.runInProcess(["anchor", "--out", cli.path("cp3.txt"), "--witness", "http://127.0.0.1:9/"])
             #expect(unreachable.status == 69 && unreachable.stderr.contains("cannot reach"))
             witness.kill()
         }
@@ -111,20 +111,20 @@ import TestSupport
 
     @Test func theOfflineWitnessAnswersARequestFileAndRefusesAMalformedOne() async throws {
         try await withCLI { cli in
-            #expect(try cli.run(["init"]).status == 0)
-            #expect(try cli.run(["ingest", "-"], input: Self.more("44444444-4444-4444-8444-444444444444", "words")).status == 0)
-            let logKey = try cli.run(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
-            #expect(try cli.run(["witness", "init", "--key-file", "w.key", "--name", "witness.test/offline"]).status == 0)
-            let checkpoint = try cli.run(["anchor"]).stdout
+            #expect(try await cli.runInProcess(["init"]).status == 0)
+            #expect(try await cli.runInProcess(["ingest", "-"], input: Self.more("44444444-4444-4444-8444-444444444444", "words")).status == 0)
+            let logKey = try await cli.runInProcess(["anchor", "--public-key"]).stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+            #expect(try await cli.runInProcess(["witness", "init", "--key-file", cli.path("w.key"), "--name", "witness.test/offline"]).status == 0)
+            let checkpoint = try await cli.runInProcess(["anchor"]).stdout
             let request = "old 0\n\n" + checkpoint
-            let arguments = ["witness", "add-checkpoint", "--key-file", "w.key", "--state", "w.state", "--log", logKey, "-"]
-            let answer = try cli.run(arguments, input: Data(request.utf8))
+            let arguments = ["witness", "add-checkpoint", "--key-file", cli.path("w.key"), "--state", cli.path("w.state"), "--log", logKey, "-"]
+            let answer = try await cli.runInProcess(arguments, input: Data(request.utf8))
             #expect(answer.status == 0 && answer.stdout.hasPrefix("— witness.test/offline "), "\(answer.stderr)")
-            let again = try cli.run(arguments, input: Data(request.utf8))
+            let again = try await cli.runInProcess(arguments, input: Data(request.utf8))
             #expect(again.status == 2 && again.stderr.contains("409"))
-            let malformed = try cli.run(arguments, input: Data("old zero\n\n".utf8))
+            let malformed = try await cli.runInProcess(arguments, input: Data("old zero\n\n".utf8))
             #expect(malformed.status == 65 && malformed.stderr.contains("400"))
-            #expect(try cli.run(["witness", "add-checkpoint", "--key-file", "w.key", "--state", "w.state", "-"]).status == 64, "no --log")
+            #expect(try await cli.runInProcess(["witness", "add-checkpoint", "--key-file", cli.path("w.key"), "--state", cli.path("w.state"), "-"]).status == 64, "no --log")
         }
     }
 }
