@@ -57,11 +57,8 @@ struct ContentRoutes {
                 sessions.append(summary)
             }
         } else {
-            var list = SessionQuery()
-            list.subject = subject.map(reader.subject)
-            list.readableSubjects = token.subjects.isEmpty ? nil : token.subjects
-            list.limit = Int.max - 1
-            sessions = try await reader.sessions(list).sessions
+            sessions = try await reader.sessions(.all(of: subject.map(reader.subject),
+                                                      readableSubjects: token.subjects.isEmpty ? nil : token.subjects)).sessions
             guard !sessions.isEmpty else { throw Problem.notFound("the store has no session to export that this token may read") }
         }
         return try await streamedExport(of: sessions, request, token, name: subject == nil ? "sessions" : "subject", subject: subject.map(reader.subject))

@@ -29,9 +29,7 @@ struct IntegrityRoutes {
     /// threads tasks run on), then records what it found.
     static func verify(_ log: EventLog, by actor: String) async throws -> IntegrityEvidence.Entry<IntegrityVerified> {
         let clock = ContinuousClock(), start = clock.now
-        let report = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try log.verify(checkingStructure: false) }) }
-        }
+        let report = try await onThreadOfItsOwn { try log.verify(checkingStructure: false) }
         let took = clock.now - start
         let at = ContentRoutes.now
         guard try !log.isReadOnlyReplica() else {

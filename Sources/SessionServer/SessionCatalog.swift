@@ -306,6 +306,16 @@ struct SessionQuery {
     /// The subjects whose sessions the asker may see; nil: everyone's.
     var readableSubjects: [SubjectHash]?
 
+    /// Every session (no page limit) of `subject`, or of everyone, that a principal limited to
+    /// `readableSubjects` may see: what an export or a bundle takes.
+    static func all(of subject: SubjectHash? = nil, readableSubjects: [SubjectHash]? = nil) -> SessionQuery {
+        var query = SessionQuery()
+        query.subject = subject
+        query.readableSubjects = readableSubjects
+        query.limit = Int.max - 1  // the page's heap keeps limit + 1
+        return query
+    }
+
     /// The nibbles of `text` when it is hex digits (and dashes), at most 32; nil otherwise.
     static func idPrefix(_ text: String) -> [UInt8]? {
         var nibbles: [UInt8] = []

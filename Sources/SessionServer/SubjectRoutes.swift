@@ -51,10 +51,7 @@ extension SubjectRoutes {
     static func bundle(of subject: SubjectHash, for token: Principal, request: Request, reader: StoreReader) async throws -> Response {
         let purpose = request.form.nonEmpty("purpose")
         try reader.checkPurpose(purpose)
-        var query = SessionQuery()
-        query.subject = subject
-        query.limit = Int.max - 1
-        let sessions = try await reader.sessions(query).sessions
+        let sessions = try await reader.sessions(.all(of: subject)).sessions
         let exporter = Exporter(log: reader.log, upToDate: reader.runner, sessions: sessions)
         let bundle = SubjectBundle(exporter: exporter, subject: subject)
         var headers = WebConsole.pageHeaders(type: "application/zip")

@@ -187,9 +187,7 @@ struct ConsoleViews {
     func audit(_ context: ServerContext) async throws -> Response {
         try context.require(.audit)
         let log = reader.log
-        let report = try await withCheckedThrowingContinuation { continuation in
-            Thread.detachNewThread { continuation.resume(with: Result { try ViolationCheck(log: log).run() }) }
-        }
+        let report = try await onThreadOfItsOwn { try ViolationCheck(log: log).run() }
         var bySession: [UUID: Int] = [:]
         for violation in report.violations { bySession[violation.session, default: 0] += 1 }
         state.lastAudit = ConsoleState.AuditCheck(violationsBySession: bySession, violations: report.violations.count, ranAt: ContentRoutes.now)
@@ -230,10 +228,7 @@ struct ConsoleViews {
     }
 
     private func subjectSessions(_ subject: SubjectHash) async throws -> [SessionSummary] {
-        var query = SessionQuery()
-        query.subject = subject
-        query.limit = Int.max - 1
-        return try await reader.sessions(query).sessions
+        try await reader.sessions(.all(of: subject)).sessions
     }
 
     /// `m:ss`, or `h:mm:ss` from an hour on.
