@@ -1,4 +1,4 @@
-// swift-tools-version: 6.0
+// swift-tools-version: 6.1
 import PackageDescription
 
 let package = Package(
@@ -21,8 +21,18 @@ let package = Package(
         .library(name: "Migrations", targets: ["Migrations"]),
         .library(name: "WitnessHTTP", targets: ["WitnessHTTP"]),
         .library(name: "OutputRows", targets: ["OutputRows"]),
+        .library(name: "WebTokens", targets: ["WebTokens"]),
         .library(name: "SessionServer", targets: ["SessionServer"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
+    ],
+    traits: [
+        // `sessionstore serve` and `witness serve`: Hummingbird and SwiftNIO, about four fifths of a first
+        // build. On by default; `--disable-default-traits` builds the store's CLI without them (tools/demo).
+        .trait(name: "Server", description: "`sessionstore serve` and `witness serve` (Hummingbird, SwiftNIO)."),
+        // `serve --tls-certificate`: swift-nio-ssl and its copy of BoringSSL (several hundred C files) are
+        // built only with `--traits TLS`; the default build serves plain HTTP (docs/PERFORMANCE.md, "Build").
+        .trait(name: "TLS", description: "HTTPS in `sessionstore serve` (swift-nio-ssl, BoringSSL).", enabledTraits: ["Server"]),
+        .default(enabledTraits: ["Server"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -44,8 +54,6 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle", from: "2.13.0"),
         // `serve`'s live session stream (/v1/sessions/{id}/live).
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
-        // `serve --jwks`: JWTs of an identity provider.
-        .package(url: "https://github.com/vapor/jwt-kit", from: "5.8.0"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
         // `serve`'s web console (/ui): server-rendered pages from Mustache templates.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
@@ -102,26 +110,30 @@ let package = Package(
             name: "Reports",
             dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Output", "Projections", "Replay", "SessionLog", "SessionModel"]
         ),
-        // The witness over HTTP: the C2SP tlog-witness server (Hummingbird) and the client that collects cosignatures.
-        .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog", .product(name: "Hummingbird", package: "hummingbird")]),
+        // The client that collects witnesses' cosignatures over HTTP (C2SP tlog-witness); the witness's own
+        // server is in SessionServer.
+        .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog"]),
         // The rows the CLI prints and the server answers with, one rendering for both (docs/OUTPUT.md).
         .target(name: "OutputRows", dependencies: ["Compliance", "Output", "Projections", "Ingest", "SessionModel"]),
-        // `sessionstore serve`: the store over HTTP (Hummingbird 2), with tokens, limits and metrics.
+        // `serve --jwks`: JWS signatures checked with the system's libcrypto, which the log already links
+        // (jwt-kit would bring swift-crypto's BoringSSL, swift-certificates and SwiftASN1: docs/SERVER.md).
+        .target(name: "WebTokens", dependencies: ["CCrypto"]),
+        // `sessionstore serve`: the store over HTTP (Hummingbird 2), with tokens, limits and metrics; and the
+        // witness's endpoint (`witness serve`).
         .target(
             name: "SessionServer",
             dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Ingest", "Output", "OutputRows", "Projections", "Replay",
-                           "Reports", "SessionLog", "SessionModel", "Migrations",
+                           "Reports", "SessionLog", "SessionModel", "Migrations", "WebTokens",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
-                           .product(name: "HummingbirdTLS", package: "hummingbird"),
+                           .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["TLS"])),
                            .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                            .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
-                           .product(name: "JWTKit", package: "jwt-kit"),
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "CoreMetrics", package: "swift-metrics"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOWebSocket", package: "swift-nio"),
-                           .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                           .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus"),
                            .product(name: "Mustache", package: "swift-mustache")]
@@ -146,7 +158,7 @@ let package = Package(
                 "Reports",
                 "WitnessHTTP",
                 "OutputRows",
-                "SessionServer",
+                .target(name: "SessionServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -186,9 +198,10 @@ let package = Package(
             dependencies: ["Compliance", "Exports", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TestSupport"]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+        .testTarget(name: "WebTokensTests", dependencies: ["WebTokens"]),
         .testTarget(
             name: "SessionStoreCLITests",
-            dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "Audio", "Projections", "TestSupport"]
+            dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "SessionServer", "Audio", "Projections", "TestSupport"]
         ),
         .testTarget(
             name: "SessionServerTests",

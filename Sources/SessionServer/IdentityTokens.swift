@@ -1,14 +1,14 @@
 import Compliance
 import EventLog
 import Foundation
-import JWTKit
 import SessionModel
+import WebTokens
 
-/// JWTs from an identity provider, verified with its published keys (a JWKS document: RS256, ES256,
-/// EdDSA, … as jwt-kit verifies them). Claims (docs/SERVER.md, "Access"): `sub` (who, required), `exp`
-/// (required), `nbf`, `iss` and `aud` (checked against the configuration when it names them), `scope`
-/// (space-separated, OAuth style: `ingest`, `read`, `audit`, `admin`; others are ignored) and
-/// `sessionstore_subjects` (raw user ids a read is limited to, hashed here as everywhere).
+/// JWTs from an identity provider, verified with its published keys (a JWKS document: RS256-512,
+/// PS256-512, ES256-512, EdDSA; see ``JSONWebKeySet``). Claims (docs/SERVER.md, "Access"): `sub` (who,
+/// required), `exp` (required), `nbf`, `iss` and `aud` (checked against the configuration when it names
+/// them), `scope` (space-separated, OAuth style: `ingest`, `read`, `audit`, `admin`; others are ignored)
+/// and `sessionstore_subjects` (raw user ids a read is limited to, hashed here as everywhere).
 public struct IdentityTokens: Sendable {
     /// The provider's keys, as its `/.well-known/jwks.json` publishes them.
     public var jwks: String
@@ -23,46 +23,47 @@ public struct IdentityTokens: Sendable {
         self.audience = audience
     }
 
-    /// The keys, checked once when the server starts: a document that holds no key is an error.
-    func keys() async throws -> JWTKeyCollection {
-        let document = try? JSONSerialization.jsonObject(with: Data(jwks.utf8)) as? [String: Any]
-        guard let keys = document?["keys"] as? [Any], !keys.isEmpty else {
-            throw ServerSetupError(message: "the JWKS document holds no key (a JSON object with a non-empty \"keys\" array)")
+    /// The keys, checked once when the server starts: a document that holds no usable key is an error.
+    func keys() throws -> JSONWebKeySet {
+        do { return try JSONWebKeySet(json: Data(jwks.utf8)) } catch {
+            throw ServerSetupError(message: "the identity provider's key set cannot be used: \(error)")
         }
-        return try await JWTKeyCollection().add(jwksJSON: jwks)
     }
 
     /// The principal `token` stands for, or nil when it is not a valid JWT of this provider (bad
     /// signature, expired, not yet valid, another issuer or audience, no scope of ours, no subject).
-    func principal(_ token: String, keys: JWTKeyCollection, log: EventLog) async -> Principal? {
-        guard let claims = try? await keys.verify(token, as: IdentityClaims.self) else { return nil }
-        if let issuer, claims.iss?.value != issuer { return nil }
-        if let audience, (try? claims.aud?.verifyIntendedAudience(includes: audience)) == nil { return nil }
+    func principal(_ token: String, keys: JSONWebKeySet, log: EventLog) -> Principal? {
+        guard let claims = try? keys.verify(token, as: IdentityClaims.self) else { return nil }
+        if let issuer, claims.iss != issuer { return nil }
+        if let audience, !(claims.aud?.values.contains(audience) ?? false) { return nil }
         let scopes = Set((claims.scope ?? "").split(separator: " ").compactMap { TokenScope(rawValue: String($0)) })
-        guard !scopes.isEmpty, !claims.sub.value.isEmpty else { return nil }
+        guard !scopes.isEmpty, !claims.sub.isEmpty else { return nil }
         let subjects = (claims.subjects ?? []).map { SubjectHash(bytes: log.identifierHash($0))! }
         guard subjects.isEmpty || scopes == [.read] else { return nil }  // as with store tokens: only a read is limited to people
-        return Principal(actor: "jwt \(claims.iss?.value ?? "-") \(claims.sub.value)", scopes: scopes, subjects: subjects)
+        return Principal(actor: "jwt \(claims.iss ?? "-") \(claims.sub)", scopes: scopes, subjects: subjects)
     }
 }
 
-/// The claims this server reads.
-struct IdentityClaims: JWTPayload {
-    var sub: SubjectClaim
-    var exp: ExpirationClaim
-    var nbf: NotBeforeClaim?
-    var iss: IssuerClaim?
-    var aud: AudienceClaim?
+/// The claims this server reads (`exp` and `nbf` are checked by ``JSONWebKeySet/verify(_:as:now:)``).
+struct IdentityClaims: Decodable {
+    var sub: String
+    var iss: String?
+    var aud: Audience?
     var scope: String?
     var subjects: [String]?
 
     enum CodingKeys: String, CodingKey {
-        case sub, exp, nbf, iss, aud, scope
+        case sub, iss, aud, scope
         case subjects = "sessionstore_subjects"
     }
 
-    func verify(using algorithm: some JWTAlgorithm) async throws {
-        try exp.verifyNotExpired()
-        try nbf?.verifyNotBefore()
+    /// `aud`: one string or an array of them (RFC 7519 §4.1.3).
+    struct Audience: Decodable {
+        var values: [String]
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.singleValueContainer()
+            if let one = try? container.decode(String.self) { values = [one] } else { values = try container.decode([String].self) }
+        }
     }
 }

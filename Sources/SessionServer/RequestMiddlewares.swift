@@ -1,9 +1,9 @@
 import Compliance
 import EventLog
-import JWTKit
 import Foundation
 import Hummingbird
 import NIOCore
+import WebTokens
 
 /// Turns every error a route throws into a problem answer (RFC 9457), counts refusals, and keeps the
 /// server's own errors (a store failure) from telling more than that something went wrong.
@@ -40,14 +40,14 @@ struct ProblemMiddleware: RouterMiddleware {
 /// for; nil for any token that is not valid now.
 struct Authenticator: Sendable {
     let verifier: TokenVerifier
-    let identity: (tokens: IdentityTokens, keys: JWTKeyCollection)?
+    let identity: (tokens: IdentityTokens, keys: JSONWebKeySet)?
     let log: EventLog
 
     func principal(_ presented: String) async throws -> Principal? {
         if presented.hasPrefix("sst_") {
             return try verifier.verify(presented, at: Int64(Date().timeIntervalSince1970 * 1000)).map(Principal.init(token:))
         } else if let identity {
-            return await identity.tokens.principal(presented, keys: identity.keys, log: log)
+            return identity.tokens.principal(presented, keys: identity.keys, log: log)
         }
         return nil
     }

@@ -3,11 +3,9 @@ import EventLog
 import Foundation
 import Hummingbird
 import HummingbirdCore
-import HummingbirdTLS
-import NIOSSL
 import HummingbirdWebSocket
-import JWTKit
 import NIOCore
+import WebTokens
 
 /// `sessionstore serve`: the store over HTTP/1.1 (docs/SERVER.md, docs/openapi.yaml).
 ///
@@ -27,20 +25,15 @@ public struct SessionServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT; `ready` is called with the port once the server listens.
     public func run(ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let metrics = self.metrics
-        let keys = try await identityKeys()
+        let keys = try identityKeys()
         let idleTimeout = TimeAmount.seconds(configuration.idleTimeout.components.seconds)
-        let headTimeout = TimeAmount.seconds(configuration.headTimeout.components.seconds)
         let router = router(identityKeys: keys)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
             http1: HTTP1Channel.Configuration(idleTimeout: idleTimeout),
             ws: .init(maxFrameSize: configuration.maximumLineBytes, closeTimeout: .seconds(5)))
         let webSocketResponder = router.buildResponder()
-        let tls = try tlsConfiguration()
-        let server = HTTPServerBuilder { responder in
-            let http = HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
-            guard let tls else { return GuardedChannel(inner: http, idleTimeout: idleTimeout, headTimeout: headTimeout, metrics: metrics) }
-            return GuardedChannel(inner: try TLSChannel(http, tlsConfiguration: tls), idleTimeout: idleTimeout, headTimeout: headTimeout, metrics: metrics)
+        let server = try serverBuilder { responder in
+            HTTP1WebSocketUpgradeChannel(responder: responder, webSocketResponder: webSocketResponder, configuration: channel)
         }
         let application = Application(
             router: router,
@@ -52,35 +45,13 @@ public struct SessionServer: Sendable {
         try await application.runService()
     }
 
-    /// The TLS configuration of ``ServerConfiguration/tls``, its files read once; nil for plain HTTP.
-    func tlsConfiguration() throws -> TLSConfiguration? {
-        guard let (chain, key) = configuration.tls else { return nil }
-        do {
-            let certificates = try NIOSSLCertificate.fromPEMFile(chain)
-            guard !certificates.isEmpty else { throw ServerSetupError(message: "\(chain) holds no PEM certificate") }
-            return TLSConfiguration.makeServerConfiguration(certificateChain: certificates.map { .certificate($0) },
-                                                            privateKey: .privateKey(try NIOSSLPrivateKey(file: key, format: .pem)))
-        } catch let error as ServerSetupError {
-            throw error
-        } catch {
-            throw ServerSetupError(message: "cannot use the TLS certificate \(chain) and key \(key): \(error)")
-        }
-    }
-
     /// The identity provider's keys, read once; a JWKS document without a usable key stops the server.
-    public func identityKeys() async throws -> JWTKeyCollection? {
-        guard let identity = configuration.identityTokens else { return nil }
-        do {
-            return try await identity.keys()
-        } catch let error as ServerSetupError {
-            throw error
-        } catch {
-            throw ServerSetupError(message: "the identity provider's key set cannot be used: \(error)")
-        }
+    public func identityKeys() throws -> JSONWebKeySet? {
+        try configuration.identityTokens?.keys()
     }
 
     /// The routes, for ``run(ready:)`` and for tests that drive them without a socket.
-    public func router(identityKeys: JWTKeyCollection? = nil) -> Router<ServerContext> {
+    public func router(identityKeys: JSONWebKeySet? = nil) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ProblemMiddleware(metrics: metrics))
         HealthRoutes(log: log, metrics: metrics).add(to: router)

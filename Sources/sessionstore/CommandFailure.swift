@@ -8,7 +8,9 @@ import Foundation
 import Ingest
 import Output
 import Replay
+#if Server
 import SessionServer
+#endif
 import SessionModel
 
 /// The exit codes of every command (README, `sessionstore --help`).
@@ -54,8 +56,10 @@ extension CommandFailure {
             self.init(.integrity, divergence.description)
         case let error as ReplayDriveError:
             if case .sourceUnusable = error { self.init(.invalidData, error.description) } else { self.init(.targetFailed, error.description) }
+        #if Server
         case let error as ServerSetupError:
             self.init(.usage, error.message)
+        #endif
         case let failure as IngestFailure:
             self.init(.invalidData, failure.problems.first.map { "\($0)" } ?? failure.description)
         default:

@@ -1,3 +1,4 @@
+#if Server
 import ArgumentParser
 import Foundation
 import Output
@@ -12,8 +13,8 @@ struct ServeCommand: AsyncParsableCommand {
             port). Every request under /v1 carries an access token (Authorization: Bearer TOKEN) made by \
             `sessionstore tokens create --scope ingest --name app-backend`, say; /healthz, /readyz and /metrics take none. SIGTERM or SIGINT stop \
             accepting connections, let requests in flight finish, and close the store. HTTPS with \
-            --tls-certificate and --tls-key; plain HTTP otherwise: keep it on loopback (the default) or \
-            behind a TLS proxy to serve other machines. Routes, answers and \
+            --tls-certificate and --tls-key in a build with the TLS trait (`swift build --traits TLS`); plain \
+            HTTP otherwise: keep it on loopback (the default) or behind a TLS proxy to serve other machines. Routes, answers and \
             limits: docs/SERVER.md and docs/openapi.yaml.
 
               sessionstore tokens create --scope ingest --name app-backend
@@ -45,7 +46,8 @@ struct ServeCommand: AsyncParsableCommand {
     var headerTimeout = Int(ServerConfiguration().headTimeout.components.seconds)
 
     @Option(name: .customLong("tls-certificate"), help: ArgumentHelp(
-        "Serve HTTPS (and WSS) with this certificate chain (PEM); with --tls-key.", valueName: "file"))
+        "Serve HTTPS (and WSS) with this certificate chain (PEM); with --tls-key. Needs a build with `--traits TLS`.",
+        valueName: "file"))
     var tlsCertificate: String?
 
     @Option(name: .customLong("tls-key"), help: ArgumentHelp("The private key (PEM) of --tls-certificate.", valueName: "file"))
@@ -94,7 +96,9 @@ struct ServeCommand: AsyncParsableCommand {
                 configuration.identityTokens = IdentityTokens(jwks: document, issuer: jwtIssuer, audience: jwtAudience)
             }
             let host = configuration.host, scheme = configuration.tls == nil ? "http" : "https"
-            try await SessionServer(log: log, configuration: configuration).run { bound in
+            let server = SessionServer(log: log, configuration: configuration)
+            for reason in try server.identityKeys()?.skipped ?? [] { Console.err("serve: --jwks: \(reason); it is not used\n") }
+            try await server.run { bound in
                 // One write(2), unbuffered: whoever waits for this line sees it at once.
                 Console.out("listening on \(scheme)://\(host):\(bound)\n")
             }
@@ -102,3 +106,4 @@ struct ServeCommand: AsyncParsableCommand {
         }
     }
 }
+#endif

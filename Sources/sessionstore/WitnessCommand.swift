@@ -3,6 +3,9 @@ import Compliance
 import EventLog
 import Foundation
 import Output
+#if Server
+import SessionServer
+#endif
 import WitnessHTTP
 
 struct WitnessCommand: AsyncParsableCommand {
@@ -129,10 +132,15 @@ struct WitnessServeCommand: AsyncParsableCommand {
         try await reportingFailures {
             guard let (host, port) = listenAddress(listen) else { throw CommandFailure(.usage, "--listen \(listen) is not HOST:PORT") }
             let witness = try stateOptions.witness(key)
+            #if Server
             try await WitnessServer.run(witness, host: host, port: port) { bound in
                 // One write(2), unbuffered: whoever waits for this line sees it at once.
                 Console.out("listening on http://\(host):\(bound)\n")
             }
+            #else
+            _ = (witness, host, port)
+            throw CommandFailure.serverNotBuilt
+            #endif
         }
     }
 }

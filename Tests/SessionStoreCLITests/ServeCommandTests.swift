@@ -1,4 +1,5 @@
 import Foundation
+import SessionServer
 import Testing
 import TestSupport
 
@@ -111,7 +112,21 @@ import TestSupport
         print("all checks passed")
         """
 
-    @Test(.enabled(if: pythonTestEnabled("requests, websockets")))
+    @Test func aBuildWithoutTLSSaysHowToGetItInOneSentence() async throws {
+        try await withCLI { cli in
+            #expect(try cli.run(["init"]).status == 0)
+            let refused = try cli.run(["serve", "--listen", "127.0.0.1:0", "--tls-certificate", "cert.pem", "--tls-key", "key.pem"])
+            if SessionServer.supportsTLS {
+                #expect(refused.status == 64, "the certificate file does not exist: \(refused.stderr)")
+                #expect(refused.stderr.contains("cert.pem"))
+            } else {
+                #expect(refused.status == 64)
+                #expect(refused.stderr.contains("built without TLS: build it with `swift build --traits TLS`"), "\(refused.stderr)")
+            }
+        }
+    }
+
+    @Test(.enabled(if: SessionServer.supportsTLS && pythonTestEnabled("requests, websockets")))
     func theServerSpeaksHTTPSAndWSSWithACertificateAndKey() async throws {
         try requirePython("requests, websockets")
         try await withCLI { cli in
