@@ -41,7 +41,6 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-protobuf", from: "1.39.0"),
         // `replay --drive`: the system under test as a child process with async pipes and a teardown.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
-        .package(url: "https://github.com/apple/swift-async-algorithms", from: "1.1.4"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
         // `sessionstore witness serve`: the C2SP tlog-witness HTTP endpoint.
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
@@ -101,7 +100,6 @@ let package = Package(
             name: "Replay",
             dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations",
                            .product(name: "Subprocess", package: "swift-subprocess"),
-                           .product(name: "AsyncAlgorithms", package: "swift-async-algorithms"),
                            // FilePath: Apple platforms take it from their System framework.
                            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux]))]
         ),

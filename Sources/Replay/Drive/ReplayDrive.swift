@@ -1,4 +1,3 @@
-import AsyncAlgorithms
 import EventLog
 import Foundation
 import Ingest
@@ -61,7 +60,7 @@ public struct ReplayDrive: Sendable {
     /// or hangs (it is then stopped).
     public func run(into target: some ReplayTarget) async throws -> ReplayDriveResult {
         let clock = ReplayClock(speed: options.speed), monitor = DriveMonitor()
-        let channel = AsyncChannel<[PacedEvent]>()
+        let channel = HandOff<[PacedEvent]>()
         let input = ReplayInput(session: session, channel: channel, monitor: monitor, clock: clock)
         let output = ReplayOutput(clock: clock, monitor: monitor)
         let startedAt = Self.wallMilliseconds()
@@ -119,7 +118,7 @@ public struct ReplayDrive: Sendable {
     /// one hand-off, and a process target writes them in one go (about 60 KB of audio chunks).
     public static let batchLimit = 16
 
-    private func feed(_ channel: AsyncChannel<[PacedEvent]>, monitor: DriveMonitor) async throws -> Fed {
+    private func feed(_ channel: HandOff<[PacedEvent]>, monitor: DriveMonitor) async throws -> Fed {
         var timeline = VirtualTimeline()
         var fed = Fed(complete: false)
         var index = 0, handed = 0

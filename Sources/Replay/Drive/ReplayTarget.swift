@@ -1,4 +1,3 @@
-import AsyncAlgorithms
 import Foundation
 import Ingest
 import SessionModel
@@ -30,7 +29,7 @@ public struct ReplayInput: AsyncSequence, Sendable {
 
     /// The session replayed.
     public let session: UUID
-    let channel: AsyncChannel<[PacedEvent]>
+    let channel: HandOff<[PacedEvent]>
     let monitor: DriveMonitor
     let clock: ReplayClock
 
@@ -41,7 +40,7 @@ public struct ReplayInput: AsyncSequence, Sendable {
     /// Without `countingTakes`, the caller tells the monitor itself when the system took them
     /// (``tookEvents(_:)``): a process target, once the command has read their bytes.
     func batches(countingTakes: Bool = true) -> BatchIterator {
-        BatchIterator(channel: channel.makeAsyncIterator(), monitor: monitor, clock: clock, countsTakes: countingTakes)
+        BatchIterator(channel: channel, monitor: monitor, clock: clock, countsTakes: countingTakes)
     }
 
     /// The system took the next `count` events (for a caller of ``batches(countingTakes:)`` that counts them).
@@ -69,7 +68,7 @@ public struct ReplayInput: AsyncSequence, Sendable {
 
     /// Takes the events a batch at a time.
     struct BatchIterator {
-        var channel: AsyncChannel<[PacedEvent]>.Iterator
+        let channel: HandOff<[PacedEvent]>
         let monitor: DriveMonitor
         let clock: ReplayClock
         var countsTakes = true
