@@ -56,7 +56,9 @@ public struct JSONWebKeySet: Sendable {
         guard let algorithm = SignatureAlgorithm(rawValue: header.alg) else {
             throw WebTokenError("the token is signed with \(header.alg), which is not verified here")
         }
-        guard header.crit == nil else { throw WebTokenError("the token's header has critical extensions, none of which is understood here") }
+        guard header.crit == nil else {
+            throw WebTokenError("the token's header has critical extensions, none of which is understood here")
+        }
         let candidates = keys.filter { header.kid == nil || $0.keyID == header.kid }
         let message = Array(parts[0].utf8) + [UInt8(ascii: ".")] + Array(parts[1].utf8)
         guard candidates.contains(where: { $0.verifies(signature, of: message, with: algorithm) }) else {
