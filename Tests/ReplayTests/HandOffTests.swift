@@ -2,8 +2,10 @@ import Synchronization
 import Testing
 @testable import Replay
 
+/// The limits are generous: beside the blocking suites of the first pass, a test's tasks have waited minutes
+/// for a thread of the cooperative pool (these tests take a tenth of a second alone).
 @Suite struct HandOffTests {
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func aSendReturnsOnlyOnceItsValueIsTakenAndValuesArriveInOrder() async throws {
         let handOff = HandOff<Int>()
         let sent = Atomic<Int>(0)
@@ -26,7 +28,7 @@ import Testing
         #expect(await handOff.next() == nil, "a finished hand-off stays finished")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func finishingReleasesAWaitingSenderAndAWaitingReceiver() async {
         let toSender = HandOff<Int>()
         let sender = Task { await toSender.send(1) }
@@ -40,7 +42,7 @@ import Testing
         #expect(await toSender.next() == nil, "the value of a send that was not taken is dropped")
     }
 
-    @Test(.timeLimit(.minutes(1)))
+    @Test(.timeLimit(.minutes(10)))
     func cancellingAWaitingSenderOrReceiverEndsItsWaitBeforeOrAfterItBegan() async {
         for delay in [0, 50] {
             let handOff = HandOff<Int>()
