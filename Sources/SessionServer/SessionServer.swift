@@ -25,7 +25,12 @@ public struct SessionServer: Sendable {
 
     /// Serves until SIGTERM or SIGINT; `ready` is called with the port once the server listens.
     public func run(ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
-        let keys = try identityKeys()
+        try await run(identityKeys: try identityKeys(), ready: ready)
+    }
+
+    /// ``run(ready:)`` with the identity provider's keys already read (``identityKeys()``), for a caller
+    /// that tells which of them were left out.
+    public func run(identityKeys keys: JSONWebKeySet?, ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let idleTimeout = TimeAmount.seconds(configuration.idleTimeout.components.seconds)
         let router = router(identityKeys: keys)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(

@@ -97,8 +97,9 @@ struct ServeCommand: AsyncParsableCommand {
             }
             let host = configuration.host, scheme = configuration.tls == nil ? "http" : "https"
             let server = SessionServer(log: log, configuration: configuration)
-            for reason in try server.identityKeys()?.skipped ?? [] { Console.err("serve: --jwks: \(reason); it is not used\n") }
-            try await server.run { bound in
+            let keys = try server.identityKeys()
+            for reason in keys?.skipped ?? [] { Console.err("serve: --jwks: \(reason); it is not used\n") }
+            try await server.run(identityKeys: keys) { bound in
                 // One write(2), unbuffered: whoever waits for this line sees it at once.
                 Console.out("listening on \(scheme)://\(host):\(bound)\n")
             }
