@@ -101,6 +101,41 @@ import Testing
         }
     }
 
+    @Test func compactionWaitsForASnapshotOlderThanAnErasureSoThatNoDestroyedKeyIsCopiedIntoTheRewrittenTables() async throws {
+        try await withDatabase { url, key, _ in
+            var log: EventLog? = try EventLog.create(at: url, key: key)
+            let streams = (0..<10).map { _ in StreamID() }
+            for stream in streams { try await log!.append([event("an event of a stream")], to: stream) }
+            // A session of another client (as an autovacuum's ANALYZE would be) whose snapshot sees the keys.
+            let holder = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), [
+                "psql", url + "?application_name=old-snapshot", "-qAtc",
+                "BEGIN ISOLATION LEVEL REPEATABLE READ; SELECT count(*) FROM pg_class; SELECT pg_sleep(600)",
+            ])
+            let holding = "SELECT pid FROM pg_stat_activity WHERE application_name = 'old-snapshot' AND backend_xmin IS NOT NULL"
+            while try PostgresServer.psql(holding, on: url).isEmpty {
+                #expect(holder.isRunning, "psql holds its snapshot")
+                try await Task.sleep(for: .milliseconds(50))
+            }
+            let keys = try PostgresStorage.table(StoreLayout.keys).name
+            let keysBefore = try #require(Int(try PostgresServer.psql("SELECT count(*) FROM \(keys)", on: url)))
+            try log!.destroyKeys(of: Array(streams.prefix(5)))
+            try log!.close()
+            log = nil
+
+            let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: url, waitingUpTo: .milliseconds(300)) }
+            #expect(busy?.code == .storeBusy)
+            #expect(busy?.message.contains("snapshot") == true)
+            try PostgresServer.psql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = 'old-snapshot'", on: url)
+            try EventLog.compact(at: url, waitingUpTo: .seconds(60))
+            holder.kill()
+
+            try PostgresServer.psql("CREATE EXTENSION IF NOT EXISTS pgstattuple", on: url)
+            #expect(try PostgresServer.psql("SELECT dead_tuple_count FROM pgstattuple('\(keys)')", on: url) == "0",
+                    "no destroyed key's row was copied into the rewritten table")
+            #expect(try PostgresServer.psql("SELECT count(*) FROM \(keys)", on: url) == String(keysBefore - 5))
+        }
+    }
+
     @Test func aWriterWhoseStoreLostCommitsAndGrewBackToTheSameLengthReadsItAgain() async throws {
         let server = try #require(PostgresServer.current)
         try await withDatabase { url, key, _ in
