@@ -138,33 +138,37 @@ final class PostgresStorage: @unchecked Sendable {
     /// deleted or replaced (a destroyed key, an old wrapping) survives in them; the server's write-ahead
     /// log and its backups keep older pages until they are recycled.
     ///
-    /// `VACUUM FULL` copies a deleted row that a snapshot still open on the server might see (an
-    /// autovacuum's ANALYZE, a client's long transaction), so it first waits for every such snapshot to go.
+    /// `VACUUM FULL` copies every deleted row that some snapshot might still see, so it first waits for
+    /// every transaction and snapshot that could (``waitForOlderTransactions(on:)``).
     func vacuumFull() throws {
         let names = StoreLayout.all.filter(existingTables.contains).map { Self.tables[$0]!.name }
         try withConnection { connection in
-            try waitForOlderSnapshots(on: connection)
+            try waitForOlderTransactions(on: connection)
             try connection.execute("VACUUM (FULL) \(names.joined(separator: ", "))")
         }
     }
 
-    /// Waits, up to the exclusive open's timeout, until no other session that can hold back this
-    /// database's cleanup horizon (one in this database, or one not yet in any) has a snapshot or a
-    /// transaction that began before now: after that, every row deleted before now is removable.
-    private func waitForOlderSnapshots(on connection: PGConnection) throws {
+    /// Waits, up to the exclusive open's timeout, until every row deleted before now is removable: until
+    /// no transaction that began before now is running in any database of the server (every new snapshot,
+    /// VACUUM's own included, would count it as running, and so every row deleted after it as visible),
+    /// and no session of this database, or of none yet, holds a snapshot taken before now (an
+    /// autovacuum's ANALYZE, another client's long transaction).
+    private func waitForOlderTransactions(on connection: PGConnection) throws {
         let now = try connection.query("SELECT pg_current_xact_id()::xid::text").bytes(row: 0, column: 0).map { String(decoding: $0, as: UTF8.self) } ?? "0"
         let older = """
-            SELECT count(*) FROM pg_stat_activity
-            WHERE pid <> pg_backend_pid() AND (datid IS NULL OR datname = current_database())
-              AND (age(backend_xmin) >= age('\(now)'::xid) OR age(backend_xid) >= age('\(now)'::xid))
+            SELECT (SELECT count(*) FROM pg_stat_activity
+                    WHERE pid <> pg_backend_pid()
+                      AND (age(backend_xid) >= age('\(now)'::xid)
+                           OR (datid IS NULL OR datname = current_database()) AND age(backend_xmin) >= age('\(now)'::xid)))
+                 + (SELECT count(*) FROM pg_prepared_xacts WHERE age(transaction) >= age('\(now)'::xid))
             """
         let timeout: Duration = if case .exclusive(let timeout) = openLockMode { timeout } else { .seconds(10) }
         let clock = ContinuousClock()
         let start = clock.now
         while try connection.query(older).int64(row: 0, column: 0) != 0 {
             guard clock.now - start < timeout else {
-                throw EventLogError(.storeBusy, "another session of the PostgreSQL server holds a snapshot older than the store's last change, "
-                                    + "so compacting now would keep deleted rows; nothing was compacted: try again when it has ended")
+                throw EventLogError(.storeBusy, "a transaction on the PostgreSQL server, or a snapshot in the store's database, is older than the "
+                                    + "store's last change, so compacting now would keep deleted rows; nothing was compacted: try again when it has ended")
             }
             Thread.sleep(forTimeInterval: 0.05)
         }

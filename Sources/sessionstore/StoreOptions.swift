@@ -57,7 +57,8 @@ struct StoreOptions: ParsableArguments {
 /// processes to close it before it stops with exit 75.
 struct WaitOption: ParsableArguments {
     @Option(name: .customLong("wait"), help: ArgumentHelp(
-        "Seconds to wait for other processes to close the store when it is needed alone (default 10).", valueName: "seconds"))
+        "Seconds to wait for other processes to close the store when it is needed alone, and on PostgreSQL for the server's older transactions to end (default 10).",
+        valueName: "seconds"))
     var seconds: Double = 10
 
     var duration: Duration { .milliseconds(Int(seconds * 1000)) }

@@ -24,13 +24,13 @@ import TestSupport
             let (reference, erased, kept) = try await Self.closedStore(store)
             let sessions = Set(erased + kept)
             let asOf = try #require(RFC3339.milliseconds("2026-11-30T00:00:00.000Z"))
-            let purge = try await Retention.purge(in: reference, maxAge: 86_400_000, asOf: asOf, at: asOf)
+            let purge = try await Retention.purge(in: reference, maxAge: 86_400_000, asOf: asOf, at: asOf, waitingUpTo: TestBackend.compactionWait)
             #expect(Set(purge.plan.sessions.map(\.session)) == sessions)
             #expect(purge.eventPosition != nil)
             let compaction = try #require(purge.compaction, "a purge that destroyed keys compacts")
             #expect(compaction.bytesAfter <= compaction.bytesBefore)
 
-            let again = try await Retention.purge(in: reference, maxAge: 86_400_000, asOf: asOf, at: asOf)
+            let again = try await Retention.purge(in: reference, maxAge: 86_400_000, asOf: asOf, at: asOf, waitingUpTo: TestBackend.compactionWait)
             #expect(again.plan.sessions.isEmpty && again.eventPosition == nil)
             #expect(again.compaction == nil, "nothing purged, nothing compacted")
             try await reference.withLog { log throws in
@@ -53,7 +53,7 @@ import TestSupport
                 try other.close()
             }  // the log is released here, and with it the store's lock
 
-            let second = try await SubjectErasure.erase(userID: "erase-me", at: 2_000, in: reference)
+            let second = try await SubjectErasure.erase(userID: "erase-me", at: 2_000, in: reference, waitingUpTo: TestBackend.compactionWait)
             #expect(second.erasure.erased.isEmpty && Set(second.erasure.alreadyErased) == Set(erased))
             #expect(second.erasure.eventPosition == nil, "no second subject.erased event")
             #expect(second.compaction.bytesAfter <= second.compaction.bytesBefore)

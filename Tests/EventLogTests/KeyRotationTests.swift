@@ -27,7 +27,7 @@ import TestSupport
             }()
             let newKey = store.root.appendingPathComponent("new.key").path
             try MasterKeyFile.create(at: newKey)
-            let report = try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey))
+            let report = try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey), waitingUpTo: TestBackend.compactionWait)
             #expect(report.dataKeys == 21 && report.dictionaries == 0 && report.viewRows == 1)
 
             let refused = #expect(throws: EventLogError.self) { try store.open() }
@@ -55,12 +55,12 @@ import TestSupport
                 return try log.readAll()
             }()
             try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .passphrase("correct horse"),
-                                         passphraseCost: .interactive)
+                                         passphraseCost: .interactive, waitingUpTo: TestBackend.compactionWait)
             #expect(try EventLog.open(at: store.storePath, key: .passphrase("correct horse")).readAll() == events)
             #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .passphrase("wrong horse")) }
             let back = store.root.appendingPathComponent("back.key").path
             try MasterKeyFile.create(at: back)
-            try EventLog.rotateMasterKey(at: store.storePath, from: .passphrase("correct horse"), to: .keyFile(back))
+            try EventLog.rotateMasterKey(at: store.storePath, from: .passphrase("correct horse"), to: .keyFile(back), waitingUpTo: TestBackend.compactionWait)
             #expect(try EventLog.open(at: store.storePath, key: .keyFile(back)).readAll() == events)
             #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .passphrase("correct horse")) }
         }

@@ -17,6 +17,9 @@ public enum TestBackend {
     public static let postgresDataDirectory = ProcessInfo.processInfo.environment["SESSIONSTORE_TEST_POSTGRES_DATA"].flatMap { $0.isEmpty ? nil : $0 }
     /// Whether ``TemporaryStore/storedFileBytes()`` can read the files the store's bytes are in.
     public static var canReadStoreFiles: Bool { isLMDB || isMemory || postgresDataDirectory != nil }
+    /// How long a test's compaction may wait: on a PostgreSQL server other tests share, it waits for their
+    /// transactions that began before it (docs/FORMAT.md §11), which a busy machine can make long.
+    public static let compactionWait: Duration = .seconds(120)
 }
 
 /// A fresh directory holding a key file and a store path (or, on PostgreSQL, a fresh database's URL),
