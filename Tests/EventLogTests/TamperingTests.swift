@@ -18,20 +18,36 @@ import Testing
         return texts
     }
 
-    /// Byte offsets of every copy of a record in data.mdb, found by its (unique, clear) event id.
-    /// LMDB copies a page on write and leaves the old version in a free page, so a record can be
+    /// Byte offsets of every copy of a record in data.mdb, found by its (unique, clear) event id preceded
+    /// by its stream id as the clear header has them (the event-ids index has the same two ids side by
+    /// side). LMDB copies a page on write and leaves the old version in a free page, so a record can be
     /// there more than once; damage is done to every copy, so the live one is surely hit.
-    private func recordOffsets(_ store: TemporaryStore, eventID: UUID) throws -> [Int] {
+    private func recordOffsets(_ store: TemporaryStore, of event: RecordedEvent) throws -> [Int] {
         let file = try Data(contentsOf: URL(fileURLWithPath: store.dataFile))
-        let id = withUnsafeBytes(of: eventID.uuid) { Data($0) }
+        let id = withUnsafeBytes(of: event.id.uuid) { Data($0) }
+        let stream = withUnsafeBytes(of: event.stream.uuid.uuid) { Data($0) }
         var offsets: [Int] = []
         var searchFrom = file.startIndex
         while let range = file.range(of: id, in: searchFrom..<file.endIndex) {
-            offsets.append(range.lowerBound - 40)  // the event id sits at offset 40 of the record header
+            // The event id sits at offset 40 of the record header, the stream id at offset 8.
+            let offset = range.lowerBound - 40
+            if offset >= 16, file[(range.lowerBound - 32)..<(range.lowerBound - 16)] == stream, isInNodeArea(file, offset - 16) {
+                offsets.append(offset)
+            }
             searchFrom = range.upperBound
         }
         try #require(!offsets.isEmpty)
         return offsets
+    }
+
+    /// Whether `node` lies in its page's node area (at or past the page header's `mp_upper`, little-endian
+    /// at byte 14) of a leaf page (`P_LEAF`, 0x02, in the flags at byte 10): a node of that page, and not
+    /// stale bytes in the free space of a page reused by another database since.
+    private func isInNodeArea(_ file: Data, _ node: Int) -> Bool {
+        let page = node / 4096 * 4096
+        let flags = Int(file[page + 10]) | Int(file[page + 11]) << 8
+        let upper = Int(file[page + 14]) | Int(file[page + 15]) << 8
+        return flags & 0x02 != 0 && node - page >= upper
     }
 
     /// The length of the record at `offset`, from its LMDB leaf node header (`mn_lo u16 | mn_hi u16 |
@@ -42,9 +58,9 @@ import Testing
     }
 
     /// Offsets of the copies of two records that share a page: (first, second) pairs.
-    private func pairedOffsets(_ store: TemporaryStore, _ a: UUID, _ b: UUID) throws -> [(Int, Int)] {
-        let second = try recordOffsets(store, eventID: b)
-        return try recordOffsets(store, eventID: a).compactMap { offset in
+    private func pairedOffsets(_ store: TemporaryStore, _ a: RecordedEvent, _ b: RecordedEvent) throws -> [(Int, Int)] {
+        let second = try recordOffsets(store, of: b)
+        return try recordOffsets(store, of: a).compactMap { offset in
             second.first { $0 / 4096 == offset / 4096 }.map { (offset, $0) }
         }
     }
@@ -76,7 +92,7 @@ import Testing
         try await withTemporaryStore { store in
             _ = try await populatedStore(store)
             let victim = try store.open().readAll()[5]
-            let offsets = try recordOffsets(store, eventID: victim.id)
+            let offsets = try recordOffsets(store, of: victim)
             try modifyDataFile(store) { file in
                 for offset in offsets { file[offset + part.offset(recordLength: recordLength(file, at: offset))] ^= 0x01 }
             }
@@ -102,7 +118,7 @@ import Testing
             _ = try await populatedStore(store)
             let events = try store.open().readAll()
             try #require(events.count > 4)
-            let pairs = try pairedOffsets(store, events[3].id, events[4].id)
+            let pairs = try pairedOffsets(store, events[3], events[4])
             try #require(!pairs.isEmpty)
             try modifyDataFile(store) { file in
                 for (a, b) in pairs {
@@ -128,7 +144,7 @@ import Testing
             _ = try await populatedStore(store)
             let events = try store.open().readAll()
             try #require(events.count > 8)
-            let pairs = try pairedOffsets(store, events[2].id, events[8].id)
+            let pairs = try pairedOffsets(store, events[2], events[8])
             try #require(!pairs.isEmpty)
             try modifyDataFile(store) { file in
                 for (source, target) in pairs {
@@ -160,7 +176,7 @@ import Testing
             let foreignID = withUnsafeBytes(of: foreign.id.uuid) { Data($0) }
             let foreignOffset = try #require(foreignFile.range(of: foreignID)).lowerBound - 40
             let victim = try store.open().readAll()[5]
-            let targets = try recordOffsets(store, eventID: victim.id)
+            let targets = try recordOffsets(store, of: victim)
             let foreignLength = recordLength(foreignFile, at: foreignOffset)
             try modifyDataFile(store) { file in
                 for target in targets {

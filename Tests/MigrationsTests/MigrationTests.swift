@@ -19,8 +19,8 @@ import TestSupport
             #expect(try EventLog.formatVersion(at: path) == 0)
 
             let steps = try EventLog.migrate(at: path, key: .keyFile(keyPath))
-            #expect(steps.count == 2)  // 0 → 1 → 2
-            #expect(try EventLog.formatVersion(at: path) == 2)
+            #expect(steps.count == 3)  // 0 → 1 → 2 → 3
+            #expect(try EventLog.formatVersion(at: path) == 3)
             #expect(try EventLog.migrate(at: path, key: .keyFile(keyPath)).isEmpty)  // nothing more to do
 
             let log = try EventLog.open(at: path, key: .keyFile(keyPath))
@@ -102,8 +102,45 @@ import TestSupport
                 try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(1)))
             }
             #expect(throws: EventLogError.self) { try store.open() }
-            #expect(try EventLog.migrate(at: store.storePath, key: store.key) == ["format 1 → 2: marked the 1 view rows as sealed with the views key; built the Merkle tree over 1 records"])
+            #expect(try EventLog.migrate(at: store.storePath, key: store.key) == [
+                "format 1 → 2: marked the 1 view rows as sealed with the views key; built the Merkle tree over 1 records",
+                "format 2 → 3: indexed the ids of the 1 indexed events",
+            ])
             #expect(try ProjectionRunner(log: try store.open()).sessions() == before)
+        }
+    }
+
+    @Test func aFormat2StoreGetsItsEventIDIndexAndACheckpointTakenBeforeStillVerifies() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let stream = StreamID()
+            let sent = (0..<50).map { event("event \($0)") }
+            try await log.append(sent, to: stream, deduplicate: true)
+            try await log.append([sent[7]], to: stream)  // an id held twice: appended without de-duplication
+            let checkpoint = try log.signedCheckpoint()
+            try log.close()
+            // Format 2 had no event-ids.
+            try log.environment.write { txn in
+                var keys: [[UInt8]] = []
+                try txn.withCursor(StoreLayout.eventIDs) { cursor in
+                    var entry = try cursor.first()
+                    while let (key, _) = entry { keys.append(Array(key)); entry = try cursor.next() }
+                }
+                #expect(keys.count == 50)
+                for key in keys { _ = try txn.delete(StoreLayout.eventIDs, key) }
+                try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(2)))
+            }
+            let refused = #expect(throws: EventLogError.self) { try store.open() }
+            #expect(refused?.code == .migrationRequired)
+
+            #expect(try EventLog.migrate(at: store.storePath, key: store.key) == ["format 2 → 3: indexed the ids of the 51 indexed events"])
+            let migrated = try store.open()
+            let report = try migrated.verify(anchor: checkpoint)
+            #expect(report.isIntact && report.anchorConsistent == true, "the checkpoint taken in format 2 verifies against the migrated store")
+            let resent = try await migrated.append(Array(sent.prefix(10)) + [event("new")], to: stream, deduplicate: true)
+            #expect(resent.duplicates == 10)
+            #expect(try migrated.storedPositions(of: stream, withIDs: [sent[7].id]) == [sent[7].id: 50], "an id held twice names its last event")
+            #expect(try migrated.readStream(stream).count == 52)
         }
     }
 

@@ -140,7 +140,7 @@ def main(location: str, key_file: str) -> int:
     assert len(master) == 32, "a key file holds 32 bytes"
     store = open_store(location)
     meta = dict(store.items("meta"))
-    assert struct.unpack(">I", meta[b"format"])[0] in (1, 2), "formats 1 and 2 only (their records are the same)"
+    assert struct.unpack(">I", meta[b"format"])[0] in (1, 2, 3), "formats 1 to 3 only (their records are the same)"
     assert b"kdf" not in meta, "this reader takes key-file stores only"
     store_id = meta[b"store-id"]
     open_box(meta[b"key-check"], b"key-check" + store_id, subkey(master, 4))  # raises on a wrong key

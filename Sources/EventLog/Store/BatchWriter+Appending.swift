@@ -9,8 +9,8 @@ struct BatchState {
     var lastRecordTag: [UInt8]
     var jobs: [SealJob] = []
     var createdKeys: [UInt32] = []
-    /// The ids of streams de-duplicated in this transaction, kept current by every append to them, so
-    /// that a stream's headers are read once per transaction and not once per group.
+    /// Ids that streams de-duplicated in this transaction hold: those looked up, and those appended
+    /// since, so that an id is looked up once per transaction and not once per group.
     var knownIDs: [StreamID: Set<UUID>] = [:]
 }
 
@@ -69,14 +69,12 @@ extension BatchWriter {
         var events = part.events
         var duplicates = 0
         if part.deduplicate {
-            // Leave out events whose ids the stream holds already (committed, or earlier in this transaction).
-            var known: Set<UUID>
-            if let cached = state.knownIDs.removeValue(forKey: part.stream) {
-                known = cached
-            } else {
-                known = try StreamIndex.eventIDs(of: part.stream, in: txn)
-                for job in state.jobs where job.stream == part.stream.uuid { known.insert(job.event.id) }
-            }
+            // Leave out events whose ids the stream holds already (committed, or earlier in this transaction):
+            // one event-ids lookup per id, whatever the stream's length.
+            var known = state.knownIDs.removeValue(forKey: part.stream)
+                ?? Set(state.jobs.lazy.filter { $0.stream == part.stream.uuid }.map(\.event.id))
+            let unchecked = Set(events.map(\.id)).subtracting(known)
+            known.formUnion(try StreamIndex.places(of: unchecked, in: part.stream, in: txn).keys)
             events = events.filter { known.insert($0.id).inserted }
             state.knownIDs[part.stream] = known
             duplicates = part.events.count - events.count

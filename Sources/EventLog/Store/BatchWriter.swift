@@ -107,8 +107,8 @@ final class BatchWriter {
 
     /// What appending `batch` looks up, to read ahead with BEGIN: the data keys of the streams the writer
     /// knows (an append checks that its key is not destroyed), the rows of the others (whether they
-    /// exist), and what the Merkle tree needs to take the events. On PostgreSQL, no round trip of its
-    /// own, where it was one per stream and one more for the tree.
+    /// exist), the event-ids entries of de-duplicated events, and what the Merkle tree needs to take the
+    /// events. On PostgreSQL, no round trip of its own, where it was one per stream and one more for the tree.
     private func readsAhead(for batch: [PendingAppend]) -> KeyReads {
         var keyIDs: Set<UInt32> = []
         var unknown: Set<StreamID> = []
@@ -116,7 +116,11 @@ final class BatchWriter {
             if let keyID = pending[stream]?.state.row.keyID { keyIDs.insert(keyID) } else { unknown.insert(stream) }
         }
         let eventCount = UInt64(batch.reduce(0) { $0 + $1.eventCount })
-        return [(StoreLayout.keys, keyIDs.sorted().map { [UInt8](bigEndian: $0) }), (StoreLayout.streams, unknown.map(\.uuid.bytes))]
+        let eventIDs = batch.flatMap(\.parts).filter(\.deduplicate).flatMap { part in
+            part.events.map { StoreLayout.eventIDKey(part.stream.uuid, $0.id) }
+        }
+        return [(StoreLayout.keys, keyIDs.sorted().map { [UInt8](bigEndian: $0) }), (StoreLayout.streams, unknown.map(\.uuid.bytes)),
+                (StoreLayout.eventIDs, eventIDs)]
             + MerkleNodes.reads(extendingFrom: nextPosition, to: nextPosition + eventCount)
     }
 
@@ -187,6 +191,7 @@ final class BatchWriter {
     }
 
     func writeIndex(through position: UInt64, in txn: StoreTransaction) throws {
+        try StreamIndex.indexEventIDs(through: position, in: txn)
         for (stream, change) in pending {
             if change.isNew { try txn.put(StoreLayout.streams, stream.uuid.bytes, change.state.row.bytes) }
             for run in change.runsToWrite.values { try run.write(stream, in: txn) }

@@ -19,8 +19,8 @@ extension EventLog {
         return events
     }
 
-    /// The global positions of the events `stream` holds among `ids`, by id, from the stream's clear
-    /// headers (nothing decrypted).
+    /// The global positions of the events `stream` holds among `ids`, by id, from the index of event ids
+    /// and the unindexed tail's clear headers (nothing decrypted).
     public func storedPositions(of stream: StreamID, withIDs ids: Set<UUID>) throws -> [UUID: UInt64] {
         try reading { txn in try StreamIndex.places(of: ids, in: stream, in: txn).mapValues(\.position) }
     }

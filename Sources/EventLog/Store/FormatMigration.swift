@@ -6,8 +6,9 @@ import Foundation
 /// totals: upgrading records that every event is indexed (`meta/indexed-through`) and computes the
 /// totals from the records' clear headers. Format 1 sealed every view row with the views key:
 /// format 2 puts the sealing key's id in front of each row (0, the views key, for every old row),
-/// so that rows holding a session's content can be sealed with its data key. No record is
-/// rewritten and no key is needed beyond the master key check.
+/// so that rows holding a session's content can be sealed with its data key. Format 2 found a
+/// resent event by reading every clear header of its stream: format 3 indexes event ids
+/// (`event-ids`). No record is rewritten and no key is needed beyond the master key check.
 enum FormatMigration {
     static func upgrade(from format: UInt32, in txn: StoreTransaction) throws -> [String] {
         var steps: [String] = []
@@ -24,6 +25,10 @@ enum FormatMigration {
                 }
                 try MerkleNodes.extend(from: 0, to: count, in: txn)
                 steps.append("format 1 → 2: marked the \(rows) view rows as sealed with the views key; built the Merkle tree over \(count) records")
+            case 2:
+                let indexed = try StreamIndex.indexedThrough(in: txn)
+                try indexEventIDs(through: indexed, in: txn)
+                steps.append("format 2 → 3: indexed the ids of the \(indexed) indexed events")
             default:
                 throw EventLogError(.unsupportedFormat, "no upgrade from format \(current) is known")
             }
@@ -31,6 +36,22 @@ enum FormatMigration {
         }
         try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: StoreLayout.formatVersion))
         return steps
+    }
+
+    /// Builds `event-ids` for the records before `position` from their clear headers, in log order, so
+    /// that an id a stream holds twice names its last event.
+    private static func indexEventIDs(through position: UInt64, in txn: StoreTransaction) throws {
+        try txn.withCursor(StoreLayout.events) { cursor in
+            var entry = try cursor.first()
+            while let (key, record) = entry, try StoreLayout.position(ofKey: key) < position {
+                guard let header = RecordHeader(parsing: record) else {
+                    throw EventLogError.integrity(key.loadBigEndian(at: 0), "has an unreadable header")
+                }
+                try txn.put(StoreLayout.eventIDs, StoreLayout.eventIDKey(header.stream, header.eventID),
+                            [UInt8](bigEndian: header.streamNumber) + [UInt8](bigEndian: key.loadBigEndian(at: 0) as UInt64))
+                entry = try cursor.next()
+            }
+        }
     }
 
     private static func upgradeFromFormat1(in txn: StoreTransaction) throws -> Int {

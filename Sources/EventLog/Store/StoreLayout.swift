@@ -7,7 +7,7 @@ import Foundation
 
 /// Names of the LMDB databases and `meta` keys; docs/FORMAT.md describes each byte for byte.
 package enum StoreLayout {
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
 
     package static let meta = "meta"
     package static let events = "events"
@@ -20,7 +20,9 @@ package enum StoreLayout {
     static let viewCheckpoints = "view-checkpoints"
     static let merkle = "merkle"
     static let discardableKeys = "discardable-keys"
-    package static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle, discardableKeys]
+    static let eventIDs = "event-ids"
+    package static let all = [meta, events, streams, streamRuns, keys, dictionaries, nonceBases, views, viewCheckpoints, merkle, discardableKeys,
+                              eventIDs]
 
     /// Throws unless `directory` holds a data file this process may read (and write, unless `readOnly`):
     /// ``EventLogError/Code/storeMissing`` when there is none, ``EventLogError/Code/permissionDenied``
@@ -81,6 +83,9 @@ package enum StoreLayout {
     static let compactingFileName = "data.mdb.compacting"
 
     static func positionKey(_ position: UInt64) -> [UInt8] { [UInt8](bigEndian: position) }
+
+    /// The `event-ids` key of event `id` of `stream`: stream id (16) ‖ event id (16).
+    static func eventIDKey(_ stream: UUID, _ id: UUID) -> [UInt8] { stream.bytes + id.bytes }
 
     /// The number of events in `txn`'s log, which is also the position the next event will take.
     static func eventCount(in txn: StoreTransaction) throws -> UInt64 {

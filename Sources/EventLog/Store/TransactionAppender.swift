@@ -106,7 +106,7 @@ extension TransactionAppender {
     }
 
     /// The global positions of the events `stream` holds among `ids`, by id, as this transaction sees it
-    /// (what it has written so far included); read from the stream's clear headers, nothing decrypted.
+    /// (what it has written so far included); read from the index of event ids and the tail's clear headers, nothing decrypted.
     public func storedPositions(of stream: StreamID, withIDs ids: Set<UUID>) throws -> [UUID: UInt64] {
         try writeQueuedRecords()
         return try StreamIndex.places(of: ids, in: stream, in: txn).mapValues(\.position)

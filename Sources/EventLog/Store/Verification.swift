@@ -148,6 +148,7 @@ extension EventLog {
             var anchorRoot: [UInt8]? = anchor?.size == 0 ? MerkleHash.empty : nil
             // Records are opened (leaf check, decrypt, decompress) a chunk at a time on all cores; what
             // depends on order (stream numbers, the tree, gaps) is then checked in order.
+            var eventIDs = EventIDCheck()
             func checkInOrder(_ chunk: [ChunkDecoder.Entry]) throws {
                 let opened = try open(chunk)
                 for ((position, value), result) in zip(chunk, opened) {
@@ -169,6 +170,7 @@ extension EventLog {
                     expected = position + 1
                     if report.checkedRecords % 65_536 == 0 { progress?(report.checkedRecords, total) }
                 }
+                try eventIDs.check(chunk.prefix { $0.position < indexedThrough }, in: txn, report: &report)
             }
             try txn.withCursor(StoreLayout.events) { cursor in
                 var entry = try cursor.first()
@@ -192,6 +194,7 @@ extension EventLog {
             report.treeHead = TreeHead(size: tree.size, rootHash: tree.root)
             if let anchor { try check(anchor, origin: origin, rootAtItsSize: anchorRoot, in: txn, report: &report) }
             try checkIndex(indexedNumbers ?? nextNumbers, indexedThrough: indexedThrough, in: txn, report: &report)
+            try eventIDs.checkCount(in: txn, report: &report)
         }
         return report
     }
