@@ -111,23 +111,27 @@ import Testing
     @Test func verifyExitsTwoAndNamesTheDamagedPosition() async throws {
         try await withCLI { cli in
             try await cli.runInProcess(["init"])
-            var ids: [UUID] = []
+            var ids: [(event: UUID, stream: UUID)] = []
             do {
                 let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
                 for index in 0..<6 {
                     let event = ProposedEvent(type: "note", data: Array("dictated sentence number \(index)".utf8))
-                    ids.append(event.id)
-                    try await log.append([event], to: StreamID())
+                    let stream = StreamID()
+                    ids.append((event.id, stream.uuid))
+                    try await log.append([event], to: stream)
                 }
                 try log.close()
             }
             let dataURL = URL(fileURLWithPath: cli.storePath + "/data.mdb")
             var file = try Data(contentsOf: dataURL)
-            // Damage every copy of record 3 (LMDB leaves old page versions in free pages) inside its ciphertext.
-            let idBytes = withUnsafeBytes(of: ids[3].uuid) { Data($0) }
+            // Damage every copy of record 3 (LMDB leaves old page versions in free pages) inside its ciphertext:
+            // where its clear header has its event id, 32 bytes after its stream id (the index of event ids
+            // has the two side by side).
+            let idBytes = withUnsafeBytes(of: ids[3].event.uuid) { Data($0) }
+            let streamBytes = withUnsafeBytes(of: ids[3].stream.uuid) { Data($0) }
             var searchFrom = file.startIndex
             while let found = file.range(of: idBytes, in: searchFrom..<file.endIndex) {
-                file[found.lowerBound - 40 + 120] ^= 0x80
+                if file[(found.lowerBound - 32)..<(found.lowerBound - 16)] == streamBytes { file[found.lowerBound - 40 + 120] ^= 0x80 }
                 searchFrom = found.upperBound
             }
             try file.write(to: dataURL)
