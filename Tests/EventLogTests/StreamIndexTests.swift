@@ -1,4 +1,4 @@
-import EventLog
+@testable import EventLog
 import Foundation
 import TestSupport
 import Testing
@@ -77,6 +77,28 @@ import Testing
             #expect(metadata.lastPosition == 2)
             #expect(metadata.createdAtMilliseconds == 1_800_000_000_000)
             #expect(metadata.keyID == 1)  // the audit key
+        }
+    }
+    @Test func theIndexOfEventIDsAgreesWithTheRecordsAndVerifyFindsAnEntryMissingOrMisplaced() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let streams = [StreamID(), StreamID()]
+            _ = try await interleave(log, streams, rounds: 3000)  // folded at least once on every backend
+            let first = try log.readStream(streams[0], maxCount: 2)
+            #expect(try log.storedPositions(of: streams[0], withIDs: Set(first.map(\.id))) == Dictionary(uniqueKeysWithValues: first.map { ($0.id, $0.position) }))
+            #expect(try log.verify().isIntact)
+
+            // The second event's entry names the first event's position.
+            let key = StoreLayout.eventIDKey(streams[0].uuid, first[1].id)
+            try log.environment.write { txn in
+                try txn.put(StoreLayout.eventIDs, key, [UInt8](bigEndian: UInt64(1)) + [UInt8](bigEndian: first[0].position))
+            }
+            let misplaced = try log.verify()
+            #expect(misplaced.problems.contains { $0.position == first[1].position && $0.description.contains("event-ids places") })
+            try log.environment.write { txn in _ = try txn.delete(StoreLayout.eventIDs, key) }
+            let missing = try log.verify()
+            #expect(missing.problems.contains { $0.position == first[1].position && $0.description.contains("missing from event-ids") })
+            #expect(missing.problems.contains { $0.description.contains("event-ids holds") } == false, "every entry left names its record")
         }
     }
 }

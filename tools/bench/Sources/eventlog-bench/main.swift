@@ -2,6 +2,7 @@
 // eventlog-bench run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
 // eventlog-bench ingest-concurrent WORK_DIR WRITERS BATCH SECONDS   (serve's library baseline, tools/serve/bench)
 // eventlog-bench backends DATA_DIR WORK_DIR SMALL_EVENTS POSTGRES_URL
+// eventlog-bench session-growth WORK_DIR SAMPLES [SIZE…]   one more event into sessions of SIZE events
 //
 // `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
 // one JSON object per line. tools/bench/run does both and compares with the C reference.
@@ -70,6 +71,11 @@ case "ingest-concurrent":
         fail("usage: ingest-concurrent WORK_DIR WRITERS BATCH SECONDS")
     }
     try await ConcurrentIngestMeasurement(work: URL(fileURLWithPath: arguments[2]), writers: writers, batch: batch, seconds: seconds).run()
+
+case "session-growth":
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: session-growth WORK_DIR SAMPLES [SIZE…]") }
+    let sizes = arguments.count > 4 ? arguments[4...].compactMap { Int($0) } : [0, 400, 4_000, 40_000]
+    try await SessionGrowthMeasurement(work: URL(fileURLWithPath: arguments[2]), samples: samples).run(sizes: sizes)
 
 case "sessions":
     guard arguments.count == 5, let sessions = Int(arguments[3]), let events = Int(arguments[4]) else {

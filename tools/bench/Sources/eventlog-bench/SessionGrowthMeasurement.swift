@@ -1,0 +1,81 @@
+import BenchSupport
+import EventLog
+import Foundation
+import Ingest
+import SessionLog
+
+/// What one more event costs as its session grows: a session filled with `holds` events, then `samples`
+/// single-event appends to it, through the engine (`append(deduplicate:)`, the idempotent resend check)
+/// and through the ingest (one NDJSON line, as `POST /v1/events` sends it). Sizes 0, 1x, 10x and 100x in
+/// one run, so that each size's figure is read against the empty session's.
+struct SessionGrowthMeasurement {
+    let work: URL
+    let samples: Int
+
+    func run(sizes: [Int]) async throws {
+        let measurements = Measurements(work: work)
+        for holds in sizes {
+            let path = try measurements.freshStorePath("growth")
+            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
+            let session = UUID()
+            let ingest = SessionIngest(log: log)
+            var lines = [Self.line(["type": "session.started", "session": session.uuidString.lowercased(), "at": Self.time(0),
+                                    "subject": "growth", "locale": "en"])]
+            for number in 1..<max(holds, 1) {
+                lines.append(partial(number, in: session))
+                if lines.count == 1000 {
+                    _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8))
+                    lines.removeAll()
+                }
+            }
+            if !lines.isEmpty { _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8)) }
+
+            // The engine's own stream of the same length, of events no session codec reads.
+            let stream = StreamID()
+            for start in stride(from: 0, to: holds, by: 1000) {
+                let batch = (start..<min(start + 1000, holds)).map { Self.note($0) }
+                try await log.append(batch, to: stream, deduplicate: true)
+            }
+            var engine: [Double] = []
+            var ingested: [Double] = []
+            for sample in 0..<samples {
+                let one = Self.note(holds + sample)
+                engine.append(try await Self.seconds { try await log.append([one], to: stream, deduplicate: true) })
+                let line = Data(partial(holds + sample, in: session).utf8)
+                ingested.append(try await Self.seconds { _ = try await ingest.ingest(line) })
+            }
+            let versions = try [stream, SessionStreams.session(session)].map { try log.streamMetadata($0)?.version ?? 0 }
+            try log.close()
+            Report.emit(["scenario": "session-growth", "holds": holds, "versions_after": versions,
+                         "engine_append": Report.latencyFields(engine), "ingest_line": Report.latencyFields(ingested)])
+        }
+    }
+
+    private static func note(_ number: Int) -> ProposedEvent {
+        ProposedEvent(type: "note", data: Array("an event of about the size of a transcript partial, number \(number)".utf8))
+    }
+
+    private func partial(_ number: Int, in session: UUID) -> String {
+        Self.line(["type": "transcript.partial", "session": session.uuidString.lowercased(), "at": Self.time(number),
+                   "segment": "s\(number)", "revision": 1, "text": "words of partial number \(number)",
+                   "start_ms": number * 100, "end_ms": number * 100 + 90])
+    }
+
+    private static func line(_ fields: [String: Any]) -> String {
+        String(decoding: try! JSONSerialization.data(withJSONObject: fields, options: [.sortedKeys]), as: UTF8.self)
+    }
+
+    /// 2026-11-21T10:00:00Z plus `number` tenths of a second, as the ingest's `at` takes it.
+    private static func time(_ number: Int) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withInternetDateTime, .withFractionalSeconds]
+        return formatter.string(from: Date(timeIntervalSince1970: 1_795_255_200 + Double(number) / 10))
+    }
+
+    private static func seconds(_ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await body()
+        return Report.seconds(clock.now - started)
+    }
+}
