@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """One more event into a session that holds some already, as clients send it to `sessionstore serve`:
 SAMPLES requests of `POST /v1/events` with one line each, then SAMPLES messages on the session's live
-WebSocket, each awaited. Prints one JSON line: the p50 and p90 of each, in milliseconds.
+WebSocket, each awaited; each alternating with the same into SMALL_SESSION, which holds one event in the
+same store. Prints one JSON line: the p50 and p90 of each, in milliseconds.
 
-    growth_client.py BASE_URL INGEST_TOKEN SESSION FIRST_MS SAMPLES
+    growth_client.py BASE_URL INGEST_TOKEN SESSION SMALL_SESSION FIRST_MS SAMPLES
 """
 import json
 import statistics
@@ -14,11 +15,12 @@ import uuid
 import requests
 from websockets.sync.client import connect
 
-base, token, session, first_ms, samples = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4]), int(sys.argv[5])
+base, token, session, small_session = sys.argv[1:5]
+first_ms, samples = int(sys.argv[5]), int(sys.argv[6])
 headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/x-ndjson"}
 
 
-def line(number):
+def line(number, session):
     at = first_ms + number * 100
     seconds, millis = divmod(at, 1000)
     minutes, seconds = divmod(seconds, 60)
@@ -34,23 +36,35 @@ def percentiles(values):
     return {"p50_ms": statistics.median(ordered) * 1000, "p90_ms": ordered[int(len(ordered) * 0.9)] * 1000}
 
 
-http = []
+def post(client, number, session):
+    started = time.perf_counter()
+    answer = client.post(f"{base}/v1/events", data=line(number, session).encode(), headers=headers, timeout=60)
+    assert answer.status_code == 200, answer.text
+    return time.perf_counter() - started
+
+
+def send(socket, number, session):
+    started = time.perf_counter()
+    socket.send(line(number, session))
+    answer = json.loads(socket.recv())
+    assert "position" in answer, answer
+    return time.perf_counter() - started
+
+
+def live_url(session):
+    return base.replace("http://", "ws://") + f"/v1/sessions/{session}/live"
+
+
+results = {"http_post": [], "http_post_small_session": [], "live": [], "live_small_session": []}
 with requests.Session() as client:
     for number in range(samples):
-        started = time.perf_counter()
-        answer = client.post(f"{base}/v1/events", data=line(number).encode(), headers=headers, timeout=60)
-        http.append(time.perf_counter() - started)
-        assert answer.status_code == 200, answer.text
-
-live = []
-with connect(base.replace("http://", "ws://") + f"/v1/sessions/{session}/live",
-             additional_headers={"Authorization": f"Bearer {token}"}) as socket:
-    json.loads(socket.recv())  # what the store holds already
+        results["http_post"].append(post(client, number, session))
+        results["http_post_small_session"].append(post(client, number, small_session))
+auth = {"Authorization": f"Bearer {token}"}
+with connect(live_url(session), additional_headers=auth) as big, connect(live_url(small_session), additional_headers=auth) as small:
+    json.loads(big.recv()), json.loads(small.recv())  # what the store holds of each already
     for number in range(samples, 2 * samples):
-        started = time.perf_counter()
-        socket.send(line(number))
-        answer = json.loads(socket.recv())
-        live.append(time.perf_counter() - started)
-        assert "position" in answer, answer
+        results["live"].append(send(big, number, session))
+        results["live_small_session"].append(send(small, number, small_session))
 
-print(json.dumps({"http_post": percentiles(http), "live": percentiles(live)}))
+print(json.dumps({name: percentiles(values) for name, values in results.items()}))

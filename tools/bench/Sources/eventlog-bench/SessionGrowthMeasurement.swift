@@ -6,8 +6,10 @@ import SessionLog
 
 /// What one more event costs as its session grows: a session filled with `holds` events, then `samples`
 /// single-event appends to it, through the engine (`append(deduplicate:)`, the idempotent resend check)
-/// and through the ingest (one NDJSON line, as `POST /v1/events` sends it). Sizes 0, 1x, 10x and 100x in
-/// one run, so that each size's figure is read against the empty session's.
+/// and through the ingest (one NDJSON line, as `POST /v1/events` sends it). Each alternates with the same
+/// append to a stream and a session that hold one event, in the same store: the ratio of the two is what
+/// the session's length costs, apart from what the store's size does (a deeper tree, more pages to sync).
+/// Sizes 0, 1x, 10x and 100x in one run.
 struct SessionGrowthMeasurement {
     let work: URL
     let samples: Int
@@ -36,18 +38,28 @@ struct SessionGrowthMeasurement {
                 let batch = (start..<min(start + 1000, holds)).map { Self.note($0) }
                 try await log.append(batch, to: stream, deduplicate: true)
             }
-            var engine: [Double] = []
-            var ingested: [Double] = []
+            let smallStream = StreamID()
+            let smallSession = UUID()
+            try await log.append([Self.note(0)], to: smallStream)
+            _ = try await ingest.ingest(Data(Self.line(["type": "session.started", "session": smallSession.uuidString.lowercased(),
+                                                        "at": Self.time(0), "subject": "growth", "locale": "en"]).utf8))
+            var engine: [Double] = [], engineSmall: [Double] = []
+            var ingested: [Double] = [], ingestedSmall: [Double] = []
             for sample in 0..<samples {
                 let one = Self.note(holds + sample)
                 engine.append(try await Self.seconds { try await log.append([one], to: stream, deduplicate: true) })
+                let small = Self.note(1 + sample)
+                engineSmall.append(try await Self.seconds { try await log.append([small], to: smallStream, deduplicate: true) })
                 let line = Data(partial(holds + sample, in: session).utf8)
                 ingested.append(try await Self.seconds { _ = try await ingest.ingest(line) })
+                let smallLine = Data(partial(1 + sample, in: smallSession).utf8)
+                ingestedSmall.append(try await Self.seconds { _ = try await ingest.ingest(smallLine) })
             }
             let versions = try [stream, SessionStreams.session(session)].map { try log.streamMetadata($0)?.version ?? 0 }
             try log.close()
             Report.emit(["scenario": "session-growth", "holds": holds, "versions_after": versions,
-                         "engine_append": Report.latencyFields(engine), "ingest_line": Report.latencyFields(ingested)])
+                         "engine_append": Report.latencyFields(engine), "engine_append_small_stream": Report.latencyFields(engineSmall),
+                         "ingest_line": Report.latencyFields(ingested), "ingest_line_small_session": Report.latencyFields(ingestedSmall)])
         }
     }
 
