@@ -9,7 +9,7 @@ struct VerifyCommand: AsyncParsableCommand {
         abstract: "Check every record of the store: leaf hash, authentication, decompression and indexes.",
         discussion: """
             Reads every record, checks its leaf hash, decrypts and decompresses it, and checks that the \
-            stream rows and the stream index agree with the records. Prints each problem with the global \
+            stream rows, the stream index and the index of event ids agree with the records. Prints each problem with the global \
             position it concerns. Rebuilds the Merkle tree from the records' leaf hashes and checks every \
             node the store keeps. Exits 0 when everything is intact and 2 when anything is not. Records \
             whose data key was destroyed (erased) are counted; their leaf hashes are still checked.
@@ -20,7 +20,7 @@ struct VerifyCommand: AsyncParsableCommand {
             to the log now. It keeps passing after erasure and retention: leaves cover ciphertext.
 
             --without-key checks everything that needs no key, for an auditor who has none: headers, leaf \
-            hashes against the stored bytes, positions, stream numbers, the stream index, the Merkle tree, \
+            hashes against the stored bytes, positions, stream numbers, the stream indexes, the Merkle tree, \
             and --anchor (whose signature is then checked with --verifier-key, the key `anchor \
             --public-key` prints). It says what it could not check: that the ciphertext authenticates and \
             decompresses.

@@ -61,7 +61,7 @@ def browser():
     return driver
 
 
-def wait(driver, condition, what, seconds=20):
+def wait(driver, condition, what, seconds=60):  # as long as a page load may take on a busy machine (below)
     try:
         result = WebDriverWait(driver, seconds, poll_frequency=0.1,
                                ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(lambda d: condition(d))
