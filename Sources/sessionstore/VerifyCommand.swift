@@ -20,7 +20,7 @@ struct VerifyCommand: AsyncParsableCommand {
             to the log now. It keeps passing after erasure and retention: leaves cover ciphertext.
 
             --without-key checks everything that needs no key, for an auditor who has none: headers, leaf \
-            hashes against the stored bytes, positions, stream numbers, the stream indexes, the Merkle tree, \
+            hashes against the stored bytes, positions, stream numbers, the stream index, the index of event ids, the Merkle tree, \
             and --anchor (whose signature is then checked with --verifier-key, the key `anchor \
             --public-key` prints). It says what it could not check: that the ciphertext authenticates and \
             decompresses.

@@ -191,7 +191,8 @@ final class BatchWriter {
     }
 
     func writeIndex(through position: UInt64, in txn: StoreTransaction) throws {
-        try StreamIndex.indexEventIDs(through: position, in: txn)
+        let indexed = try StreamIndex.indexedThrough(in: txn)
+        try StreamIndex.indexEventIDs(indexed..<max(indexed, position), in: txn)
         for (stream, change) in pending {
             if change.isNew { try txn.put(StoreLayout.streams, stream.uuid.bytes, change.state.row.bytes) }
             for run in change.runsToWrite.values { try run.write(stream, in: txn) }

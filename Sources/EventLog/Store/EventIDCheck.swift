@@ -11,11 +11,10 @@ struct EventIDCheck {
         let keys = headers.map { StoreLayout.eventIDKey($0.1.stream, $0.1.eventID) }
         try txn.prefetch([(StoreLayout.eventIDs, keys)])
         for ((position, header), key) in zip(headers, keys) {
-            guard let entry = try txn.get(StoreLayout.eventIDs, key), entry.count == 16 else {
+            guard let (number, place) = try txn.get(StoreLayout.eventIDs, key).flatMap(StreamIndex.eventIDEntry) else {
                 report.report(position, "event \(header.eventID) of stream \(StreamID(header.stream)) at position \(position) is missing from event-ids")
                 continue
             }
-            let (number, place): (UInt64, UInt64) = (entry.loadBigEndian(at: 0), entry.loadBigEndian(at: 8))
             if place == position, number == header.streamNumber {
                 entriesPointingHome += 1
             } else if place <= position {

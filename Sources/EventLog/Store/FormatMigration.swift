@@ -27,7 +27,7 @@ enum FormatMigration {
                 steps.append("format 1 → 2: marked the \(rows) view rows as sealed with the views key; built the Merkle tree over \(count) records")
             case 2:
                 let indexed = try StreamIndex.indexedThrough(in: txn)
-                try indexEventIDs(through: indexed, in: txn)
+                try StreamIndex.indexEventIDs(0..<indexed, in: txn)
                 steps.append("format 2 → 3: indexed the ids of the \(indexed) indexed events")
             default:
                 throw EventLogError(.unsupportedFormat, "no upgrade from format \(current) is known")
@@ -36,22 +36,6 @@ enum FormatMigration {
         }
         try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: StoreLayout.formatVersion))
         return steps
-    }
-
-    /// Builds `event-ids` for the records before `position` from their clear headers, in log order, so
-    /// that an id a stream holds twice names its last event.
-    private static func indexEventIDs(through position: UInt64, in txn: StoreTransaction) throws {
-        try txn.withCursor(StoreLayout.events) { cursor in
-            var entry = try cursor.first()
-            while let (key, record) = entry, try StoreLayout.position(ofKey: key) < position {
-                guard let header = RecordHeader(parsing: record) else {
-                    throw EventLogError.integrity(key.loadBigEndian(at: 0), "has an unreadable header")
-                }
-                try txn.put(StoreLayout.eventIDs, StoreLayout.eventIDKey(header.stream, header.eventID),
-                            [UInt8](bigEndian: header.streamNumber) + [UInt8](bigEndian: key.loadBigEndian(at: 0) as UInt64))
-                entry = try cursor.next()
-            }
-        }
     }
 
     private static func upgradeFromFormat1(in txn: StoreTransaction) throws -> Int {

@@ -88,10 +88,10 @@ enum StreamIndex {
         var found: [UUID: (number: UInt64, position: UInt64)] = [:]
         for (id, key) in keys {
             guard let value = try txn.get(StoreLayout.eventIDs, key) else { continue }
-            guard value.count == 16 else {
+            guard let place = eventIDEntry(value) else {
                 throw EventLogError(.integrity, "the event-ids entry of event \(id) of stream \(stream) is malformed", stream: stream)
             }
-            found[id] = (value.loadBigEndian(at: 0), value.loadBigEndian(at: 8))
+            found[id] = place
         }
         for entry in try tail(of: stream, in: txn) where ids.contains(entry.header.eventID) {
             found[entry.header.eventID] = (entry.header.streamNumber, entry.position)
@@ -99,13 +99,28 @@ enum StreamIndex {
         return found
     }
 
-    /// Adds the events of the tail up to `position` to `event-ids`, as the writer folds the tail into the
-    /// index.
-    static func indexEventIDs(through position: UInt64, in txn: StoreTransaction) throws {
-        for entry in try tail(in: txn) where entry.position < position {
-            try txn.put(StoreLayout.eventIDs, StoreLayout.eventIDKey(entry.header.stream, entry.header.eventID),
-                        [UInt8](bigEndian: entry.header.streamNumber) + [UInt8](bigEndian: entry.position))
+    /// Adds the events at positions `range` to `event-ids` from their clear headers, in log order (so that
+    /// an id a stream holds twice names its last event): as the writer folds the tail into the index, and
+    /// for every indexed event when a format-2 store is migrated.
+    static func indexEventIDs(_ range: Range<UInt64>, in txn: StoreTransaction) throws {
+        try txn.withCursor(StoreLayout.events) { cursor in
+            var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(range.lowerBound))
+            while let (key, record) = entry {
+                let position = try StoreLayout.position(ofKey: key)
+                guard position < range.upperBound else { break }
+                guard let header = RecordHeader(parsing: record) else {
+                    throw EventLogError.integrity(position, "has an unreadable header, so the stream it belongs to is unknown")
+                }
+                try txn.put(StoreLayout.eventIDs, StoreLayout.eventIDKey(header.stream, header.eventID),
+                            [UInt8](bigEndian: header.streamNumber) + [UInt8](bigEndian: position))
+                entry = try cursor.next()
+            }
         }
+    }
+
+    /// An `event-ids` value: stream number ‖ position; nil when it is not 16 bytes.
+    static func eventIDEntry(_ value: UnsafeRawBufferPointer) -> (number: UInt64, position: UInt64)? {
+        value.count == 16 ? (value.loadBigEndian(at: 0), value.loadBigEndian(at: 8)) : nil
     }
 
     /// The data key id of `stream`, or nil when it has no events: from its row, or (for a stream
