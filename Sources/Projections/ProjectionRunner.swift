@@ -3,6 +3,7 @@ import Foundation
 import Migrations
 import SessionLog
 import SessionModel
+import Synchronization
 
 /// Keeps the persisted views up to date (the session list, the transcripts and every subject's
 /// consent trail): folds the events after their checkpoints and writes the views' rows with their
@@ -30,7 +31,11 @@ public struct ProjectionRunner: Sendable {
     /// On a read-only replica (a PostgreSQL hot standby), which refuses the views' rows: what the last
     /// ``catchUp(progress:)`` folded past the stored checkpoints. The queries answer from the stored
     /// rows with these over them, as they would after the rows were written.
-    private let unstored = UnstoredRows()
+    private let unstored = Shared<FoldedRows?>(nil)
+    /// The transcripts this runner last wrote and the checkpoint written with them: a session still
+    /// being recorded is folded again from here, not decoded from its row at every catch-up (its row
+    /// grows with the session). Used only while the stored checkpoint is still that one.
+    private let written = Shared<(checkpoint: UInt64, transcripts: [UUID: TranscriptView])?>(nil)
 
     /// A runner over `log`'s persisted views.
     public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec, batchSize: Int = defaultBatchSize,
@@ -51,12 +56,8 @@ public struct ProjectionRunner: Sendable {
     ///
     /// On a read-only replica nothing is written: the folded rows stay in this runner, and its queries
     /// answer with them (the views' tail since the primary last caught up, or the whole log at worst).
-    ///
-    /// `sessionRows` is told of every write of session-list rows, once it is committed: the checkpoint
-    /// folded from, the one written, and the rows written (a keeper of a copy of the list, such as the
-    /// server's ``SessionSummary`` index, applies them when its copy is at the first checkpoint).
     @discardableResult
-    public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil, sessionRows: ((SessionRowsWritten) -> Void)? = nil) throws -> UInt64 {
+    public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         var checkpoints: [UInt64] = []
         for view in Self.views { checkpoints.append(try log.readView(view) { try $0.checkpoint() } ?? 0) }
         let readOnly = try log.isReadOnlyReplica()
@@ -80,21 +81,40 @@ public struct ProjectionRunner: Sendable {
                 position = min(next.end, end)  // erased records are not in the batch, but were read past
                 read += UInt64(batch.count)
                 if !readOnly, unwritten.events >= eventsPerCommit || pending.isEmpty {
-                    if try write(unwritten, from: checkpoints, through: position) {
-                        sessionRows?(SessionRowsWritten(from: checkpoints[0], through: position, rows: unwritten.summaries))
-                    }
+                    try write(unwritten, from: checkpoints, through: position)
                     checkpoints = checkpoints.map { max($0, position) }
                     unwritten = FoldedRows()
                 }
                 progress?(position, end)
             }
         }
-        if readOnly { unstored.rows = unwritten }
+        if readOnly { unstored.current = unwritten }
         return read
     }
 
+    /// Folds the events from `position` to the log's end into the session list in memory, writing
+    /// nothing and taking no lock: for a copy of the list that stands at `position` (`rows` gives a
+    /// session's row in that copy, nil for none). Returns the rows the events changed, as they are
+    /// now, and the position folded through. The rows are those ``catchUp(progress:)`` would write.
+    public func foldSessionList(from position: UInt64, rows current: (UUID) -> SessionSummary?) throws
+        -> (rows: [UUID: SessionSummary], through: UInt64) {
+        let reader = BatchPrefetcher(log: log, codec: codec, batchSize: batchSize)
+        var changed: [UUID: SessionSummary] = [:]
+        var position = position
+        let end = try log.eventCount()
+        while position < end {
+            let batch = try reader.read(from: position)
+            for session in SessionListFold.sessions(in: batch, from: position) where changed[session] == nil {
+                changed[session] = current(session)
+            }
+            SessionListFold.fold(batch, from: position, into: &changed)
+            position = min(position + UInt64(batchSize), end)  // erased records are not in the batch, but were read past
+        }
+        return (changed, position)
+    }
+
     /// View rows folded and not written yet.
-    private struct FoldedRows {
+    private struct FoldedRows: Sendable {
         var summaries: [UUID: SessionSummary] = [:]
         var transcripts: [UUID: TranscriptView] = [:]
         /// Sessions erased or purged: their transcript rows go.
@@ -113,22 +133,23 @@ public struct ProjectionRunner: Sendable {
     /// one pass folds, a run of one session's events at a time.
     private func fold(_ events: [RecordedSessionEvent], from checkpoints: [UInt64], into rows: inout FoldedRows) throws {
         let (sessionsFrom, transcriptsFrom, trailsFrom) = (checkpoints[0], checkpoints[1], checkpoints[2])
-        var summarySessions: Set<UUID> = []
         var transcriptSessions: Set<UUID> = []
-        var (previous, previousWithTranscript): (UUID?, UUID?) = (nil, nil)
+        var previousWithTranscript: UUID?
         for event in events where event.feedsSessionViews {
             let session = event.event.session
-            if session != previous, event.position >= sessionsFrom {
-                previous = session
-                if rows.summaries[session] == nil { summarySessions.insert(session) }
-            }
             if session != previousWithTranscript, event.position >= transcriptsFrom, Self.isTranscript(event.event.type) {
                 previousWithTranscript = session
                 if rows.transcripts[session] == nil { transcriptSessions.insert(session) }
             }
         }
+        let summarySessions = SessionListFold.sessions(in: events, from: sessionsFrom).filter { rows.summaries[$0] == nil }
         rows.summaries.merge(try loadRows(Self.sessionsView, for: summarySessions, decode: SessionSummary.init(session:row:))) { $1 }
+        if let (checkpoint, kept) = written.current, checkpoint == transcriptsFrom {
+            for session in transcriptSessions { rows.transcripts[session] = kept[session] }
+            transcriptSessions = transcriptSessions.filter { kept[$0] == nil }
+        }
         rows.transcripts.merge(try loadRows(Self.transcriptsView, for: transcriptSessions, decode: TranscriptView.init(session:row:))) { $1 }
+        SessionListFold.fold(events, from: sessionsFrom, into: &rows.summaries)
         var start = 0
         while start < events.count {
             let first = events[start]
@@ -142,13 +163,10 @@ public struct ProjectionRunner: Sendable {
                     if rows.transcripts[session] != nil { rows.transcripts[session]!.dropPartials() } else { rows.partialsDropped.insert(session) }
                 }
             }
-            if let (sessions, status, subject) = first.shredding {
+            if let (sessions, _, _) = first.shredding, first.position >= transcriptsFrom {
                 for session in sessions {
-                    if first.position >= sessionsFrom { rows.summaries[session] = .shredded(session, status: status, subject: subject) }
-                    if first.position >= transcriptsFrom {
-                        rows.transcripts[session] = nil
-                        rows.shreddedTranscripts.insert(session)
-                    }
+                    rows.transcripts[session] = nil
+                    rows.shreddedTranscripts.insert(session)
                 }
             }
             if !first.feedsSessionViews {
@@ -159,11 +177,6 @@ public struct ProjectionRunner: Sendable {
             var end = start + 1
             while end < events.count, events[end].feedsSessionViews, events[end].event.session == session { end += 1 }
             let run = events[start..<end]
-            if run.last!.position >= sessionsFrom {
-                var summary = rows.summaries.removeValue(forKey: session) ?? SessionSummary(session: session)
-                for event in run where event.position >= sessionsFrom { summary.apply(event.event) }
-                rows.summaries[session] = summary
-            }
             if run.last!.position >= transcriptsFrom, run.contains(where: { Self.isTranscript($0.event.type) }) {
                 var transcript = rows.transcripts.removeValue(forKey: session) ?? TranscriptView(session: session)
                 for event in run where event.position >= transcriptsFrom && Self.isTranscript(event.event.type) {
@@ -178,16 +191,14 @@ public struct ProjectionRunner: Sendable {
     }
 
     /// Writes every view's rows and its new checkpoint in one transaction, each view only if its
-    /// checkpoint is still the one folded from (no one else folded these events meanwhile); returns
-    /// whether the session list's rows were written.
-    private func write(_ folded: FoldedRows, from checkpoints: [UInt64], through next: UInt64) throws -> Bool {
+    /// checkpoint is still the one folded from (no one else folded these events meanwhile).
+    private func write(_ folded: FoldedRows, from checkpoints: [UInt64], through next: UInt64) throws {
         try log.updateViews(Self.views) { writers in
             let (sessions, transcripts, trails) = (writers[0], writers[1], writers[2])
             func due(_ index: Int) throws -> Bool {
                 try next > checkpoints[index] && writers[index].checkpoint() ?? 0 == checkpoints[index]
             }
-            let sessionsDue = try due(0)
-            if sessionsDue {
+            if try due(0) {
                 for (session, summary) in folded.summaries { try sessions.put(session.wireBytes, summary.rowBytes) }
                 try sessions.setCheckpoint(next)
             }
@@ -203,12 +214,12 @@ public struct ProjectionRunner: Sendable {
                     try Self.putTranscript(transcript, of: session, into: transcripts)
                 }
                 try transcripts.setCheckpoint(next)
+                written.current = (next, folded.transcripts)  // unused unless the commit stores `next`
             }
             if try due(2) {
                 for (key, value) in folded.trailRows { try trails.put(key, value) }
                 try trails.setCheckpoint(next)
             }
-            return sessionsDue
         }
     }
 
@@ -246,7 +257,7 @@ public struct ProjectionRunner: Sendable {
     /// The persisted transcript of `session` (call ``catchUp(progress:)`` first); nil when the
     /// session has no transcript events.
     public func transcript(of session: UUID) throws -> TranscriptView? {
-        let unstored = unstored.rows
+        let unstored = unstored.current
         if let transcript = unstored?.transcripts[session] { return transcript }
         if unstored?.shreddedTranscripts.contains(session) == true { return nil }
         var stored = try log.readView(Self.transcriptsView) { view in
@@ -269,7 +280,7 @@ public struct ProjectionRunner: Sendable {
             try view.forEachRow(startingWith: prefix) { key, row in rows.append((key, row)) }
             return rows
         }
-        guard let unstored = unstored.rows, !unstored.trailRows.isEmpty else { return rows }
+        guard let unstored = unstored.current, !unstored.trailRows.isEmpty else { return rows }
         var byKey = Dictionary(rows.map { ($0.key, $0.row) }, uniquingKeysWith: { $1 })
         for (key, row) in unstored.trailRows where key.starts(with: prefix) { byKey[key] = row }
         rows = byKey.map { (key: $0.key, row: $0.value) }.sorted { $0.key.lexicographicallyPrecedes($1.key) }
@@ -297,7 +308,7 @@ public struct ProjectionRunner: Sendable {
     /// One session's row of the persisted list (call ``catchUp(progress:)`` first for the latest); nil
     /// for a session the list does not hold. One lookup, not a read of the whole list.
     public func session(_ id: UUID) throws -> SessionSummary? {
-        if let unstored = unstored.rows?.summaries[id] { return unstored }
+        if let unstored = unstored.current?.summaries[id] { return unstored }
         return try log.readView(Self.sessionsView) { view in try view.row(id.wireBytes).map { try SessionSummary(session: id, row: $0) } }
     }
 
@@ -307,8 +318,9 @@ public struct ProjectionRunner: Sendable {
     }
 
     /// Every session in the persisted list and the list's checkpoint, read together (on a read-only
-    /// replica, the checkpoint of the stored rows, under which this runner's unstored rows lie).
-    public func sessionsWithCheckpoint() throws -> (sessions: [SessionSummary], checkpoint: UInt64) {
+    /// replica, the checkpoint of the stored rows, under which this runner's unstored rows lie, unless
+    /// `includingUnstored` is false: then the stored rows alone, which the checkpoint describes).
+    public func sessionsWithCheckpoint(includingUnstored: Bool = true) throws -> (sessions: [SessionSummary], checkpoint: UInt64) {
         let (stored, checkpoint) = try log.readView(Self.sessionsView) { view in
             var summaries: [SessionSummary] = []
             try view.forEachRow { key, row in
@@ -317,7 +329,7 @@ public struct ProjectionRunner: Sendable {
             }
             return (summaries, try view.checkpoint() ?? 0)
         }
-        return (merged(stored), checkpoint)
+        return (includingUnstored ? merged(stored) : stored, checkpoint)
     }
 
     /// The session list's checkpoint: the log position its rows are folded up to.
@@ -326,21 +338,23 @@ public struct ProjectionRunner: Sendable {
     }
 
     private func merged(_ stored: [SessionSummary]) -> [SessionSummary] {
-        guard let unstored = unstored.rows, !unstored.summaries.isEmpty else { return stored }
+        guard let unstored = unstored.current, !unstored.summaries.isEmpty else { return stored }
         var bySession = Dictionary(stored.map { ($0.session, $0) }, uniquingKeysWith: { $1 })
         bySession.merge(unstored.summaries) { $1 }
         return bySession.values.sorted { $0.session.wireBytes.lexicographicallyPrecedes($1.session.wireBytes) }  // the view's order
     }
 
-    /// Rows folded on a read-only replica, shared by the copies of a runner (it is a value).
-    private final class UnstoredRows: @unchecked Sendable {
-        // @unchecked: `stored` is guarded by `lock`.
-        private let lock = NSLock()
-        private var stored: FoldedRows?
+    /// A value the copies of a runner share (it is a value itself).
+    private final class Shared<Value: Sendable>: Sendable {
+        private let value: Mutex<Value>
 
-        var rows: FoldedRows? {
-            get { lock.withLock { stored } }
-            set { lock.withLock { stored = newValue } }
+        init(_ value: Value) {
+            self.value = Mutex(value)
+        }
+
+        var current: Value {
+            get { value.withLock { $0 } }
+            set { value.withLock { $0 = newValue } }
         }
     }
 }

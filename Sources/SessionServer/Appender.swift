@@ -10,6 +10,8 @@ struct Appender: Sendable {
     let log: EventLog
     let gate: AppendGate
     let metrics: ServerMetrics
+    /// Told of every append that stored events (the views catch up soon after).
+    let committed: @Sendable () -> Void
 
     func append(_ source: IngestSource) async throws -> IngestReport {
         var ingest = SessionIngest(log: log)
@@ -35,6 +37,7 @@ struct Appender: Sendable {
             problem.retryAfter = 1
             throw problem
         }
+        if report.appended > 0 { committed() }
         metrics.appendRequests.increment()
         metrics.appendedEvents.increment(by: Int64(report.appended))
         return report

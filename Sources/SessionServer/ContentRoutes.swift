@@ -80,7 +80,7 @@ struct ContentRoutes {
                                     redact: query.get("redact") == "true")
         let purpose = query.nonEmpty("purpose")
         try reader.checkPurpose(purpose)
-        let (log, runner) = (reader.log, reader.runner)
+        let (log, runner) = (reader.log, try await reader.upToDate())
         let ids = sessions.map(\.session)
         if request.method != .head {  // a HEAD request gets no content: nothing is exported
             try await Exporter(log: log, upToDate: runner, sessions: sessions)

@@ -2,13 +2,11 @@ import Foundation
 import Projections
 import SessionModel
 
-/// The session list in memory, in start order, kept current by the readers' catch-up
-/// (``ViewCatchUp``): a page of the list, filtered and sorted, is found without reading the store, in
-/// one pass over the sessions (docs/PERFORMANCE.md: 100,000 sessions).
-///
-/// The rows a catch-up writes are applied when the copy stands at the checkpoint they were folded
-/// from; when anyone else moved the list (another process's catch-up, a rebuild) or the store is a
-/// read-only replica, the whole list is read again.
+/// The session list in memory, in start order, kept current by folding the log's new events into it
+/// (``ProjectionRunner/foldSessionList(from:rows:)``, the persisted list's own fold): a page of the list,
+/// filtered and sorted, is found without reading the store, in one pass over the sessions
+/// (docs/PERFORMANCE.md: 100,000 sessions), and bringing it up to date takes no lock of the store, so
+/// that readers do not wait behind writers (``ViewCatchUp``).
 final class SessionCatalog: @unchecked Sendable {
     // @unchecked: every stored property is guarded by `lock`.
     private let lock = NSLock()
@@ -20,34 +18,36 @@ final class SessionCatalog: @unchecked Sendable {
     private var subjectNumbers: [SubjectHash: Int32] = [:]
     /// The runs (replays into a system under test) of each session replayed.
     private var runs: [UUID: [UUID]] = [:]
-    /// The list's checkpoint this copy reflects; nil before the first read.
+    /// The log position this copy is folded up to; nil before the first catch-up.
     private var reflects: UInt64?
 
-    /// Applies the rows a catch-up of this server committed, when they continue this copy.
-    func apply(_ written: SessionRowsWritten) {
+    /// Folds every event committed before this call into the copy: the first time, the persisted list
+    /// and the events after its checkpoint. One caller at a time (``ViewCatchUp`` runs it on a queue).
+    func catchUp(with runner: ProjectionRunner) throws {
+        let position: UInt64
+        if let reflects = lock.withLock({ reflects }) {
+            position = reflects
+        } else {
+            let (sessions, checkpoint) = try runner.sessionsWithCheckpoint(includingUnstored: false)
+            lock.withLock { rebuild(sessions) }
+            position = checkpoint
+        }
+        let (rows, through) = try runner.foldSessionList(from: position) { session in lock.withLock { summary(session) } }
         lock.withLock {
-            guard reflects == written.from else { return }
-            if written.rows.count > 256 {
+            if rows.count > 256 {
                 var latest = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, $0) })
-                latest.merge(written.rows) { $1 }
+                latest.merge(rows) { $1 }
                 rebuild(Array(latest.values))
             } else {
-                for summary in written.rows.values { place(summary) }
+                for summary in rows.values { place(summary) }
             }
-            reflects = written.through
+            reflects = through
         }
     }
 
-    /// Reads the whole list again when this copy does not stand at the stored checkpoint.
-    func reconcile(with runner: ProjectionRunner) throws {
-        let stored = try runner.sessionsCheckpoint()
-        let replica = try runner.log.isReadOnlyReplica()
-        guard replica || lock.withLock({ reflects != stored }) else { return }
-        let (sessions, checkpoint) = try runner.sessionsWithCheckpoint()
-        lock.withLock {
-            rebuild(sessions)
-            reflects = checkpoint
-        }
+    /// The row of `session`, when the list holds it.
+    func row(of session: UUID) -> SessionSummary? {
+        lock.withLock { summary(session) }
     }
 
     /// The page `query` asks for: one pass over the sessions' facts (plain values), which keeps the
@@ -92,6 +92,10 @@ final class SessionCatalog: @unchecked Sendable {
     }
 
     // MARK: Keeping the order (under `lock`)
+
+    private func summary(_ session: UUID) -> SessionSummary? {
+        keys[session].flatMap(index(of:)).map { entries[$0] }
+    }
 
     private func place(_ summary: SessionSummary) {
         let key = PageCursor(summary: summary, sort: .started)

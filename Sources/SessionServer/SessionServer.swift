@@ -17,10 +17,12 @@ public struct SessionServer: Sendable {
     public let configuration: ServerConfiguration
     let metrics = ServerMetrics()
     let consoleState = ConsoleState()
+    let reader: StoreReader
 
     public init(log: EventLog, configuration: ServerConfiguration = ServerConfiguration()) {
         self.log = log
         self.configuration = configuration
+        reader = StoreReader(log: log)
     }
 
     /// Serves until SIGTERM or SIGINT; `ready` is called with the port once the server listens.
@@ -47,6 +49,7 @@ public struct SessionServer: Sendable {
                 address: .hostname(configuration.host, port: configuration.port), serverName: "sessionstore",
                 availableConnectionsDelegate: MaximumAvailableConnections(configuration.maximumConnections)),
             onServerRunning: { channel in ready(channel.localAddress?.port ?? configuration.port) })
+        defer { reader.stop() }
         try await application.runService()
     }
 
@@ -60,10 +63,10 @@ public struct SessionServer: Sendable {
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ProblemMiddleware(metrics: metrics))
         HealthRoutes(log: log, metrics: metrics).add(to: router)
-        let reader = StoreReader(log: log)
         let authenticator = Authenticator(verifier: TokenVerifier(log: log), identity: zip(configuration.identityTokens, identityKeys), log: log)
         let v1 = router.group("v1").add(middleware: TokenAuthentication(authenticator: authenticator))
-        let appender = Appender(log: log, gate: AppendGate(capacity: configuration.maximumQueuedAppends), metrics: metrics)
+        let appender = Appender(log: log, gate: AppendGate(capacity: configuration.maximumQueuedAppends), metrics: metrics,
+                                committed: reader.committed)
         EventRoutes(log: log, configuration: configuration, appender: appender).add(to: v1)
         SessionRoutes(reader: reader).add(to: v1)
         LiveRoute(appender: appender, log: log, configuration: configuration).add(to: v1)

@@ -6,33 +6,58 @@ import Projections
 import SessionModel
 
 /// The store's views as the server reads them: brought up to date before a read (``ViewCatchUp``:
-/// readers waiting together share one catch-up), then read.
+/// readers waiting together share one catch-up), then read. The session list is a copy in memory
+/// (``SessionCatalog``) that folds new events without the store's write lock, so that its readers never
+/// wait behind appends; the persisted views (transcripts, consent trails) are written by a catch-up.
+/// After appends, both are brought up to date in the background (``committed()``).
 struct StoreReader: Sendable {
     let log: EventLog
     /// The views as the last ``upToDate()`` left them.
-    let runner: ProjectionRunner
-    private let catchUp: ViewCatchUp
+    private let runner: ProjectionRunner
+    /// The session list as the last ``sessionList()`` left it (runs of a session, for instance).
+    let catalog: SessionCatalog
+    private let views: ViewCatchUp
+    private let list: ViewCatchUp
 
     init(log: EventLog) {
         self.log = log
-        runner = ProjectionRunner(log: log)
-        catchUp = ViewCatchUp(runner: runner)
+        let runner = ProjectionRunner(log: log)
+        let catalog = SessionCatalog()
+        self.runner = runner
+        self.catalog = catalog
+        views = ViewCatchUp("persisted", refreshDelay: .seconds(1)) { try runner.catchUp() }
+        list = ViewCatchUp("session-list", refreshDelay: .milliseconds(10)) { try catalog.catchUp(with: runner) }
     }
 
-    /// The views, with every event committed before this call folded in.
+    /// The views and the session list, with every event committed before this call folded in.
     func upToDate() async throws -> ProjectionRunner {
-        try await catchUp.upToDate()
+        try await views.upToDate()
+        try await list.upToDate()
         return runner
+    }
+
+    /// The session list, with every event committed before this call folded in.
+    func sessionList() async throws -> SessionCatalog {
+        try await list.upToDate()
+        return catalog
     }
 
     /// A page of the session list, with every event committed before this call folded in.
     func sessions(_ query: SessionQuery) async throws -> SessionCatalogPage {
-        try await catchUp.upToDate()
-        return catchUp.catalog.page(query)
+        try await sessionList().page(query)
     }
 
-    /// The session list as the last ``upToDate()`` left it (runs of a session, for instance).
-    var catalog: SessionCatalog { catchUp.catalog }
+    /// Tells the views that events were appended: they catch up in the background soon.
+    func committed() {
+        list.refreshSoon()
+        views.refreshSoon()
+    }
+
+    /// Stops the background catch-ups (before the store closes).
+    func stop() {
+        list.stop()
+        views.stop()
+    }
 
     /// The subject a raw user id or a 64-digit subject hash names.
     func subject(_ argument: String) -> SubjectHash {
@@ -65,7 +90,7 @@ struct StoreReader: Sendable {
     func readableSummary(_ context: ServerContext, _ token: Principal) async throws -> (UUID, SessionSummary) {
         let argument = try context.parameters.require("session")
         guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
-        guard let summary = try await upToDate().session(id), token.mayRead(sessionOf: summary.subject) else {
+        guard let summary = try await sessionList().row(of: id), token.mayRead(sessionOf: summary.subject) else {
             throw Problem.notFound("the store has no session \(id.uuidString.lowercased()) that this token may read")
         }
         return (id, summary)

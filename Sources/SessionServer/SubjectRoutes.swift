@@ -52,7 +52,7 @@ extension SubjectRoutes {
         let purpose = request.form.nonEmpty("purpose")
         try reader.checkPurpose(purpose)
         let sessions = try await reader.sessions(.all(of: subject)).sessions
-        let exporter = Exporter(log: reader.log, upToDate: reader.runner, sessions: sessions)
+        let exporter = Exporter(log: reader.log, upToDate: try await reader.upToDate(), sessions: sessions)
         let bundle = SubjectBundle(exporter: exporter, subject: subject)
         var headers = WebConsole.pageHeaders(type: "application/zip")
         headers[.contentDisposition] = "attachment; filename=\"subject-\(subject.description.prefix(12)).zip\""

@@ -1,24 +1,30 @@
 import Dispatch
 import Foundation
-import Projections
 
-/// Brings the persisted views up to date for readers, on a thread of its own (a catch-up waits for the
-/// store's write lock, which must not hold one of the few threads Swift's tasks run on), and once for
-/// every reader waiting at the time: readers who ask while a catch-up runs share the next one. A
-/// reader's catch-up always starts after it asked, so it sees every event committed before its request
-/// (a client that appended and then reads finds what it appended).
+/// Brings a view up to date for readers, on a queue of its own (a catch-up may wait for the store's
+/// write lock, which must not hold one of the few threads Swift's tasks run on), and once for every
+/// reader waiting at the time: readers who ask while a catch-up runs share the next one. A reader's
+/// catch-up always starts after it asked, so it sees every event committed before its request (a
+/// client that appended and then reads finds what it appended).
 ///
-/// Each catch-up also keeps the in-memory session list (``SessionCatalog``) current.
+/// Between readers, ``refreshSoon()`` keeps the view current in the background, so that a reader's
+/// own catch-up has little left to fold.
 final class ViewCatchUp: @unchecked Sendable {
-    private let runner: ProjectionRunner
-    let catalog = SessionCatalog()
-    private let queue = DispatchQueue(label: "sessionstore.views.catch-up")
+    // @unchecked: `asked`, `waiting`, `refreshing` and `stopped` are guarded by `lock`.
+    private let work: @Sendable () throws -> Void
+    private let delay: DispatchTimeInterval
+    private let queue: DispatchQueue
     private let lock = NSLock()
     private var asked = 0
     private var waiting: [(ticket: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+    private var refreshing = false
+    private var stopped = false
 
-    init(runner: ProjectionRunner) {
-        self.runner = runner
+    /// `work` brings the view up to date; a background refresh runs it `delay` after it is asked for.
+    init(_ name: String, refreshDelay delay: DispatchTimeInterval, work: @escaping @Sendable () throws -> Void) {
+        self.work = work
+        self.delay = delay
+        queue = DispatchQueue(label: "sessionstore.views.\(name)")
     }
 
     /// Returns once a catch-up that started after this call has finished.
@@ -32,6 +38,30 @@ final class ViewCatchUp: @unchecked Sendable {
         }
     }
 
+    /// Schedules a catch-up in the background, `delay` from now, unless one is scheduled already: the
+    /// server calls it after every append. Its failure is left for the next reader to meet.
+    func refreshSoon() {
+        let schedule = lock.withLock {
+            guard !refreshing, !stopped else { return false }
+            refreshing = true
+            return true
+        }
+        guard schedule else { return }
+        queue.asyncAfter(deadline: .now() + delay) {
+            let run = self.lock.withLock {
+                self.refreshing = false
+                return !self.stopped
+            }
+            if run { try? self.work() }
+        }
+    }
+
+    /// Runs no more background catch-ups, and returns once the one running, if any, has finished.
+    func stop() {
+        lock.withLock { stopped = true }
+        queue.sync {}
+    }
+
     /// On the queue: one catch-up for everyone waiting now (none when an earlier run served them all).
     private func serveWaiting() {
         let served: [CheckedContinuation<Void, any Error>] = lock.withLock {
@@ -42,8 +72,7 @@ final class ViewCatchUp: @unchecked Sendable {
         }
         guard !served.isEmpty else { return }
         do {
-            try runner.catchUp(sessionRows: catalog.apply)
-            try catalog.reconcile(with: runner)
+            try work()
             for continuation in served { continuation.resume() }
         } catch {
             for continuation in served { continuation.resume(throwing: error) }

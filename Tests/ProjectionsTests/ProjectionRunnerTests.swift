@@ -73,6 +73,31 @@ import TestSupport
         }
     }
 
+    @Test func aCopyOfTheSessionListFoldedInMemoryAgreesWithThePersistedListAtEveryStep() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let sessions = (0..<6).map { _ in UUID() }
+            let runner = ProjectionRunner(log: log, batchSize: 4)
+            var copy: [UUID: SessionSummary] = [:]
+            var position: UInt64 = 0
+            for step in 0..<3 {
+                let file = step == 0 ? Self.sessionsFile(sessions, segments: 2)
+                    : Self.sessionsFile(Array(sessions.prefix(3 * step)), segments: 2, from: 2 * step, started: false)
+                _ = try await SessionIngest(log: log).ingest(file)
+                let (rows, through) = try runner.foldSessionList(from: position) { copy[$0] }
+                #expect(through == (try log.eventCount()))
+                #expect(!rows.isEmpty && rows.count <= sessions.count)
+                copy.merge(rows) { $1 }
+                position = through
+                try runner.catchUp()
+                let persisted = try runner.sessions()
+                #expect(persisted.count == copy.count)
+                for summary in persisted { #expect(copy[summary.session] == summary, "step \(step): the copy's row of \(summary.session)") }
+            }
+            #expect(try runner.foldSessionList(from: position) { copy[$0] }.rows.isEmpty, "nothing new: nothing folded")
+        }
+    }
+
     @Test func aSummaryRoundTripsThroughItsRow() throws {
         var summary = SessionSummary(session: UUID())
         summary.subject = SubjectHash(bytes: Array(repeating: 3, count: 32))

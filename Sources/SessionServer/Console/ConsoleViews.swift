@@ -75,7 +75,7 @@ struct ConsoleViews {
         }
         var comparison: ComparisonView?
         if let source = summary.runOf, !summary.isShredded,
-           let sourceSummary = try reader.runner.session(source), !sourceSummary.isShredded, token.mayRead(sessionOf: sourceSummary.subject) {
+           let sourceSummary = reader.catalog.row(of: source), !sourceSummary.isShredded, token.mayRead(sessionOf: sourceSummary.subject) {
             comparison = ComparisonView(TranscriptComparison(source: try await TranscriptTimeline.load(source, from: reader.log),
                                                              run: try await TranscriptTimeline.load(id, from: reader.log)))
         }

@@ -9,8 +9,10 @@
 // request, each with a fresh id; a request that fails is sent again, byte for byte, until it is
 // answered (a resend is idempotent). Readers page the session list and read transcripts. At the end
 // it prints one JSON object: events and requests acknowledged, events per second, p50/p99 latency of
-// an acknowledgement, reads per second. With -acked it appends each acknowledged event (id, position)
-// to FILE as it is acknowledged, so that a test may kill the server mid-load and verify afterwards.
+// an acknowledgement, reads per second and p50/p99 latency of a page of the session list. With -writers 0
+// the readers read alone for -duration (the idle baseline). With -acked it appends each acknowledged event
+// (id, position) to FILE as it is acknowledged, so that a test may kill the server mid-load and verify
+// afterwards.
 //
 // verify: reads the log's tail from the start up to the highest acknowledged position and checks that
 // every acknowledged event is there, at its position, exactly once, and that no position repeats.
@@ -102,6 +104,7 @@ func run(args []string) {
 	deadline := time.Now().Add(*duration)
 	var events, requests, reads, failures, resends int64
 	latencies := make([][]time.Duration, *writers)
+	readLatencies := make([][]time.Duration, *readers)
 	var wait sync.WaitGroup
 	for w := 0; w < *writers; w++ {
 		wait.Add(1)
@@ -161,7 +164,7 @@ func run(args []string) {
 	var readerWait sync.WaitGroup
 	for r := 0; r < *readers; r++ {
 		readerWait.Add(1)
-		go func() {
+		go func(r int) {
 			defer readerWait.Done()
 			for {
 				select {
@@ -169,6 +172,7 @@ func run(args []string) {
 					return
 				default:
 				}
+				started := time.Now()
 				request, _ := http.NewRequest("GET", *url+"/v1/sessions?limit=50", nil)
 				request.Header.Set("Authorization", "Bearer "+*readToken)
 				response, err := client.Do(request)
@@ -180,31 +184,39 @@ func run(args []string) {
 				response.Body.Close()
 				if response.StatusCode == 200 {
 					atomic.AddInt64(&reads, 1)
+					readLatencies[r] = append(readLatencies[r], time.Since(started))
 				}
 			}
-		}()
+		}(r)
 	}
 	began := time.Now()
 	wait.Wait()
+	if *writers == 0 {
+		time.Sleep(time.Until(deadline))
+	}
 	elapsed := time.Since(began)
 	close(stopReaders)
 	readerWait.Wait()
 
-	var all []time.Duration
-	for _, l := range latencies {
-		all = append(all, l...)
-	}
-	sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
-	percentile := func(p float64) float64 {
-		if len(all) == 0 {
-			return 0
+	percentile := func(each [][]time.Duration) func(float64) float64 {
+		var all []time.Duration
+		for _, l := range each {
+			all = append(all, l...)
 		}
-		return float64(all[int(p*float64(len(all)-1))].Microseconds()) / 1000
+		sort.Slice(all, func(i, j int) bool { return all[i] < all[j] })
+		return func(p float64) float64 {
+			if len(all) == 0 {
+				return 0
+			}
+			return float64(all[int(p*float64(len(all)-1))].Microseconds()) / 1000
+		}
 	}
+	appendPercentile, readPercentile := percentile(latencies), percentile(readLatencies)
 	report, _ := json.Marshal(map[string]interface{}{
 		"writers": *writers, "readers": *readers, "batch": *batch, "seconds": elapsed.Seconds(),
 		"events": events, "requests": requests, "events_per_second": float64(events) / elapsed.Seconds(),
-		"p50_ms": percentile(0.50), "p99_ms": percentile(0.99), "reads": reads,
+		"p50_ms": appendPercentile(0.50), "p99_ms": appendPercentile(0.99), "reads": reads,
+		"read_p50_ms": readPercentile(0.50), "read_p99_ms": readPercentile(0.99),
 		"reads_per_second": float64(reads) / elapsed.Seconds(), "failures": failures, "resends": resends,
 	})
 	fmt.Println(string(report))

@@ -1,0 +1,43 @@
+import Foundation
+import SessionModel
+
+/// The session list's fold: what a batch of events does to the sessions' rows. The persisted view
+/// (``ProjectionRunner/catchUp(progress:)``) and copies of the list kept in memory
+/// (``ProjectionRunner/foldSessionList(from:rows:)``) fold with it, so that they agree row for row.
+enum SessionListFold {
+    /// The sessions whose rows folding `events` from `from` starts from (the rows to have at hand).
+    static func sessions(in events: [RecordedSessionEvent], from: UInt64) -> Set<UUID> {
+        var sessions: Set<UUID> = []
+        var previous: UUID?
+        for event in events where event.feedsSessionViews && event.position >= from && event.event.session != previous {
+            previous = event.event.session
+            sessions.insert(event.event.session)
+        }
+        return sessions
+    }
+
+    /// Folds the events at or after `from` into `rows` (a session's row as it stands, or none yet).
+    static func fold(_ events: [RecordedSessionEvent], from: UInt64, into rows: inout [UUID: SessionSummary]) {
+        var start = 0
+        while start < events.count {
+            let first = events[start]
+            if let (sessions, status, subject) = first.shredding, first.position >= from {
+                for session in sessions { rows[session] = .shredded(session, status: status, subject: subject) }
+            }
+            guard first.feedsSessionViews else {
+                start += 1
+                continue
+            }
+            let session = first.event.session
+            var end = start + 1
+            while end < events.count, events[end].feedsSessionViews, events[end].event.session == session { end += 1 }
+            let run = events[start..<end]
+            if run.last!.position >= from {
+                var summary = rows.removeValue(forKey: session) ?? SessionSummary(session: session)
+                for event in run where event.position >= from { summary.apply(event.event) }
+                rows[session] = summary
+            }
+            start = end
+        }
+    }
+}
