@@ -19,6 +19,7 @@ let package = Package(
             dependencies: [
                 "BenchSupport",
                 .product(name: "EventLog", package: "SessionStore"),
+                .product(name: "EventLogPostgres", package: "SessionStore"),
                 .product(name: "SessionModel", package: "SessionStore"),
                 .product(name: "SessionLog", package: "SessionStore"),
                 .product(name: "Ingest", package: "SessionStore"),

@@ -11,11 +11,11 @@ import SessionLog
 /// the session's length costs, apart from what the store's size does (a deeper tree, more pages to sync).
 /// Sizes 0, 1x, 10x and 100x in one run.
 struct SessionGrowthMeasurement {
-    let work: URL
+    /// Where the stores are: LMDB directories, or databases of a PostgreSQL server.
+    let measurements: Measurements
     let samples: Int
 
     func run(sizes: [Int]) async throws {
-        let measurements = Measurements(work: work)
         for holds in sizes {
             let path = try measurements.freshStorePath("growth")
             let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
@@ -57,7 +57,7 @@ struct SessionGrowthMeasurement {
             }
             let versions = try [stream, SessionStreams.session(session)].map { try log.streamMetadata($0)?.version ?? 0 }
             try log.close()
-            Report.emit(["scenario": "session-growth", "holds": holds, "versions_after": versions,
+            Report.emit(["scenario": "session-growth", "backend": measurements.postgresServer == nil ? "lmdb" : "postgresql", "holds": holds, "versions_after": versions,
                          "engine_append": Report.latencyFields(engine), "engine_append_small_stream": Report.latencyFields(engineSmall),
                          "ingest_line": Report.latencyFields(ingested), "ingest_line_small_session": Report.latencyFields(ingestedSmall)])
         }

@@ -2,15 +2,18 @@
 // eventlog-bench run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
 // eventlog-bench ingest-concurrent WORK_DIR WRITERS BATCH SECONDS   (serve's library baseline, tools/serve/bench)
 // eventlog-bench backends DATA_DIR WORK_DIR SMALL_EVENTS POSTGRES_URL
-// eventlog-bench session-growth WORK_DIR SAMPLES [SIZE…]   one more event into sessions of SIZE events
+// eventlog-bench session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]   one more event into sessions of SIZE
+//                                                         events (on LMDB, or in databases of that PostgreSQL server)
 //
 // `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
 // one JSON object per line. tools/bench/run does both and compares with the C reference.
 import BenchSupport
 import EventLog
+import EventLogPostgres
 import Foundation
 
 let arguments = CommandLine.arguments
+PostgresBackend.register()
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("eventlog-bench: \(message)\n".utf8))
     exit(64)
@@ -73,9 +76,17 @@ case "ingest-concurrent":
     try await ConcurrentIngestMeasurement(work: URL(fileURLWithPath: arguments[2]), writers: writers, batch: batch, seconds: seconds).run()
 
 case "session-growth":
-    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: session-growth WORK_DIR SAMPLES [SIZE…]") }
-    let sizes = arguments.count > 4 ? arguments[4...].compactMap { Int($0) } : [0, 400, 4_000, 40_000]
-    try await SessionGrowthMeasurement(work: URL(fileURLWithPath: arguments[2]), samples: samples).run(sizes: sizes)
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]") }
+    var rest = Array(arguments.dropFirst(4))
+    var postgres: String?
+    if rest.first == "--postgres" {
+        guard rest.count >= 2 else { fail("usage: session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]") }
+        postgres = rest[1]
+        rest.removeFirst(2)
+    }
+    let sizes = rest.isEmpty ? [0, 400, 4_000, 40_000] : rest.compactMap { Int($0) }
+    let measurements = Measurements(work: URL(fileURLWithPath: arguments[2]), postgresServer: postgres)
+    try await SessionGrowthMeasurement(measurements: measurements, samples: samples).run(sizes: sizes)
 
 case "sessions":
     guard arguments.count == 5, let sessions = Int(arguments[3]), let events = Int(arguments[4]) else {
