@@ -39,11 +39,10 @@ public struct AccessLog {
         self.log = log
     }
 
-    /// The policy in force: the latest one set; by default no purpose is required.
+    /// The policy in force: the latest one set; by default no purpose is required. Read from the view
+    /// `access-policy` and the audit events after it (``AccessPolicyView``), not the whole audit stream.
     public func policy() throws -> AccessPolicy {
-        try AuditStream.latest(in: log) { payload in
-            if case .accessPolicySet(let policy) = payload { policy } else { nil }
-        } ?? AccessPolicy(purposeRequired: false)
+        try AccessPolicyView(log: log).current().policy ?? AccessPolicy(purposeRequired: false)
     }
 
     /// Stores `policy` as the store's access policy from now on.

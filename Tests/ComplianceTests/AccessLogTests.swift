@@ -1,7 +1,8 @@
-import Compliance
+@testable import Compliance
 import EventLog
 import Exports
 import Foundation
+import Output
 import SessionLog
 import SessionModel
 import Testing
@@ -54,6 +55,60 @@ import TestSupport
             try await access.record(AccessRead(actor: "a", command: "events", sessions: [kept[0]]), at: Self.now + 2)
             #expect(try access.entries().map(\.purpose) == ["support ticket 12", nil])
         }
+    }
+
+    @Test func findingThePolicyDecodesABoundedNumberOfAuditEventsWhateverTheNumberOfReadsRecorded() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let (_, kept) = try await SubjectErasureTests.ingestSessions(into: log)
+            let access = AccessLog(log: log)
+            let view = AccessPolicyView(log: log)
+            try await access.setPolicy(AccessPolicy(purposeRequired: true), at: Self.now)
+            var mostDecoded = 0
+            for read in 0..<(AccessPolicyView.foldEvery * 6) {
+                if read == AccessPolicyView.foldEvery * 3 { try await access.setPolicy(AccessPolicy(purposeRequired: false), at: Self.now) }
+                try await access.record(AccessRead(actor: "a", purpose: "QA", command: "events", sessions: [kept[0]]), at: Self.now + Int64(read))
+                let (policy, decoded) = try view.current()
+                #expect(policy?.purposeRequired == (read < AccessPolicyView.foldEvery * 3), "read \(read)")
+                mostDecoded = max(mostDecoded, decoded)
+            }
+            #expect(mostDecoded <= AccessPolicyView.foldEvery, "the reader decoded \(mostDecoded) audit events")
+            let audit = try #require(try log.streamMetadata(SessionStreams.audit)).version
+            #expect(audit > UInt64(AccessPolicyView.foldEvery * 6), "the audit stream holds every read")
+            #expect(try log.readView(AccessPolicyView.name) { try $0.checkpoint() } != nil, "the view was written")
+            #expect(try access.policy().purposeRequired == false)
+
+            try log.dropView(AccessPolicyView.name)  // a view is derived data: without it, the policy is found from the stream
+            #expect(try view.current().policy == AccessPolicy(purposeRequired: false))
+            #expect(try view.current().decoded <= AccessPolicyView.foldEvery, "the first reader after the drop wrote the view again")
+        }
+    }
+
+    @Test func withNoPolicyEverSetNoPurposeIsRequiredAndTheViewSaysSo() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let (_, kept) = try await SubjectErasureTests.ingestSessions(into: log)
+            let access = AccessLog(log: log)
+            for read in 0..<(AccessPolicyView.foldEvery * 2) {
+                try await access.record(AccessRead(actor: "a", command: "events", sessions: [kept[0]]), at: Self.now + Int64(read))
+            }
+            let (policy, decoded) = try AccessPolicyView(log: log).current()
+            #expect(policy == nil && decoded <= AccessPolicyView.foldEvery)
+            #expect(try access.policy().purposeRequired == false)
+        }
+    }
+
+    @Test(.enabled(if: ProtobufDecoder.isAvailable, "needs python3 with protobuf and grpcio-tools"))
+    func theAccessPolicyRowDecodesWithGooglesProtobufAndTheProtoFile() throws {
+        let row = AccessPolicyView.Row(auditEvents: 70_000, policy: AccessPolicy(purposeRequired: true))
+        let lines = try ProtobufDecoder.decode("view:access-policy\t" + Hex.string(row.rowBytes) + "\n")
+        let line = try #require(lines.first)
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        #expect(json["canonical"] as? Bool == true, "not canonical protobuf: \(json)")
+        let message = try #require(json["message"] as? [String: Any])
+        #expect(message["audit_events"] as? String == "70000")  // 64-bit integers are strings in protobuf's JSON
+        #expect(message["policy_set"] as? Bool == true && message["purpose_required"] as? Bool == true)
+        #expect(try AccessPolicyView.Row(row: row.rowBytes) == row)
     }
 
     @Test func theAccessLogOutlivesTheErasureOfThePersonWhoseDataWasRead() async throws {

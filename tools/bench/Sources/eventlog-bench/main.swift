@@ -2,6 +2,7 @@
 // eventlog-bench run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
 // eventlog-bench ingest-concurrent WORK_DIR WRITERS BATCH SECONDS   (serve's library baseline, tools/serve/bench)
 // eventlog-bench backends DATA_DIR WORK_DIR SMALL_EVENTS POSTGRES_URL
+// eventlog-bench access-policy WORK_DIR SAMPLES [READS…]   finding the access policy with READS reads recorded
 // eventlog-bench session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]   one more event into sessions of SIZE
 //                                                         events (on LMDB, or in databases of that PostgreSQL server)
 //
@@ -87,6 +88,11 @@ case "session-growth":
     let sizes = rest.isEmpty ? [0, 400, 4_000, 40_000] : rest.compactMap { Int($0) }
     let measurements = Measurements(work: URL(fileURLWithPath: arguments[2]), postgresServer: postgres)
     try await SessionGrowthMeasurement(measurements: measurements, samples: samples).run(sizes: sizes)
+
+case "access-policy":
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: access-policy WORK_DIR SAMPLES [READS…]") }
+    let reads = arguments.count > 4 ? arguments[4...].compactMap { Int($0) } : [0, 1_000, 10_000, 100_000]
+    try await AccessPolicyMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples).run(reads: reads)
 
 case "sessions":
     guard arguments.count == 5, let sessions = Int(arguments[3]), let events = Int(arguments[4]) else {
