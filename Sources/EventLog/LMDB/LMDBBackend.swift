@@ -124,6 +124,8 @@ extension LMDBEnvironment: StorageEnvironment {
 }
 
 extension LMDBTransaction: StorageTransaction {
+    var tailDirectory: TailDirectory? { environment.tailDirectory }
+
     /// Checks every page this snapshot could reach (the open transaction keeps them from reuse meanwhile).
     func structureProblems() -> [String] {
         PageStructure.problems(ofFileAt: (environment.path as NSString).appendingPathComponent(StoreLayout.dataFileName),

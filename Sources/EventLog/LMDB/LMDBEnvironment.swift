@@ -23,6 +23,8 @@ final class LMDBEnvironment: @unchecked Sendable {
     /// Opened with MDB_RDONLY because this user may not write the store (an auditor's read-only copy):
     /// every write transaction is refused with one sentence.
     let isReadOnly: Bool
+    /// This process's writer's view of the unindexed tail, lent to readers (``TailDirectory``).
+    let tailDirectory: TailDirectory? = TailDirectory()
 
     /// Opens (and with `create`, creates) the environment at `path` with the named databases,
     /// holding the directory lock shared (waiting while a compaction holds it), or holding `lock`.

@@ -34,6 +34,8 @@ extension MemoryEnvironment: StorageEnvironment {
 
     func sync() throws {}
 
+    var tailDirectory: TailDirectory? { storage.tailDirectory }
+
     func hasDatabase(_ name: String) -> Bool { StoreLayout.all.contains(name) }
 
     func sizes() throws -> StorageSizes { StorageSizes(bytes: UInt64(storage.byteCount)) }

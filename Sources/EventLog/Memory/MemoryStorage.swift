@@ -13,6 +13,8 @@ final class MemoryStorage: @unchecked Sendable {
     private let state = NSCondition()
     private let writer = NSLock()
     let name: String
+    /// The writers' view of the unindexed tail, lent to readers (``TailDirectory``).
+    let tailDirectory = TailDirectory()
 
     private init(name: String) {
         self.name = name
@@ -46,14 +48,14 @@ final class MemoryStorage: @unchecked Sendable {
 
     /// Runs `body` on the latest committed snapshot.
     func read<R>(_ body: (MemoryTransaction) throws -> R) throws -> R {
-        try body(MemoryTransaction(tables: state.withLock { committed }, writable: false))
+        try body(MemoryTransaction(tables: state.withLock { committed }, writable: false, tailDirectory: tailDirectory))
     }
 
     /// Runs `body` after every other writer's and commits what it wrote, all of it or (when it throws)
     /// none; readers see the commit whole or not at all.
     func write<R>(_ body: (MemoryTransaction) throws -> R) throws -> R {
         try writer.withLock {
-            let transaction = MemoryTransaction(tables: state.withLock { committed }, writable: true)
+            let transaction = MemoryTransaction(tables: state.withLock { committed }, writable: true, tailDirectory: tailDirectory)
             let result = try body(transaction)
             let written = transaction.tables
             state.withLock { committed = written }

@@ -7,7 +7,10 @@ final class MemoryTransaction: StorageTransaction {
     private(set) var tables: [String: MemoryTable]
     private let writable: Bool
 
-    init(tables: [String: MemoryTable], writable: Bool) {
+    let tailDirectory: TailDirectory?
+
+    init(tables: [String: MemoryTable], writable: Bool, tailDirectory: TailDirectory?) {
+        self.tailDirectory = tailDirectory
         self.tables = tables
         self.writable = writable
     }

@@ -5,7 +5,7 @@ import Foundation
 /// Layout (all integers big-endian), 60 bytes:
 /// `format u8 | codec u8 | dictionary id u16 | key id u32 | stream id 16 | stream number u64 |
 ///  recorded-at ms i64 | event id 16 | payload length u32`
-struct RecordHeader: Equatable {
+struct RecordHeader: Equatable, Sendable {
     static let byteCount = 60
     static let formatVersion: UInt8 = 1
 

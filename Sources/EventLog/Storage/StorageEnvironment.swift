@@ -21,6 +21,10 @@ package protocol StorageEnvironment: Sendable {
     /// long where a fold costs a page per stream touched (LMDB), short where it costs a row per run.
     var maximumIndexTail: UInt64 { get }
 
+    /// What the writer keeps its ``TailDirectory`` in, which this environment's transactions lend to
+    /// readers; nil for a backend whose readers scan the tail.
+    var tailDirectory: TailDirectory? { get }
+
     /// Makes room for `bytes` more before a long transaction (LMDB's map). By default nothing.
     func reserve(_ bytes: Int) throws
 
@@ -48,6 +52,7 @@ package protocol StorageEnvironment: Sendable {
 
 extension StorageEnvironment {
     package var maximumIndexTail: UInt64 { 2048 }
+    package var tailDirectory: TailDirectory? { nil }
     package func reserve(_ bytes: Int) throws {}
     package func releaseMappedPages() {}
     package func isReadOnlyReplica() throws -> Bool { false }

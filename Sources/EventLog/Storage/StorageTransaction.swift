@@ -43,6 +43,14 @@ package protocol StorageTransaction {
     /// before anything walks them (LMDB trusts its pages, and a damaged page header can crash it). By
     /// default none: a server checks its own pages.
     func structureProblems() -> [String]
+
+    /// The unindexed tail by stream as this process's writer committed it (``TailDirectory``); nil for a
+    /// backend without one, whose readers scan the tail.
+    var tailDirectory: TailDirectory? { get }
+}
+
+extension StorageTransaction {
+    package var tailDirectory: TailDirectory? { nil }
 }
 
 /// An entry a ``StorageCursor`` is on: bytes valid as a transaction's are.

@@ -21,6 +21,8 @@ struct StoreEnvironment: Sendable {
 
     var maximumIndexTail: UInt64 { storage.maximumIndexTail }
 
+    var tailDirectory: TailDirectory? { storage.tailDirectory }
+
     func reserve(_ bytes: Int) throws { try storage.reserve(bytes) }
 
     func releaseMappedPages() { storage.releaseMappedPages() }

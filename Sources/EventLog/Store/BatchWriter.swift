@@ -38,6 +38,9 @@ final class BatchWriter {
     private static let rememberedStreams = 4096
     /// False after a failed transaction: `pending` may hold its changes and is reloaded from disk.
     private var pendingIsCurrent = false
+    /// The whole tail as the running transaction found it, when it had to read it (``preparePending(in:)``):
+    /// what the ``TailDirectory`` starts again from.
+    private var rescannedTail: (indexedThrough: UInt64, entries: [StreamIndex.TailEntry])?
 
     init(environment: StoreEnvironment, keys: KeyRing, dictionaries: DictionarySet, storeID: [UInt8],
          clock: @escaping @Sendable () -> Int64) throws {
@@ -130,20 +133,26 @@ final class BatchWriter {
     func transaction<T>(readingAhead reads: KeyReads = [], rerunnable: Bool,
                         _ body: (TransactionAppender) throws -> T) -> Result<T, any Error> {
         var createdKeys: [UInt32] = []
+        var tail: (start: UInt64, appended: [StreamIndex.TailEntry], foldedThrough: UInt64?) = (0, [], nil)
         do {
             let (value, position, keyID, tag) = try environment.write(readingAhead: reads, rerunnable: rerunnable) { txn in
                 createdKeys.forEach(keys.forget)
                 createdKeys = []
+                rescannedTail = nil
                 let appender = try TransactionAppender(writer: self, txn: txn)
                 defer { createdKeys = appender.state.createdKeys }
+                let start = appender.state.position
                 let value = try body(appender)
                 try appender.finish()
+                tail = (start, appender.appendedTail, appender.foldedThrough)
                 return (value, appender.state.position, appender.state.keyID, appender.state.lastRecordTag)
             }
             nextPosition = position
             nextKeyID = keyID
             lastRecordTag = tag
             pendingIsCurrent = true
+            environment.tailDirectory?.committed(from: tail.start, rescanned: rescannedTail, appended: tail.appended, through: position,
+                                                 foldedThrough: tail.foldedThrough)
             return .success(value)
         } catch {
             createdKeys.forEach(keys.forget)
@@ -156,6 +165,7 @@ final class BatchWriter {
 
     /// Writes every pending stream row and run to the index (when the log is closed).
     func flushIndex() throws {
+        environment.tailDirectory?.forget()
         try environment.write { txn in
             try preparePending(in: txn)
             try writeIndex(through: nextPosition, in: txn)
@@ -177,7 +187,9 @@ final class BatchWriter {
         nextKeyID = committedKeyID
         lastRecordTag = committedTag
         pending = [:]
-        for entry in try StreamIndex.tail(in: txn) {
+        let tail = try StreamIndex.tail(in: txn)
+        rescannedTail = (try StreamIndex.indexedThrough(in: txn), tail)
+        for entry in tail {
             let stream = StreamID(entry.header.stream)
             if var change = try pending[stream] ?? StreamState.read(stream, in: txn).map({ StreamChange(state: $0, isNew: false) }) {
                 change.append(1, at: entry.position)

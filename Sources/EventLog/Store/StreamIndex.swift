@@ -7,7 +7,7 @@ import Foundation
 enum StreamIndex {
 
     /// One event of the tail: where it is and what its clear header says.
-    struct TailEntry {
+    struct TailEntry: Sendable {
         var position: UInt64
         var header: RecordHeader
     }
@@ -18,9 +18,24 @@ enum StreamIndex {
         return bytes.loadBigEndian(at: 0)
     }
 
-    /// The tail's events, all or only those of `stream`, in log order.
+    /// The position after the last event of the log in `txn`'s snapshot.
+    static func end(in txn: StoreTransaction) throws -> UInt64 {
+        try txn.withCursor(StoreLayout.events) { cursor in try cursor.last().map { try StoreLayout.position(ofKey: $0.key) + 1 } ?? 0 }
+    }
+
+    /// The tail's events, all or only those of `stream`, in log order: one stream's from the environment's
+    /// ``TailDirectory`` when it describes this snapshot, else from every clear header of the tail.
     static func tail(of stream: StreamID? = nil, in txn: StoreTransaction) throws -> [TailEntry] {
         let start = try indexedThrough(in: txn)
+        if let stream, let directory = txn.tailDirectory,
+           let known = directory.entries(of: stream, indexedThrough: start, end: try end(in: txn)) {
+            return known
+        }
+        return try scannedTail(of: stream, from: start, in: txn)
+    }
+
+    /// The tail's events from `start` (indexed-through), all or only those of `stream`, from their clear headers.
+    static func scannedTail(of stream: StreamID?, from start: UInt64, in txn: StoreTransaction) throws -> [TailEntry] {
         let wanted = stream?.uuid.bytes
         var entries: [TailEntry] = []
         try txn.withCursor(StoreLayout.events) { cursor in

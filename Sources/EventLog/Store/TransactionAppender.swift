@@ -20,6 +20,10 @@ public final class TransactionAppender {
     private static let writeThreshold = 2048
     /// Records are sealed (on all cores) and written this many at a time.
     private static let sealingSlice = 256
+    /// The tail entries of the records written, for the writer's ``TailDirectory``.
+    private(set) var appendedTail: [StreamIndex.TailEntry] = []
+    /// Where this transaction folded the tail into the stream index, if it did.
+    private(set) var foldedThrough: UInt64?
 
     init(writer: BatchWriter, txn: StoreTransaction) throws {
         self.writer = writer
@@ -67,6 +71,10 @@ public final class TransactionAppender {
             let sealed = writer.seal(jobs, nonceBase: base)
             for (job, record) in zip(jobs, sealed) {
                 try txn.put(StoreLayout.events, StoreLayout.positionKey(job.position), record, append: true)
+                guard let header = record.withUnsafeBytes({ RecordHeader(parsing: $0) }) else {
+                    throw EventLogError.integrity(job.position, "was sealed with an unreadable header")
+                }
+                appendedTail.append(StreamIndex.TailEntry(position: job.position, header: header))
                 totals.recordBytes += UInt64(record.count)
                 totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
                 totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
@@ -79,6 +87,7 @@ public final class TransactionAppender {
         writtenThrough = state.position
         if state.position - (try StreamIndex.indexedThrough(in: txn)) >= writer.maximumIndexTail {
             try writer.writeIndex(through: state.position, in: txn)
+            foldedThrough = state.position
         }
     }
 
