@@ -150,9 +150,7 @@ public struct ProjectionRunner: Sendable {
         }
         rows.transcripts.merge(try loadRows(Self.transcriptsView, for: transcriptSessions, decode: TranscriptView.init(session:row:))) { $1 }
         SessionListFold.fold(events, from: sessionsFrom, into: &rows.summaries)
-        var start = 0
-        while start < events.count {
-            let first = events[start]
+        events.forEachRun { first, run in
             if first.isCopy {  // consent copies in subjects' trails feed the trails, not the session list
                 if first.position >= trailsFrom, let (subject, entry) = ConsentTrail.entry(from: first) {
                     rows.trailRows.append((subject.bytes + first.position.bigEndianBytes, entry.rowBytes))
@@ -169,23 +167,14 @@ public struct ProjectionRunner: Sendable {
                     rows.shreddedTranscripts.insert(session)
                 }
             }
-            if !first.feedsSessionViews {
-                start += 1
-                continue
-            }
+            guard let run, run.last!.position >= transcriptsFrom, run.contains(where: { Self.isTranscript($0.event.type) }) else { return }
             let session = first.event.session
-            var end = start + 1
-            while end < events.count, events[end].feedsSessionViews, events[end].event.session == session { end += 1 }
-            let run = events[start..<end]
-            if run.last!.position >= transcriptsFrom, run.contains(where: { Self.isTranscript($0.event.type) }) {
-                var transcript = rows.transcripts.removeValue(forKey: session) ?? TranscriptView(session: session)
-                for event in run where event.position >= transcriptsFrom && Self.isTranscript(event.event.type) {
-                    transcript.apply(event.event)
-                }
-                rows.transcripts[session] = transcript
-                rows.shreddedTranscripts.remove(session)
+            var transcript = rows.transcripts.removeValue(forKey: session) ?? TranscriptView(session: session)
+            for event in run where event.position >= transcriptsFrom && Self.isTranscript(event.event.type) {
+                transcript.apply(event.event)
             }
-            start = end
+            rows.transcripts[session] = transcript
+            rows.shreddedTranscripts.remove(session)
         }
         rows.events += events.count
     }
