@@ -88,6 +88,7 @@ public final class TransactionAppender {
         if state.position - (try StreamIndex.indexedThrough(in: txn)) >= writer.maximumIndexTail {
             try writer.writeIndex(through: state.position, in: txn)
             foldedThrough = state.position
+            appendedTail.removeAll()  // indexed now: a long transaction keeps at most a tail's worth
         }
     }
 
