@@ -8,20 +8,22 @@ import Foundation
 /// client that appended and then reads finds what it appended).
 ///
 /// Between readers, ``refreshSoon()`` keeps the view current in the background, so that a reader's
-/// own catch-up has little left to fold.
+/// own catch-up has little left to fold; at most a tenth of the time goes to those background runs.
 final class ViewCatchUp: @unchecked Sendable {
-    // @unchecked: `asked`, `waiting`, `refreshing` and `stopped` are guarded by `lock`.
+    // @unchecked: `asked`, `waiting`, `refreshing`, `lastRun` and `stopped` are guarded by `lock`.
     private let work: @Sendable () throws -> Void
-    private let delay: DispatchTimeInterval
+    private let delay: Duration
     private let queue: DispatchQueue
     private let lock = NSLock()
     private var asked = 0
     private var waiting: [(ticket: Int, continuation: CheckedContinuation<Void, any Error>)] = []
     private var refreshing = false
     private var stopped = false
+    /// How long the last catch-up took: a background one waits at least ten times as long.
+    private var lastRun = Duration.zero
 
     /// `work` brings the view up to date; a background refresh runs it `delay` after it is asked for.
-    init(_ name: String, refreshDelay delay: DispatchTimeInterval, work: @escaping @Sendable () throws -> Void) {
+    init(_ name: String, refreshDelay delay: Duration, work: @escaping @Sendable () throws -> Void) {
         self.work = work
         self.delay = delay
         queue = DispatchQueue(label: "sessionstore.views.\(name)")
@@ -38,22 +40,34 @@ final class ViewCatchUp: @unchecked Sendable {
         }
     }
 
-    /// Schedules a catch-up in the background, `delay` from now, unless one is scheduled already: the
-    /// server calls it after every append. Its failure is left for the next reader to meet.
+    /// Schedules a catch-up in the background, `delay` from now or ten times the last catch-up's
+    /// duration if that is longer, unless one is scheduled already: the server calls it after every
+    /// append. Its failure is left for the next reader to meet.
     func refreshSoon() {
-        let schedule = lock.withLock {
-            guard !refreshing, !stopped else { return false }
+        let wait: Duration? = lock.withLock {
+            guard !refreshing, !stopped else { return nil }
             refreshing = true
-            return true
+            return max(delay, lastRun * 10)
         }
-        guard schedule else { return }
-        queue.asyncAfter(deadline: .now() + delay) {
+        guard let wait else { return }
+        let (seconds, attoseconds) = wait.components
+        queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) {
             let run = self.lock.withLock {
                 self.refreshing = false
                 return !self.stopped
             }
-            if run { try? self.work() }
+            if run { try? self.timed(self.work) }
         }
+    }
+
+    /// Runs `work`, noting how long it took.
+    private func timed(_ work: () throws -> Void) throws {
+        let started = ContinuousClock.now
+        defer {
+            let took = ContinuousClock.now - started
+            lock.withLock { lastRun = took }
+        }
+        try work()
     }
 
     /// Runs no more background catch-ups, and returns once the one running, if any, has finished.
@@ -72,7 +86,7 @@ final class ViewCatchUp: @unchecked Sendable {
         }
         guard !served.isEmpty else { return }
         do {
-            try work()
+            try timed(work)
             for continuation in served { continuation.resume() }
         } catch {
             for continuation in served { continuation.resume(throwing: error) }
