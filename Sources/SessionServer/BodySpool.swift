@@ -12,8 +12,7 @@ enum BodySpool {
     /// not whole within `timeout`; no file is left behind when it fails.
     static func read(_ body: RequestBody, in directory: String, maximumBytes: Int, maximumLineBytes: Int,
                      timeout: Duration) async throws -> IngestSource {
-        let file = URL(fileURLWithPath: directory).appendingPathComponent("sessionstore-body-\(UUID().uuidString)")
-        let spooled = Spooled(file: file)
+        let spooled = Spooled(directory: directory)
         do {
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -47,7 +46,7 @@ enum BodySpool {
             }
             return try spooled.finish()
         } catch {
-            discard(.file(file))
+            if let file = spooled.file { discard(.file(file)) }
             throw error
         }
     }
@@ -58,14 +57,16 @@ enum BodySpool {
     }
 }
 
-/// The bytes so far: in memory, then in the file.
+/// The bytes so far: in memory, then in a file of their own in `directory`, named only when it is made
+/// (a URL costs more than checking a small body).
 private final class Spooled: @unchecked Sendable {
-    let file: URL
+    private let directory: String
+    private(set) var file: URL?
     private var memory = Data()
     private var handle: FileHandle?
 
-    init(file: URL) {
-        self.file = file
+    init(directory: String) {
+        self.directory = directory
     }
 
     func append(_ bytes: some Collection<UInt8>) throws {
@@ -74,6 +75,8 @@ private final class Spooled: @unchecked Sendable {
             return
         }
         if handle == nil {
+            let file = URL(fileURLWithPath: directory).appendingPathComponent("sessionstore-body-\(UUID().uuidString)")
+            self.file = file
             guard FileManager.default.createFile(atPath: file.path, contents: memory, attributes: [.posixPermissions: 0o600]),
                   let opened = try? FileHandle(forWritingTo: file) else {
                 throw Problem(status: .internalServerError, type: "internal", title: "The server cannot spool request bodies.")
@@ -86,7 +89,7 @@ private final class Spooled: @unchecked Sendable {
     }
 
     func finish() throws -> IngestSource {
-        guard let handle else { return .bytes(memory) }
+        guard let handle, let file else { return .bytes(memory) }
         try handle.close()
         return .file(file)
     }
