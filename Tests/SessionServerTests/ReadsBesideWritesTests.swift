@@ -72,8 +72,14 @@ private final class WriteLockHolder: @unchecked Sendable {
         }
     }
 
+    /// Returns once the transaction holds the lock; fails the test after a minute (the transaction could not begin).
     func held() async throws {
-        while taken.wait(timeout: .now()) == .timedOut { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<6_000 {
+            if taken.wait(timeout: .now()) == .success { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the transaction holding the write lock did not begin")
+        throw CancellationError()
     }
 
     func release() { release_.signal() }
