@@ -131,6 +131,7 @@ let package = Package(
                            .product(name: "CoreMetrics", package: "swift-metrics"),
                            .product(name: "NIOCore", package: "swift-nio"),
                            .product(name: "NIOWebSocket", package: "swift-nio"),
+                           .product(name: "NIOHTTP1", package: "swift-nio"),
                            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus"),

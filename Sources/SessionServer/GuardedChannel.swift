@@ -1,6 +1,7 @@
 import HummingbirdCore
 import Logging
 import NIOCore
+import NIOHTTP1
 import NIOWebSocket
 
 /// Every connection, whatever becomes of it (HTTP, a WebSocket, a request that never parses), closed
@@ -33,15 +34,23 @@ struct GuardedChannel<Inner: ServerChildChannel>: ServerChildChannel {
     }
 }
 
-/// Sits behind the protocol decoders: closes the connection on the idle event, on any error they
-/// raise but a refused WebSocket upgrade, and when nothing has passed the decoders within the head
-/// timeout (a client trickling a request head a byte at a time keeps the idle timer from firing);
-/// counts the connection while it is open. Everything passes through untouched.
-final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
-    typealias InboundIn = Never
+/// Sits behind the protocol decoders: closes the connection on the idle event unless the server is
+/// still working on a request it has read whole (its answer may take longer than the idle timeout: a
+/// read waiting for the store's write lock, an export of a long session); on any error the decoders
+/// raise but a refused WebSocket upgrade; and when nothing has passed the decoders within the head
+/// timeout (a client trickling a request head a byte at a time keeps the idle timer from firing).
+/// Counts the connection while it is open. Everything passes through untouched.
+final class ConnectionGuard: ChannelDuplexHandler, RemovableChannelHandler {
+    /// Whatever the connection carries: HTTP parts, then WebSocket frames after an upgrade.
+    typealias InboundIn = Any
+    typealias OutboundIn = Any
     let metrics: ServerMetrics
     let headTimeout: TimeAmount
     private var headDeadline: Scheduled<Void>?
+    /// Requests whose answers have not ended.
+    private var answering = 0
+    /// A request whose head has arrived and whose end has not: the client is still sending it.
+    private var reading = false
 
     init(metrics: ServerMetrics, headTimeout: TimeAmount) {
         self.metrics = metrics
@@ -62,12 +71,24 @@ final class ConnectionGuard: ChannelInboundHandler, RemovableChannelHandler {
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
         headDeadline?.cancel()
         headDeadline = nil
+        switch unwrapInboundIn(data) as? HTTPServerRequestPart {
+        case .head: reading = true; answering += 1
+        case .end: reading = false
+        case .body, nil: break
+        }
         context.fireChannelRead(data)
+    }
+
+    func write(context: ChannelHandlerContext, data: NIOAny, promise: EventLoopPromise<Void>?) {
+        if case .end = unwrapOutboundIn(data) as? HTTPServerResponsePart {
+            answering = max(0, answering - 1)
+        }
+        context.write(data, promise: promise)
     }
 
     func userInboundEventTriggered(context: ChannelHandlerContext, event: Any) {
         if let idle = event as? IdleStateHandler.IdleStateEvent, idle == .all {
-            context.close(promise: nil)
+            if reading || answering == 0 { context.close(promise: nil) }
         } else {
             context.fireUserInboundEventTriggered(event)
         }

@@ -6,6 +6,7 @@ import HummingbirdTesting
 import SessionServer
 import SessionModel
 import TestSupport
+import Testing
 
 /// A store with a server over it and a token of each scope, for tests that drive the routes in-process
 /// (HummingbirdTesting's router framework: no socket).
@@ -60,4 +61,64 @@ extension TestResponse {
     }
 
     var text: String { String(buffer: body) }
+}
+
+/// Holds the store's write lock in a transaction of its own, on a thread of its own, until released.
+final class WriteLockHolder: @unchecked Sendable {
+    // @unchecked: the semaphores are thread-safe.
+    private let taken = DispatchSemaphore(value: 0)
+    private let release_ = DispatchSemaphore(value: 0)
+
+    init(log: EventLog) {
+        Thread.detachNewThread { [taken, release_] in
+            try? log.updateView("write-lock-holder") { _ in
+                taken.signal()
+                release_.wait()
+            }
+        }
+    }
+
+    /// Returns once the transaction holds the lock; fails the test after a minute (the transaction could not begin).
+    func held() async throws {
+        for _ in 0..<6_000 {
+            if taken.wait(timeout: .now()) == .success { return }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        Issue.record("the transaction holding the write lock did not begin")
+        throw CancellationError()
+    }
+
+    func release() { release_.signal() }
+}
+
+/// `body`'s value, or nil when it has not finished within `seconds`: then `onExpiry` runs (to unblock
+/// `body`, which the group waits for) and `body` is cancelled.
+func withDeadline<T: Sendable>(seconds: Int, onExpiry: @escaping @Sendable () -> Void,
+                                       _ body: @escaping @Sendable () async throws -> T) async throws -> T? {
+    try await withThrowingTaskGroup(of: T?.self) { group in
+        group.addTask { try await body() }
+        group.addTask {
+            try? await Task.sleep(for: .seconds(seconds))
+            onExpiry()
+            return nil
+        }
+        let first = try await group.next()!
+        group.cancelAll()
+        return first
+    }
+}
+
+extension ServerFixture {
+    /// Runs the server on a socket (a free loopback port, as `serve` runs it) while `body` runs with its
+    /// port; stops it afterwards, also when `body` throws.
+    func listening<R: Sendable>(_ body: @escaping @Sendable (Int) async throws -> R) async throws -> R {
+        let (ports, port) = AsyncStream<Int>.makeStream()
+        let running = Task { [server] in try await server.run(identityKeys: nil) { port.yield($0) } }
+        defer { running.cancel() }
+        guard let listening = await ports.first(where: { _ in true }) else { throw CancellationError() }
+        let result = try await body(listening)
+        running.cancel()
+        _ = await running.result
+        return result
+    }
 }

@@ -65,8 +65,12 @@ def wait(driver, condition, what, seconds=60):  # as long as a page load may tak
     try:
         result = WebDriverWait(driver, seconds, poll_frequency=0.1,
                                ignored_exceptions=(NoSuchElementException, StaleElementReferenceException)).until(lambda d: condition(d))
-    except Exception as error:  # a timeout: name what did not happen
-        check(False, what, f"(did not happen within {seconds} s: {type(error).__name__})")
+    except Exception as error:  # a timeout: name what did not happen, and where the browser was
+        try:
+            page = driver.find_element(By.TAG_NAME, "body").text[:300].replace("\n", " | ")
+        except Exception:
+            page = "(no page)"
+        check(False, what, f"(did not happen within {seconds} s: {type(error).__name__}; at {driver.current_url}: {page})")
     check(True, what)
     return result
 
