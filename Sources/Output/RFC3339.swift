@@ -1,8 +1,13 @@
 /// Parses RFC 3339 timestamps in UTC, `2026-11-21T10:00:00.250Z`, to milliseconds since 1970.
-/// The offset must be `Z` or `+00:00`; fractions beyond milliseconds are truncated.
+/// The offset must be `Z` or `+00:00` unless any offset is allowed; fractions beyond milliseconds are truncated.
 public enum RFC3339 {
     /// Milliseconds since 1970 of an RFC 3339 UTC time such as `2026-11-21T10:00:00.250Z`, or `nil` when `text` is not one.
     public static func milliseconds(_ text: String) -> Int64? {
+        milliseconds(text, anyOffset: false)
+    }
+
+    /// ``milliseconds(_:)``; with `anyOffset`, a local time with its offset (`2026-11-21T11:00:00+01:00`) too.
+    public static func milliseconds(_ text: String, anyOffset: Bool) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
@@ -24,9 +29,15 @@ public enum RFC3339 {
             for _ in 0..<max(0, 3 - (index - start)) { millis *= 10 }
         }
         let rest = Array(b[index...])
-        guard rest == Array("Z".utf8) || rest == Array("z".utf8) || rest == Array("+00:00".utf8) else { return nil }
+        var offsetMinutes = 0
+        if rest != Array("Z".utf8), rest != Array("z".utf8) {
+            guard rest.count == 6, rest[0] == UInt8(ascii: "+") || rest[0] == UInt8(ascii: "-"), rest[3] == UInt8(ascii: ":"),
+                  let hours = digits(rest, 1, 2), let minutes = digits(rest, 4, 2), hours < 24, minutes < 60 else { return nil }
+            offsetMinutes = (hours * 60 + minutes) * (rest[0] == UInt8(ascii: "-") ? -1 : 1)
+            guard anyOffset || offsetMinutes == 0 && rest[0] == UInt8(ascii: "+") else { return nil }
+        }
         let days = daysFromCivil(year, month, day)
-        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
+        let seconds = Int64(days) * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59)) - Int64(offsetMinutes * 60)
         return seconds * 1000 + Int64(millis)
     }
 

@@ -31,60 +31,63 @@ struct ContentRoutes {
     /// The session as `export --format F` writes it, streamed; recorded as an export (export.performed) first.
     private func export(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
+        let asked = try ExportRequest(request.form)
         let (_, summary) = try await reader.readableSummary(context, token)
-        return try await streamedExport(of: [summary], request, token, name: Hex.uuid(summary.session))
+        return try await streamedExport(of: [summary], asked, request, token, name: Hex.uuid(summary.session))
     }
 
-    /// Several sessions in one export, streamed: `session=ID` (repeatable), or `subject=` (a raw id or a
-    /// subject hash), or `all=true`, each narrowed to the sessions the token may read.
+    /// Several sessions in one export, streamed: those named (`session=ID`, repeatable), those of
+    /// `subject=` (a raw id or a subject hash) and, with `all=true`, every one: together, each narrowed to
+    /// the sessions the token may read. Nothing selected is answered 404, as a subject without sessions is.
     private func exportMany(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         let query = request.form
-        let named = query.getAll("session").filter { !$0.isEmpty }
-        let subject = query.nonEmpty("subject")
-        let all = query.get("all") == "true"
-        guard [!named.isEmpty, subject != nil, all].filter({ $0 }).count == 1 else {
-            throw Problem.badRequest("name the sessions (session=ID, repeatable), or give subject= or all=true: one of them")
+        let asked = try ExportRequest(query)
+        let named = try query.getAll("session").map { argument in
+            guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("session \(argument) is not a session id (a UUID)") }
+            return id
         }
+        let subject = try query.text("subject").map(reader.subject)
+        let all = try query.boolean("all") ?? false
+        let readable = token.subjects.isEmpty ? nil : token.subjects
         var sessions: [SessionSummary] = []
+        if all || subject != nil {
+            sessions = try await reader.sessions(.all(of: all ? nil : subject, readableSubjects: readable)).sessions
+        }
         if !named.isEmpty {
             let runner = try await reader.upToDate()
-            for argument in named {
-                guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("session \(argument) is not a session id (a UUID)") }
+            var chosen = Set(sessions.map(\.session))
+            for id in named where !chosen.contains(id) {
                 guard let summary = try runner.session(id), token.mayRead(sessionOf: summary.subject) else {
                     throw Problem.notFound("the store has no session \(Hex.uuid(id)) that this token may read")
                 }
                 sessions.append(summary)
+                chosen.insert(id)
             }
-        } else {
-            sessions = try await reader.sessions(.all(of: subject.map(reader.subject),
-                                                      readableSubjects: token.subjects.isEmpty ? nil : token.subjects)).sessions
-            guard !sessions.isEmpty else { throw Problem.notFound("the store has no session to export that this token may read") }
         }
-        return try await streamedExport(of: sessions, request, token, name: subject == nil ? "sessions" : "subject", subject: subject.map(reader.subject))
+        guard !sessions.isEmpty else {
+            throw Problem.notFound(named.isEmpty && subject == nil && !all
+                ? "nothing to export: name sessions (session=ID), a subject (subject=) or all=true"
+                : "the store has no session to export that this token may read")
+        }
+        return try await streamedExport(of: sessions, asked, request, token, name: subject == nil || all || !named.isEmpty ? "sessions" : "subject",
+                                        subject: all || !named.isEmpty ? nil : subject)
     }
 
     /// Records the export, then streams it.
-    private func streamedExport(of sessions: [SessionSummary], _ request: Request, _ token: Principal, name: String,
-                                subject: SubjectHash? = nil) async throws -> Response {
-        let query = request.form
-        let formatName = query.get("format") ?? "json"
-        guard let format = ExportFormat(rawValue: formatName) else {
-            throw Problem.badRequest("format \(formatName) is not one of " + ExportFormat.allCases.map(\.rawValue).joined(separator: ", "))
-        }
+    private func streamedExport(of sessions: [SessionSummary], _ asked: ExportRequest, _ request: Request, _ token: Principal,
+                                name: String, subject: SubjectHash? = nil) async throws -> Response {
+        let format = asked.format
         guard sessions.count == 1 || format == .json || format == .csv else {
             throw Problem.badRequest("a \(format == .vtt ? "WebVTT" : "SRT") file holds one session, not \(sessions.count): "
                                      + "export them one at a time, or as json or csv")
         }
-        let options = ExportOptions(partials: query.get("partials") == "true", excel: query.get("excel") == "true",
-                                    redact: query.get("redact") == "true")
-        let purpose = query.nonEmpty("purpose")
-        try reader.checkPurpose(purpose)
+        try reader.checkPurpose(asked.purpose)
         let (log, runner) = (reader.log, try await reader.upToDate())
         let ids = sessions.map(\.session)
         if request.method != .head {  // a HEAD request gets no content: nothing is exported
             try await Exporter(log: log, upToDate: runner, sessions: sessions)
-                .recordExport(of: ids, as: format.rawValue, by: token.actor, subject: subject, purpose: purpose, at: Self.now)
+                .recordExport(of: ids, as: format.rawValue, by: token.actor, subject: subject, purpose: asked.purpose, at: Self.now)
         }
         let type = switch format {
         case .json: "application/json"
@@ -93,6 +96,7 @@ struct ContentRoutes {
         case .srt: "application/x-subrip; charset=utf-8"
         }
         let headers: HTTPFields = [.contentType: type, .contentDisposition: "attachment; filename=\"\(name).\(format.fileExtension)\""]
+        let options = asked.options
         return StreamedBody.response(headers: headers) { sink in
             try Exporter(log: log, upToDate: runner, sessions: sessions).export(ids, as: format, options: options, to: sink)
         }
@@ -104,14 +108,15 @@ struct ContentRoutes {
         let token = try context.require(.read)
         let (id, summary) = try await reader.readableSummary(context, token)
         let query = request.form
-        let name = query.get("format") ?? "wav"
-        guard let container = AudioFile.Container(rawValue: name) else { throw Problem.badRequest("format \(name) is not wav or flac") }
+        let container = try query.choice("format", AudioFile.Container.self) ?? .wav
+        let name = container.rawValue
+        let recording = try query.text("recording")
         guard !summary.isShredded else {
             audioCache.forget(id)
             throw Problem.notFound("session \(Hex.uuid(id)) was \(summary.status.rawValue): its audio cannot be read")
         }
         let version = try reader.log.streamMetadata(SessionStreams.session(id))?.version ?? 0
-        let key = EncodedAudioCache.Key(session: id, recording: query.get("recording"), container: name, version: version)
+        let key = EncodedAudioCache.Key(session: id, recording: recording, container: name, version: version)
         let bytes: [UInt8]
         if let cached = audioCache.bytes(key) {
             bytes = cached
@@ -119,7 +124,7 @@ struct ContentRoutes {
             let codec = SessionMigrations.codec
             let events = try reader.log.readStream(SessionStreams.session(id), skippingErased: true) { try codec.decode($0) }
             do {
-                let chosen = try RecordingExport.recording(query.get("recording"), in: events, session: Hex.uuid(id))
+                let chosen = try RecordingExport.recording(recording, in: events, session: Hex.uuid(id))
                 let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: Hex.uuid(id))
                 bytes = try AudioFile.encoded(samples, format: format, as: container)
             } catch let error as ExportError {
@@ -139,8 +144,8 @@ struct ContentRoutes {
         let token = try context.require(.read)
         let id = try await reader.readableSession(context, token)
         let query = request.form
+        let options = SessionReport.Options(includeAudio: try query.boolean("audio") ?? true, redact: try query.boolean("redact") ?? false)
         try await reader.recordRead("report", of: [id], by: token, for: request)
-        let options = SessionReport.Options(includeAudio: query.get("audio") != "false", redact: query.get("redact") == "true")
         let report = try await SessionReport.make(id, from: reader.log, options: options)
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: SessionReportHTML.render(report))))
@@ -149,10 +154,7 @@ struct ContentRoutes {
     /// What `audit check --format json` prints: every violation of the consent and retention rules.
     private func auditCheck(_ request: Request, _ context: ServerContext) async throws -> Response {
         try context.require(.audit)
-        let asOf = try request.form.get("as_of").map { value -> Int64 in
-            guard let time = RFC3339.milliseconds(value) else { throw Problem.badRequest("as_of \(value) is not an RFC 3339 UTC time") }
-            return time
-        }
+        let asOf = try request.form.time("as_of")
         let report = try ViolationCheck(log: reader.log).run(asOf: asOf)
         let sink = OutputSink.memory()
         var writer = RowWriter<ViolationRow>(format: .json, sink: sink)
@@ -200,5 +202,19 @@ struct RangeRequest {
         }
         headers[.contentRange] = "bytes \(range.lowerBound)-\(range.upperBound - 1)/\(bytes.count)"
         return Response(status: .partialContent, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: bytes[range])))
+    }
+}
+
+/// What an export request asks for besides its sessions: the format, its options and the purpose.
+struct ExportRequest {
+    var format: ExportFormat
+    var options: ExportOptions
+    var purpose: String?
+
+    init(_ query: FormFields) throws {
+        format = try query.choice("format", ExportFormat.self) ?? .json
+        options = ExportOptions(partials: try query.boolean("partials") ?? false, excel: try query.boolean("excel") ?? false,
+                                redact: try query.boolean("redact") ?? false)
+        purpose = try query.text("purpose")
     }
 }

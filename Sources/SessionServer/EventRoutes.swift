@@ -38,6 +38,7 @@ struct EventRoutes {
                                             maximumLineBytes: configuration.maximumLineBytes, timeout: configuration.bodyTimeout)
         defer { BodySpool.discard(body) }
         let report = try await appender.append(body)
+        guard report.lines > 0 else { throw Problem.badRequest("the body holds no events: send NDJSON, one event per line (docs/INGEST.md)") }
         return .json(AppendAnswer(report: report).json)
     }
 
@@ -49,15 +50,10 @@ struct EventRoutes {
             throw Problem(status: .forbidden, type: "forbidden", title: "This token's scope does not allow this request.",
                           detail: "a token limited to subjects cannot read the whole log's tail")
         }
-        let resumeFrom = request.headers[HTTPField.Name("Last-Event-ID")!] ?? request.form.get("after")
-        let start: UInt64
-        if let resumeFrom {
-            guard let last = UInt64(resumeFrom) else { throw Problem.badRequest("\(resumeFrom) is not a log position") }
-            start = last + 1
-        } else {
-            start = 0
-        }
-        let withAudio = request.form.get("with_audio") == "true"
+        let withAudio = try request.form.boolean("with_audio") ?? false
+        let after = try request.form.single("after").map { try Problem.position($0, "after") }
+        let resumed = try request.headers[HTTPField.Name("Last-Event-ID")!].map { try Problem.position($0, "Last-Event-ID") }
+        let start = (resumed ?? after).map { $0 + 1 } ?? 0
         let log = self.log
         let body = ResponseBody { writer in
             let codec = SessionMigrations.codec

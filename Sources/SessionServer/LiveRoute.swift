@@ -18,11 +18,12 @@ struct LiveRoute {
     func add(to router: RouterGroup<ServerContext>) {
         router.ws("sessions/:session/live") { request, context in
             try context.require(.ingest)
+            _ = try session(of: context)
+            // RFC 6455 §4.2.2: a request that is not a WebSocket handshake is answered 400.
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
-                throw Problem(status: .upgradeRequired, type: "upgrade-required", title: "This route is a WebSocket.",
+                throw Problem(status: .badRequest, type: "not-a-websocket-handshake", title: "This route is a WebSocket.",
                               detail: "connect with a WebSocket client (Upgrade: websocket)")
             }
-            _ = try session(of: context)
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let session = try session(of: context.requestContext)

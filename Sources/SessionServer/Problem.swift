@@ -17,6 +17,8 @@ public struct Problem: HTTPResponseError, Sendable {
     public var unlisted = 0
     /// Seconds after which a client may try again (429 and 503).
     public var retryAfter: Int?
+    /// The methods the path takes (405).
+    public var allow: [HTTPRequest.Method] = []
 
     public init(status: HTTPResponse.Status, type: String, title: String, detail: String? = nil) {
         self.status = status
@@ -42,6 +44,7 @@ public struct Problem: HTTPResponseError, Sendable {
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }
+        if !allow.isEmpty { headers[.allow] = allow.map(\.rawValue).joined(separator: ", ") }
         return Response(status: status, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: json)))
     }
 

@@ -47,7 +47,7 @@ struct ProofRoutes {
         router.get("records/:position/proof") { _, context in
             try context.require(.audit)
             let number = try context.parameters.require("position")
-            guard let position = UInt64(number) else { throw Problem.badRequest("\(number) is not a log position (0, 1, …)") }
+            let position = try Problem.position(number, "position")
             do {
                 return Self.text(try InclusionProofs.tlogProof(ofRecordAt: position, against: try log.signedCheckpoint(), in: log))
             } catch let error as ComplianceError where error.code == .outOfRange {
@@ -59,7 +59,7 @@ struct ProofRoutes {
             let argument = try context.parameters.require("session")
             guard let session = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
             let number = try context.parameters.require("event")
-            guard let event = UInt64(number) else { throw Problem.badRequest("\(number) is not an event number (0, 1, …)") }
+            let event = try Problem.position(number, "event")
             guard try log.streamMetadata(.init(session)) != nil else {
                 throw Problem.notFound("the store has no session \(session.uuidString.lowercased())")
             }

@@ -37,7 +37,7 @@ struct SessionRoutes {
     static func query(_ parameters: FormFields, for token: Principal, reader: StoreReader) throws -> SessionQuery {
         var query = SessionQuery()
         query.readableSubjects = token.subjects.isEmpty ? nil : token.subjects
-        if let value = parameters.get("limit") {
+        if let value = try parameters.single("limit") {
             guard let limit = Int(value), (1...Self.maximumPageSize).contains(limit) else {
                 throw Problem.badRequest("limit \(value) is not a whole number from 1 to \(Self.maximumPageSize)")
             }
@@ -45,37 +45,23 @@ struct SessionRoutes {
         } else {
             query.limit = Self.defaultPageSize
         }
-        query.status = try parameters.nonEmpty("status").map { value -> SessionSummary.Status in
-            guard let status = SessionSummary.Status(rawValue: value) else {
-                throw Problem.badRequest("status \(value) is not one of " + SessionSummary.Status.allCases.map(\.rawValue).joined(separator: ", "))
-            }
-            return status
-        }
-        query.subject = parameters.nonEmpty("subject").map(reader.subject)
-        if let prefix = parameters.nonEmpty("q") {
+        query.status = try parameters.choice("status", SessionSummary.Status.self)
+        query.subject = try parameters.text("subject").map(reader.subject)
+        if let prefix = try parameters.text("q") {
             guard let nibbles = SessionQuery.idPrefix(prefix) else {
                 throw Problem.badRequest("q \(prefix) is not the start of a session id (hex digits and dashes)")
             }
             query.idPrefix = nibbles
         }
-        query.startedAfter = try time(parameters.nonEmpty("started_after"), "started_after")
-        query.startedBefore = try time(parameters.nonEmpty("started_before"), "started_before")
-        query.runs = try parameters.nonEmpty("runs").map { value in
-            guard let runs = Bool(value) else { throw Problem.badRequest("runs \(value) is not true or false") }
-            return runs
-        }
-        if let value = parameters.nonEmpty("sort") {
-            guard let sort = SessionSort(rawValue: value) else {
-                throw Problem.badRequest("sort \(value) is not one of " + SessionSort.allCases.map(\.rawValue).joined(separator: ", "))
+        query.startedAfter = try parameters.time("started_after")
+        query.startedBefore = try parameters.time("started_before")
+        query.runs = try parameters.boolean("runs")
+        if let sort = try parameters.choice("sort", SessionSort.self) { query.sort = sort }
+        if let order = try parameters.choice("order", SortOrder.self) { query.descending = order == .desc }
+        query.after = try parameters.single("after").map { value -> PageCursor in
+            guard let cursor = PageCursor(value) else {
+                throw Problem.badRequest("after \(value) is not a cursor (the `next` of a page: a number, a dot and a session id)")
             }
-            query.sort = sort
-        }
-        if let order = parameters.nonEmpty("order") {
-            guard order == "asc" || order == "desc" else { throw Problem.badRequest("order \(order) is not asc or desc") }
-            query.descending = order == "desc"
-        }
-        query.after = try parameters.nonEmpty("after").map { value -> PageCursor in
-            guard let cursor = PageCursor(value) else { throw Problem.badRequest("after \(value) is not a cursor this server gave") }
             return cursor
         }
         return query
@@ -89,19 +75,18 @@ struct SessionRoutes {
 
     private func transcript(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
+        let partials = try request.form.boolean("partials") ?? false
         let (id, _) = try await reader.readableSummary(context, token)
         try await reader.recordRead("transcript", of: [id], by: token, for: request)
         let runner = try await reader.upToDate()
         let view = try runner.transcript(of: id) ?? TranscriptView(session: id)
-        let partials = request.form.get("partials") == "true"
         return .json(TranscriptDocument(view: view, withPartials: partials).json)
     }
+}
 
-    private static func time(_ value: String?, _ name: String) throws -> Int64? {
-        guard let value else { return nil }
-        guard let time = RFC3339.milliseconds(value) else { throw Problem.badRequest("\(name) \(value) is not an RFC 3339 UTC time") }
-        return time
-    }
+/// The order of a page: `asc` or `desc`.
+enum SortOrder: String, CaseIterable {
+    case asc, desc
 }
 
 /// Where a page of the session list ends: the last session's value of the sort key (its start time,

@@ -75,6 +75,7 @@ public struct SessionServer: Sendable {
         ProofRoutes(log: log).add(to: v1)
         IntegrityRoutes(log: log).add(to: v1)
         WebConsole(reader: reader, authenticator: authenticator, secureCookies: configuration.tls != nil, state: consoleState).add(to: router)
+        router.add(middleware: AllowedMethods(router.routes.map { ($0.path, $0.method) }))
         return router
     }
 }

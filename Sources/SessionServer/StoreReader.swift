@@ -69,7 +69,7 @@ struct StoreReader: Sendable {
     /// store's policy requires a purpose and none is given. A HEAD request, which gets no content, is
     /// not recorded.
     func recordRead(_ command: String, of sessions: [UUID], by token: Principal, for request: Request) async throws {
-        let purpose = request.form.nonEmpty("purpose")
+        let purpose = try request.form.text("purpose")
         try checkPurpose(purpose)
         guard request.method != .head else { return }
         try await AccessLog(log: log).record(AccessRead(actor: token.actor, purpose: purpose, command: command, sessions: sessions),

@@ -49,7 +49,7 @@ extension SubjectRoutes {
     /// recording as FLAC), recorded as an export before it is sent. The archive is made in a temporary
     /// file (a ZIP's directory comes last) and streamed from it, then removed.
     static func bundle(of subject: SubjectHash, for token: Principal, request: Request, reader: StoreReader) async throws -> Response {
-        let purpose = request.form.nonEmpty("purpose")
+        let purpose = try request.form.text("purpose")
         try reader.checkPurpose(purpose)
         let sessions = try await reader.sessions(.all(of: subject)).sessions
         let exporter = Exporter(log: reader.log, upToDate: try await reader.upToDate(), sessions: sessions)

@@ -29,7 +29,9 @@ public struct PythonRun {
 
 /// Runs `python3 ARGUMENTS`, with standard input read from `input` when given (a file: a child that
 /// exits early cannot break a pipe under us); killed after `limit`.
-public func runPython(_ arguments: [String], input: URL? = nil, limit: Duration = .seconds(300)) throws -> PythonRun {
-    let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3"] + arguments, input: input, limit: limit)
+public func runPython(_ arguments: [String], input: URL? = nil, environment: [String: String] = [:],
+                      limit: Duration = .seconds(300)) throws -> PythonRun {
+    let settings = environment.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
+    let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), settings + ["python3"] + arguments, input: input, limit: limit)
     return PythonRun(status: outcome.timedOut ? -1 : outcome.status, stdout: outcome.stdout, stderr: outcome.stderr)
 }

@@ -21,7 +21,7 @@ struct ConsoleViews {
 
     func sessions(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read, .audit)
-        let parameters = request.form
+        let parameters = request.form.withoutEmptyValues()  // a filter form's unfilled fields
         var query = try SessionRoutes.query(parameters, for: token, reader: reader)
         if parameters.nonEmpty("limit") == nil { query.limit = Self.pageSize }
         if parameters.nonEmpty("order") == nil { query.descending = true }  // newest first, unless asked otherwise
