@@ -13,7 +13,7 @@ import SessionServer
 #endif
 import SessionModel
 
-/// The exit codes of every command (README, `sessionstore --help`).
+/// The exit codes of every command (docs/CLI.md, `sessionstore --help`).
 enum ExitStatus: Int32 {
     case unexpected = 1
     case integrity = 2

@@ -2,24 +2,28 @@ import Foundation
 import Testing
 import TestSupport
 
-/// Every `sessionstore` command line in README.md's shell blocks runs as written, so the README cannot
-/// drift from the CLI again. Each runs in a copy of a directory holding a demo store (made by
+/// Every `sessionstore` command line in the shell blocks of README.md and docs/CLI.md (the CLI's
+/// reference) runs as written, so the documents cannot drift from the CLI again. Each runs in a copy of a directory holding a demo store (made by
 /// `sessionstore demo`), its key, an anchor and the files the README names; the README's placeholders
 /// are filled from that store. Optional parts in `[brackets]` are left out. Lines that name a PostgreSQL
 /// server (and the block that exports one) are left to PostgresCommandsTests, which runs a real server.
 @Suite(.serialized) struct ReadmeCommandsTests {
-    /// One command line of the README, as written, and its 1-based line number.
+    /// One command line of a document, as written, and its 1-based line number.
     struct Line: CustomTestStringConvertible, Sendable {
+        var document: String
         var number: Int
         var text: String
-        var testDescription: String { "README.md:\(number): \(text)" }
+        var testDescription: String { "\(document):\(number): \(text)" }
     }
 
-    static let readme = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("README.md")
+    static let documents = ["README.md", "docs/CLI.md"]
 
     /// The `sessionstore` lines of every `sh` block that names no PostgreSQL server, comments removed.
-    static let lines: [Line] = {
-        guard let text = try? String(contentsOf: readme, encoding: .utf8) else { return [] }
+    static let lines: [Line] = documents.flatMap { lines(of: $0) }
+
+    static func lines(of document: String) -> [Line] {
+        let url = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent(document)
+        guard let text = try? String(contentsOf: url, encoding: .utf8) else { return [] }
         var found: [Line] = []
         var block: [Line]?
         for (index, raw) in text.components(separatedBy: "\n").enumerated() {
@@ -39,13 +43,14 @@ import TestSupport
             }
             guard block != nil else { continue }
             let command = raw.components(separatedBy: " #")[0].trimmingCharacters(in: .whitespaces)  // a shell comment
-            if !command.isEmpty, !command.hasPrefix("#") { block!.append(Line(number: index + 1, text: command)) }
+            if !command.isEmpty, !command.hasPrefix("#") { block!.append(Line(document: document, number: index + 1, text: command)) }
         }
         return found
-    }()
+    }
 
     @Test func theReadmeHasCommandLinesToRun() {
-        #expect(Self.lines.count >= 30, "found only \(Self.lines.count) command lines in README.md")
+        #expect(Self.lines.count >= 30, "found only \(Self.lines.count) command lines in README.md and docs/CLI.md")
+        #expect(Self.lines(of: "README.md").count >= 5, "the README shows the commands a newcomer runs first")
     }
 
     /// The demo store and the files the README's commands name, made once.
@@ -137,7 +142,7 @@ import TestSupport
         }
         let outcome = try CLIRunner(directory: directory).run(arguments, environment: environment)
         let allowed: Set<Int32> = arguments.starts(with: ["audit", "check"]) ? [0, 3] : [0]  // the README: exit 3 on violations
-        #expect(allowed.contains(outcome.status), "README.md:\(line.number) `\(line.text)` exited \(outcome.status): \(outcome.stderr)")
+        #expect(allowed.contains(outcome.status), "\(line.document):\(line.number) `\(line.text)` exited \(outcome.status): \(outcome.stderr)")
     }
 
     /// The `sessionstore …` examples quoted in backticks in `sessionstore --help` and every subcommand's
