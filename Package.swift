@@ -120,7 +120,7 @@ let package = Package(
         // witness's endpoint (`witness serve`).
         .target(
             name: "SessionServer",
-            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Ingest", "Output", "OutputRows", "Projections", "Replay",
+            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "Output", "OutputRows", "Projections", "Replay",
                            "Reports", "SessionLog", "SessionModel", "Migrations", "WebTokens",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -204,7 +204,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionServerTests",
-            dependencies: ["SessionServer", "Compliance", "EventLog", "Ingest", "Projections", "SessionModel", "SessionLog", "TestSupport",
+            dependencies: ["SessionServer", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "Projections", "SessionModel", "SessionLog", "TestSupport",
                            .product(name: "HummingbirdTesting", package: "hummingbird")]
         ),
     ]

@@ -49,13 +49,13 @@ public struct AudioError: CodedError, Sendable {
 
 extension ErrorCode where Domain == AudioError {
     /// The file is missing, unreadable, or not audio libsndfile knows.
-    public static let unreadable = Self("unreadable")
+    public static let unreadable = Self("unreadable", .invalidData)
     /// The audio is damaged or is not what it declares (truncated, not whole frames, wrong length).
-    public static let malformed = Self("malformed")
+    public static let malformed = Self("malformed", .invalidData)
     /// The output file name asks for a container that cannot be written.
-    public static let unsupportedContainer = Self("unsupported container")
+    public static let unsupportedContainer = Self("unsupported container", .usage)
     /// The output file cannot be created where it was asked for.
-    public static let cannotCreate = Self("cannot create")
+    public static let cannotCreate = Self("cannot create", .usage)
     /// Writing or encoding failed.
-    public static let writeFailed = Self("write failed")
+    public static let writeFailed = Self("write failed", .unexpected)
 }

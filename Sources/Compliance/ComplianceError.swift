@@ -20,23 +20,23 @@ public struct ComplianceError: CodedError, Sendable {
 
 extension ErrorCode where Domain == ComplianceError {
     /// No session or consent event of the subject is stored.
-    public static let unknownSubject = Self("unknown subject")
+    public static let unknownSubject = Self("unknown subject", .notFound)
     /// No session has this id.
-    public static let unknownSession = Self("unknown session")
+    public static let unknownSession = Self("unknown session", .notFound)
     /// A duration, time or policy given is not acceptable.
-    public static let invalidRequest = Self("invalid request")
+    public static let invalidRequest = Self("invalid request", .usage)
     /// A record asked for is not there: an event a session does not have, or one a checkpoint does not cover.
-    public static let outOfRange = Self("out of range")
+    public static let outOfRange = Self("out of range", .notFound)
     /// Two checkpoints, or a checkpoint and the log, do not fit together: history was rewritten.
-    public static let inconsistent = Self("inconsistent")
+    public static let inconsistent = Self("inconsistent", .integrity)
     /// No legal hold has this id.
-    public static let unknownHold = Self("unknown hold")
+    public static let unknownHold = Self("unknown hold", .notFound)
     /// No access token has this id.
-    public static let unknownToken = Self("unknown token")
+    public static let unknownToken = Self("unknown token", .notFound)
     /// A legal hold in force keeps the data asked to be destroyed: release it first.
-    public static let held = Self("held")
+    public static let held = Self("held", .held)
     /// The store's access policy requires a purpose for every read, and none was given.
-    public static let purposeRequired = Self("purpose required")
+    public static let purposeRequired = Self("purpose required", .usage)
     /// A checkpoint lacks the witness cosignatures asked for: fewer witnesses vouch for it than needed.
-    public static let notWitnessed = Self("not witnessed")
+    public static let notWitnessed = Self("not witnessed", .integrity)
 }

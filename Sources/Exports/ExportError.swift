@@ -20,17 +20,17 @@ public struct ExportError: CodedError, Sendable {
 
 extension ErrorCode where Domain == ExportError {
     /// No session has this id or id prefix.
-    public static let unknownSession = Self("unknown session")
+    public static let unknownSession = Self("unknown session", .notFound)
     /// The prefix names more than one session, or is shorter than 8 characters.
-    public static let ambiguousSession = Self("ambiguous session")
+    public static let ambiguousSession = Self("ambiguous session", .usage)
     /// The request cannot be met as asked (several sessions in one subtitle file).
-    public static let invalidRequest = Self("invalid request")
+    public static let invalidRequest = Self("invalid request", .usage)
     /// The session has no recording of that id, or none at all.
-    public static let unknownRecording = Self("unknown recording")
+    public static let unknownRecording = Self("unknown recording", .notFound)
     /// A recording's chunks have gaps or repeats: its samples cannot be given back whole.
-    public static let incompleteRecording = Self("incomplete recording")
+    public static let incompleteRecording = Self("incomplete recording", .invalidData)
     /// The output file cannot be created or replaced.
-    public static let cannotWrite = Self("cannot write")
+    public static let cannotWrite = Self("cannot write", .invalidData)
     /// No session or consent event of the subject is stored.
-    public static let unknownSubject = Self("unknown subject")
+    public static let unknownSubject = Self("unknown subject", .notFound)
 }

@@ -6,17 +6,29 @@
 ///
 /// ```swift
 /// extension ErrorCode where Domain == EventLogError {
-///     public static let wrongKey = Self("wrong key")
+///     public static let wrongKey = Self("wrong key", .key)
 /// }
 /// ```
+///
+/// Each code also says what kind of failure it is (``FailureKind``), which decides the CLI's exit status
+/// and the server's HTTP answer: the one mapping of errors to what people see.
 public struct ErrorCode<Domain>: Hashable, Sendable, CustomStringConvertible {
     /// The code's name, as printed.
     public let name: String
+    /// What kind of failure it is.
+    public let kind: FailureKind
 
-    /// A code named `name`; only the package defines codes.
-    package init(_ name: String) { self.name = name }
+    /// A code named `name` of `kind`; only the package defines codes.
+    package init(_ name: String, _ kind: FailureKind) {
+        self.name = name
+        self.kind = kind
+    }
 
     public var description: String { name }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.name == rhs.name }
+
+    public func hash(into hasher: inout Hasher) { hasher.combine(name) }
 }
 
 /// An error of one domain, in one shape: a ``code`` to match, one sentence for people, and the error
@@ -32,6 +44,9 @@ public protocol CodedError: Error, CustomStringConvertible, CustomDebugStringCon
 
 extension CodedError {
     public var underlying: (any Error)? { nil }
+
+    /// What kind of failure this is (its code's).
+    public var kind: FailureKind { code.kind }
 
     public var description: String { message }
 

@@ -23,7 +23,7 @@ public struct OutputError: CodedError, Sendable {
 
 extension ErrorCode where Domain == OutputError {
     /// The output file could not be created or replaced.
-    public static let cannotCreate = Self("cannot create")
+    public static let cannotCreate = Self("cannot create", .usage)
     /// Writing failed (disk full, closed pipe, I/O error).
-    public static let writeFailed = Self("write failed")
+    public static let writeFailed = Self("write failed", .unexpected)
 }

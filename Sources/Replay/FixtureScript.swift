@@ -172,9 +172,9 @@ public struct FixtureError: CodedError, Sendable {
 
 extension ErrorCode where Domain == FixtureError {
     /// The script file is missing or unreadable.
-    public static let unreadable = Self("unreadable")
+    public static let unreadable = Self("unreadable", .invalidData)
     /// The script is not valid: a field is missing, of the wrong type, or out of order.
-    public static let invalidScript = Self("invalid script")
+    public static let invalidScript = Self("invalid script", .invalidData)
     /// The script and the audio do not fit together, or the audio cannot be coded.
-    public static let mismatch = Self("mismatch")
+    public static let mismatch = Self("mismatch", .invalidData)
 }

@@ -32,10 +32,6 @@ struct Appender: Sendable {
             problem.problems = failure.problems
             problem.unlisted = failure.unlisted
             throw problem
-        } catch let error as EventLogError where error.code == .storeBusy || error.code == .unavailable {
-            var problem = Problem(status: .serviceUnavailable, type: "store-unavailable", title: "The store cannot take appends now; try again shortly.")
-            problem.retryAfter = 1
-            throw problem
         }
         if report.appended > 0 { committed() }
         metrics.appendRequests.increment()

@@ -123,13 +123,9 @@ struct ContentRoutes {
         } else {
             let codec = SessionMigrations.codec
             let events = try reader.log.readStream(SessionStreams.session(id), skippingErased: true) { try codec.decode($0) }
-            do {
-                let chosen = try RecordingExport.recording(recording, in: events, session: Hex.uuid(id))
-                let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: Hex.uuid(id))
-                bytes = try AudioFile.encoded(samples, format: format, as: container)
-            } catch let error as ExportError {
-                throw Problem.notFound(error.message)
-            }
+            let chosen = try RecordingExport.recording(recording, in: events, session: Hex.uuid(id))
+            let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: Hex.uuid(id))
+            bytes = try AudioFile.encoded(samples, format: format, as: container)
             audioCache.keep(bytes, for: key)
         }
         // Recorded once per request that starts at the beginning, not for every range a player asks for.

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 import Hummingbird
 import Ingest
@@ -25,6 +26,14 @@ public struct Problem: HTTPResponseError, Sendable {
         self.type = type
         self.title = title
         self.detail = detail
+    }
+
+    /// A domain's error as its kind says (``FailureKind``, the table the CLI's exit statuses come from too),
+    /// with the error's sentence as the detail.
+    init(_ error: any CodedError) {
+        let kind = error.kind
+        self.init(status: HTTPResponse.Status(code: kind.httpStatus), type: kind.problemType, title: kind.problemTitle, detail: error.message)
+        if kind == .busy || kind == .unavailable { retryAfter = 1 }
     }
 
     /// No token, or one that is malformed, unknown, wrong, revoked or expired: all answered alike.

@@ -48,11 +48,7 @@ struct ProofRoutes {
             try context.require(.audit)
             let number = try context.parameters.require("position")
             let position = try Problem.position(number, "position")
-            do {
-                return Self.text(try InclusionProofs.tlogProof(ofRecordAt: position, against: try log.signedCheckpoint(), in: log))
-            } catch let error as ComplianceError where error.code == .outOfRange {
-                throw Problem.notFound(error.message)
-            }
+            return Self.text(try InclusionProofs.tlogProof(ofRecordAt: position, against: try log.signedCheckpoint(), in: log))
         }
         router.get("sessions/:session/proofs/:event") { _, context in
             try context.require(.audit)
@@ -63,12 +59,8 @@ struct ProofRoutes {
             guard try log.streamMetadata(.init(session)) != nil else {
                 throw Problem.notFound("the store has no session \(session.uuidString.lowercased())")
             }
-            do {
-                let proofs = try InclusionProofs.of(session, event: event, against: try log.signedCheckpoint(), in: log)
-                return Self.text(proofs[0].tlogProof)
-            } catch let error as ComplianceError where error.code == .outOfRange {
-                throw Problem.notFound(error.message)
-            }
+            let proofs = try InclusionProofs.of(session, event: event, against: try log.signedCheckpoint(), in: log)
+            return Self.text(proofs[0].tlogProof)
         }
     }
 

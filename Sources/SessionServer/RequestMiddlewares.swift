@@ -1,5 +1,6 @@
 import Compliance
 import EventLog
+import Failures
 import Foundation
 import Hummingbird
 import NIOCore
@@ -23,6 +24,9 @@ struct ProblemMiddleware: RouterMiddleware {
             metrics.rejectedRequests.increment()
             let problem = Problem(status: error.status, type: Self.type(of: error.status), title: error.status.reasonPhrase + ".")
             return try problem.response(from: request, context: context)
+        } catch let error as any CodedError where error.kind.httpStatus < 500 {
+            metrics.rejectedRequests.increment()
+            return try Problem(error).response(from: request, context: context)
         } catch {
             metrics.rejectedRequests.increment()
             context.logger.error("\(request.method) \(request.uri.path): \(error)")

@@ -67,49 +67,9 @@ extension CommandFailure {
         }
     }
 
-    /// The exit status of every error code a command can meet; a code not listed is `unexpected` (1).
-    static let exitStatuses: [String: ExitStatus] = Dictionary(uniqueKeysWithValues: [
-        codes(EventLogError.self, [
-            .wrongKey: .key, .keyFileUnusable: .key, .permissionDenied: .key,
-            .integrity: .integrity,
-            .storeBusy: .busy,
-            .unavailable: .unavailable,
-            .wrongExpectedVersion: .invalidData, .invalidArgument: .invalidData, .tooLarge: .invalidData,
-            .alreadyExists: .invalidData, .storeUnusable: .invalidData, .storeMissing: .invalidData,
-            .unsupportedFormat: .invalidData, .migrationRequired: .invalidData, .keyDestroyed: .invalidData,
-            .closed: .unexpected, .storage: .unexpected,
-        ]),
-        codes(SessionModelError.self, [.malformed: .invalidData, .unknownType: .invalidData, .newerSchema: .invalidData]),
-        codes(AudioError.self, [
-            .unsupportedContainer: .usage, .cannotCreate: .usage,
-            .unreadable: .invalidData, .malformed: .invalidData,
-            .writeFailed: .unexpected,
-        ]),
-        codes(FixtureError.self, [.unreadable: .invalidData, .invalidScript: .invalidData, .mismatch: .invalidData]),
-        codes(ComplianceError.self, [
-            .invalidRequest: .usage,
-            .unknownSubject: .invalidData, .unknownSession: .invalidData, .outOfRange: .invalidData,
-            .inconsistent: .integrity,
-            .unknownHold: .invalidData, .unknownToken: .invalidData, .held: .held, .purposeRequired: .usage,
-            .notWitnessed: .integrity,
-        ]),
-        codes(ExportError.self, [
-            .ambiguousSession: .usage, .invalidRequest: .usage,
-            .unknownSession: .invalidData, .unknownRecording: .invalidData, .incompleteRecording: .invalidData,
-            .cannotWrite: .invalidData, .unknownSubject: .invalidData,
-        ]),
-        codes(OutputError.self, [.cannotCreate: .usage, .writeFailed: .unexpected]),
-    ].joined())
-
-    private static func codes<Domain>(_: Domain.Type, _ statuses: [ErrorCode<Domain>: ExitStatus]) -> [(String, ExitStatus)] {
-        statuses.map { (key($0.key), $0.value) }
-    }
-
-    /// "EventLogError: store busy": a code's key in the table, told apart from other domains' codes of the same name.
-    private static func key<Domain>(_ code: ErrorCode<Domain>) -> String { "\(Domain.self): \(code.name)" }
-
-    static func status<Failure: CodedError>(of error: Failure) -> ExitStatus {
-        exitStatuses[key(error.code)] ?? .unexpected
+    /// The exit status of an error's kind (``FailureKind``, the one table for the CLI and the server).
+    static func status(of error: any CodedError) -> ExitStatus {
+        ExitStatus(rawValue: error.kind.exitStatus) ?? .unexpected
     }
 
     /// The engine's sentence, with the command that fixes it where there is one.

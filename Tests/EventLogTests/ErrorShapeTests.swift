@@ -31,7 +31,7 @@ import Testing
 
     @Test func aCodeMatchesOnlyErrorsOfItsOwnDomain() {
         struct Elsewhere: CodedError {
-            var code: ErrorCode<Elsewhere> { ErrorCode("store busy") }
+            var code: ErrorCode<Elsewhere> { ErrorCode("store busy", .busy) }
             var message: String { "busy elsewhere" }
         }
         #expect(!(EventLogError.Code.storeBusy ~= Elsewhere()), "a code of the same name in another domain is another code")

@@ -42,38 +42,38 @@ public struct EventLogError: CodedError, Sendable {
 
 extension ErrorCode where Domain == EventLogError {
     /// The master key does not open this store.
-    public static let wrongKey = Self("wrong key")
+    public static let wrongKey = Self("wrong key", .key)
     /// The key file is missing, unreadable, of the wrong size, or readable by others.
-    public static let keyFileUnusable = Self("key file unusable")
+    public static let keyFileUnusable = Self("key file unusable", .key)
     /// The path is not a store, or the store's files are damaged beyond opening.
-    public static let storeUnusable = Self("store unusable")
+    public static let storeUnusable = Self("store unusable", .invalidData)
     /// There is no store at the path (create one first).
-    public static let storeMissing = Self("store missing")
+    public static let storeMissing = Self("store missing", .invalidData)
     /// The store's directory or files may not be read and written by this user.
-    public static let permissionDenied = Self("permission denied")
+    public static let permissionDenied = Self("permission denied", .key)
     /// The store was written by a newer or unknown format version.
-    public static let unsupportedFormat = Self("unsupported format")
+    public static let unsupportedFormat = Self("unsupported format", .invalidData)
     /// The store was written by an older format version: ``EventLog/migrate(at:key:)`` upgrades it.
-    public static let migrationRequired = Self("migration required")
+    public static let migrationRequired = Self("migration required", .invalidData)
     /// The thing to create exists already.
-    public static let alreadyExists = Self("already exists")
+    public static let alreadyExists = Self("already exists", .conflict)
     /// The stream's version is not what the append expected.
-    public static let wrongExpectedVersion = Self("wrong expected version")
+    public static let wrongExpectedVersion = Self("wrong expected version", .conflict)
     /// A record is damaged, moved, swapped or foreign; `position` names it.
-    public static let integrity = Self("integrity")
+    public static let integrity = Self("integrity", .integrity)
     /// The data key of a record has been destroyed (the data was erased).
-    public static let keyDestroyed = Self("key destroyed")
+    public static let keyDestroyed = Self("key destroyed", .notFound)
     /// An event or argument passed in is not acceptable.
-    public static let invalidArgument = Self("invalid argument")
+    public static let invalidArgument = Self("invalid argument", .invalidData)
     /// The store is closed.
-    public static let closed = Self("closed")
+    public static let closed = Self("closed", .unexpected)
     /// The store is open elsewhere and the operation needs it alone (compaction).
-    public static let storeBusy = Self("store busy")
+    public static let storeBusy = Self("store busy", .busy)
     /// The store's database server cannot be reached (PostgreSQL: down, or the network is); try again.
-    public static let unavailable = Self("unavailable")
+    public static let unavailable = Self("unavailable", .unavailable)
     /// One transaction wrote more than the store has room for while it runs (LMDB's map:
     /// ``EventLogOptions/mapHeadroom``); nothing of it was stored.
-    public static let tooLarge = Self("too large")
+    public static let tooLarge = Self("too large", .invalidData)
     /// The storage engine failed (disk full, I/O error, …).
-    public static let storage = Self("storage")
+    public static let storage = Self("storage", .unexpected)
 }

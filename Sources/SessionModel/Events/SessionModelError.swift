@@ -16,9 +16,9 @@ public struct SessionModelError: CodedError, Sendable {
 
 extension ErrorCode where Domain == SessionModelError {
     /// The payload bytes do not follow the event type's schema.
-    public static let malformed = Self("malformed")
+    public static let malformed = Self("malformed", .invalidData)
     /// The log holds an event type this build does not know.
-    public static let unknownType = Self("unknown type")
+    public static let unknownType = Self("unknown type", .invalidData)
     /// The event was written with a newer schema version than this build reads.
-    public static let newerSchema = Self("newer schema")
+    public static let newerSchema = Self("newer schema", .invalidData)
 }

@@ -1,0 +1,52 @@
+import Compliance
+import EventLog
+@testable import Exports
+import Failures
+import Foundation
+import Hummingbird
+import HummingbirdTesting
+@testable import SessionServer
+import Testing
+
+/// A domain's error reaches an HTTP client as its code's kind says (``FailureKind``), the same kind the
+/// CLI's exit status comes from: no route maps errors of its own.
+@Suite struct ErrorKindTests {
+    @Test func errorsTheRoutesDoNotCatchAreAnsweredByTheirKindWithTheirSentence() async throws {
+        try await withServer { fixture in
+            let (session, body) = ContentRouteTests.recordedSession()
+            try await fixture.test { client async throws -> Void in
+                #expect(try await client.execute(uri: "/v1/events", method: .post, headers: fixture.bearer(.ingest), body: ByteBuffer(string: body)).status == .ok)
+                let recording = try await client.execute(uri: "/v1/sessions/\(session)/audio?recording=other", method: .get, headers: fixture.bearer(.read))
+                #expect(recording.status == .notFound, "ExportError.unknownRecording is of kind notFound")
+                #expect(recording.object["type"] as? String == "urn:sessionstore:problem:not-found")
+                #expect((recording.object["detail"] as? String)?.contains("other") == true, "the error's sentence: \(recording.text)")
+
+                let proof = try await client.execute(uri: "/v1/sessions/\(session)/proofs/999", method: .get, headers: fixture.bearer(.audit))
+                #expect(proof.status == .notFound, "ComplianceError.outOfRange is of kind notFound")
+                #expect((proof.object["detail"] as? String)?.contains("999") == true, "\(proof.text)")
+            }
+        }
+    }
+
+    @Test(arguments: [
+        (ExportError.Code.invalidRequest, 400, Int32(64)), (ExportError.Code.unknownSession, 404, 65),
+        (ExportError.Code.incompleteRecording, 422, 65),
+    ])
+    func aProblemOfAnErrorCarriesItsKindsStatusTypeAndSentence(_ code: ExportError.Code, _ status: Int, _ exit: Int32) {
+        let error = ExportError(code, "a sentence naming what and where")
+        let problem = Problem(error)
+        #expect(problem.status.code == status)
+        #expect(problem.type == code.kind.problemType)
+        #expect(problem.detail == "a sentence naming what and where")
+        #expect(code.kind.exitStatus == exit, "the CLI's exit status of the same kind")
+    }
+
+    @Test func theServersOwnFaultsAreInternalAndTellNothingMore() {
+        for kind in [FailureKind.integrity, .key, .unexpected] {
+            #expect(kind.httpStatus == 500 && kind.problemType == "internal", "\(kind)")
+        }
+        for kind in FailureKind.allCases where ![.integrity, .key, .unexpected].contains(kind) {
+            #expect((400..<600).contains(kind.httpStatus) && kind.problemType != "internal", "\(kind) is the client's to act on")
+        }
+    }
+}
