@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import SessionLog
 import SessionModel
 
 /// What ``SubjectErasure/erase(userID:reference:at:in:waitingUpTo:stage:)`` did: the erasure, then the
@@ -29,10 +30,7 @@ extension SubjectErasure {
                              stage: (String) -> Void = { _ in }) async throws -> CompactedErasure {
         stage("destroying the keys of the person's sessions")
         let erasure = try await store.withLog { log in
-            guard let subject = SubjectHash(bytes: log.identifierHash(userID)) else {
-                throw ComplianceError(.invalidRequest, "the store's identifier hash is not 32 bytes")
-            }
-            return try await SubjectErasure(log: log).erase(subject, reference: reference, at: time)
+            try await SubjectErasure(log: log).erase(log.subject(userID), reference: reference, at: time)
         }
         stage("compacting the store file")
         return CompactedErasure(erasure: erasure, compaction: try store.compact(waitingUpTo: timeout))

@@ -87,7 +87,7 @@ struct ContentRoutes {
         let ids = sessions.map(\.session)
         if request.method != .head {  // a HEAD request gets no content: nothing is exported
             try await Exporter(log: log, upToDate: runner, sessions: sessions)
-                .recordExport(of: ids, as: format.rawValue, by: token.actor, subject: subject, purpose: asked.purpose, at: Self.now)
+                .recordExport(of: ids, as: format.rawValue, by: token.actor, subject: subject, purpose: asked.purpose, at: reader.log.now)
         }
         let type = switch format {
         case .json: "application/json"
@@ -158,8 +158,6 @@ struct ContentRoutes {
         try writer.finish()
         return .json(sink.collected)
     }
-
-    static var now: Int64 { Int64(Date().timeIntervalSince1970 * 1000) }
 }
 
 /// A `Range: bytes=…` header of one range (several ranges are answered whole, as RFC 9110 allows).

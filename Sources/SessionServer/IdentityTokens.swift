@@ -1,6 +1,7 @@
 import Compliance
 import EventLog
 import Foundation
+import SessionLog
 import SessionModel
 import WebTokens
 
@@ -38,7 +39,7 @@ public struct IdentityTokens: Sendable {
         if let audience, !(claims.aud?.values.contains(audience) ?? false) { return nil }
         let scopes = Set((claims.scope ?? "").split(separator: " ").compactMap { TokenScope(rawValue: String($0)) })
         guard !scopes.isEmpty, !claims.sub.isEmpty else { return nil }
-        let subjects = (claims.subjects ?? []).map { SubjectHash(bytes: log.identifierHash($0))! }
+        let subjects = (claims.subjects ?? []).map { log.subject($0) }
         guard subjects.isEmpty || scopes == [.read] else { return nil }  // as with store tokens: only a read is limited to people
         return Principal(actor: "jwt \(claims.iss ?? "-") \(claims.sub)", scopes: scopes, subjects: subjects)
     }

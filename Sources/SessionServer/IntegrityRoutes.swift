@@ -31,7 +31,7 @@ struct IntegrityRoutes {
         let clock = ContinuousClock(), start = clock.now
         let report = try await onThreadOfItsOwn { try log.verify(checkingStructure: false) }
         let took = clock.now - start
-        let at = ContentRoutes.now
+        let at = log.now
         guard try !log.isReadOnlyReplica() else {
             throw Problem(status: .conflict, type: "read-only", title: "This store is a read-only replica.",
                           detail: "it verified (\(report.problemCount) problems) but cannot record it; verify on the primary")

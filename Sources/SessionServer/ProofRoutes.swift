@@ -20,7 +20,7 @@ struct ProofRoutes {
             let token = try context.require(.audit)
             let checkpoint = try log.signedCheckpoint()
             if request.method != .head, try !log.isReadOnlyReplica() {
-                try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, by: token.actor, at: ContentRoutes.now)
+                try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, by: token.actor, at: log.now)
             }
             return Self.text(checkpoint.text)
         }

@@ -49,7 +49,7 @@ struct Authenticator: Sendable {
 
     func principal(_ presented: String) async throws -> Principal? {
         if presented.hasPrefix("sst_") {
-            return try verifier.verify(presented, at: Int64(Date().timeIntervalSince1970 * 1000)).map(Principal.init(token:))
+            return try verifier.verify(presented, at: log.now).map(Principal.init(token:))
         } else if let identity {
             return identity.tokens.principal(presented, keys: identity.keys, log: log)
         }

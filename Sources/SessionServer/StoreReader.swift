@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import Projections
+import SessionLog
 import SessionModel
 
 /// The store's views as the server reads them: brought up to date before a read (``ViewCatchUp``:
@@ -62,7 +63,7 @@ struct StoreReader: Sendable {
     /// The subject a raw user id or a 64-digit subject hash names.
     func subject(_ argument: String) -> SubjectHash {
         if argument.utf8.count == 64, let hash = SubjectHash(hex: argument.lowercased()) { return hash }
-        return SubjectHash(bytes: log.identifierHash(argument))!
+        return log.subject(argument)
     }
 
     /// Records a read of session content in the access log, as the CLI's reads are; refuses it when the
@@ -73,7 +74,7 @@ struct StoreReader: Sendable {
         try checkPurpose(purpose)
         guard request.method != .head else { return }
         try await AccessLog(log: log).record(AccessRead(actor: token.actor, purpose: purpose, command: command, sessions: sessions),
-                                             at: Int64(Date().timeIntervalSince1970 * 1000))
+                                             at: log.now)
     }
 
     /// A 400 problem when the store's access policy requires a purpose and none is given.

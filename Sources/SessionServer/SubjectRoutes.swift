@@ -64,7 +64,7 @@ extension SubjectRoutes {
         do {
             try bundle.write(to: file.path)
             try await exporter.recordExport(of: bundle.sessions, as: "bundle", by: token.actor, subject: subject, purpose: purpose,
-                                            at: ContentRoutes.now)
+                                            at: reader.log.now)
         } catch {
             try? FileManager.default.removeItem(at: file)
             if let error = error as? ExportError { throw Problem.notFound(error.message) }

@@ -34,6 +34,6 @@ struct AccessOptions: ParsableArguments {
             return
         }
         try await access.record(AccessRead(actor: actorName, purpose: purpose, command: command, sessions: sessions),
-                                at: Int64(Date().timeIntervalSince1970 * 1000))
+                                at: log.now)
     }
 }

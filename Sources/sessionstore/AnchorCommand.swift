@@ -65,7 +65,7 @@ struct AnchorCommand: AsyncParsableCommand {
             return
         }
         try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, witnesses: checkpoint.cosignerNames, by: AccessOptions.operatingSystemUser,
-                                                                at: Int64(Date().timeIntervalSince1970 * 1000))
+                                                                at: log.now)
     }
 
     /// `checkpoint` with the cosignatures of the --witness witnesses; refused when fewer than

@@ -3,6 +3,7 @@ import Compliance
 import EventLog
 import Foundation
 import Output
+import SessionLog
 import SessionModel
 
 struct AuditAccessCommand: AsyncParsableCommand {
@@ -59,12 +60,12 @@ struct AuditAccessCommand: AsyncParsableCommand {
             let sink = try output.sink()
             if let requirePurpose {
                 let policy = AccessPolicy(purposeRequired: requirePurpose == "yes")
-                try await access.setPolicy(policy, at: Int64(Date().timeIntervalSince1970 * 1000))
+                try await access.setPolicy(policy, at: log.now)
                 try sink.writeRecord(AccessPolicyRow(policy: policy), format: output.format)
                 try sink.close()
                 return
             }
-            let entries = try access.entries(subject: subject.map { SubjectHash(bytes: log.identifierHash($0))! },
+            let entries = try access.entries(subject: subject.map { log.subject($0) },
                                              session: try session.map { try resolveSession($0, in: log) }, actor: actor)
             var writer = RowWriter<AccessRow>(format: output.format, sink: sink)
             for entry in entries { try writer.write(AccessRow(entry: entry)) }

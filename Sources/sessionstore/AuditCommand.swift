@@ -5,6 +5,7 @@ import Foundation
 import Output
 import OutputRows
 import Projections
+import SessionLog
 import SessionModel
 
 struct AuditCommand: AsyncParsableCommand {
@@ -57,7 +58,7 @@ struct AuditConsentCommand: AsyncParsableCommand {
         try runner.catchUp()
         let rows: [ConsentRow]
         if let subject {
-            let hash = SubjectHash(bytes: log.identifierHash(subject))!
+            let hash = log.subject(subject)
             rows = try runner.consentTrail(of: hash).entries.map { ConsentRow(subject: hash, entry: $0) }
             guard !rows.isEmpty else { throw CommandFailure(.invalidData, "the store has no consent events for that user id") }
         } else {

@@ -5,6 +5,7 @@ import Foundation
 import Ingest
 import Output
 import Replay
+import SessionLog
 import SessionModel
 
 struct DemoCommand: AsyncParsableCommand {
@@ -48,7 +49,7 @@ struct DemoCommand: AsyncParsableCommand {
                 do {
                     recorder = SessionRecorder(audio: try AudioFile.read("\(folder)/\(name).flac"),
                                                script: try FixtureScript.load("\(folder)/\(name).json"),
-                                               options: .init(subject: Self.subject)) { SubjectHash(bytes: log.identifierHash($0))! }
+                                               options: .init(subject: Self.subject)) { log.subject($0) }
                 } catch {
                     throw CommandFailure(.invalidData, "fixture \(name): \(error)")
                 }

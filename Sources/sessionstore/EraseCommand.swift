@@ -56,7 +56,7 @@ struct EraseCommand: AsyncParsableCommand {
             let start = clock.now
             let progress = progressOption.start("erasing")
             defer { progress.finish() }
-            let done = try await SubjectErasure.erase(userID: subject, reference: reference, at: Int64(Date().timeIntervalSince1970 * 1000),
+            let done = try await SubjectErasure.erase(userID: subject, reference: reference, at: EventLogOptions.systemClock(),
                                                       in: try storeOptions.reference(), waitingUpTo: wait.duration, stage: { progress.stage($0) })
             let erasing = clock.now - start - done.compaction.duration
             let sink = try output.sink()

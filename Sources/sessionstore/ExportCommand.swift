@@ -4,6 +4,7 @@ import Exports
 import EventLog
 import Foundation
 import Output
+import SessionLog
 import SessionModel
 
 extension ExportFormat: ExpressibleByArgument {}
@@ -92,7 +93,7 @@ struct ExportCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let exporter = try Exporter(log: log)
-            let person = subject.map { SubjectHash(bytes: log.identifierHash($0))! }
+            let person = subject.map { log.subject($0) }
             if let person, let bundle {
                 let subjectBundle = SubjectBundle(exporter: exporter, subject: person)
                 try await record(subjectBundle.sessions, as: "bundle", subject: person, with: exporter)
@@ -133,7 +134,7 @@ struct ExportCommand: AsyncParsableCommand {
             return
         }
         try await exporter.recordExport(of: sessions, as: format, by: access.actorName, subject: subject, purpose: access.purpose,
-                                        at: Int64(Date().timeIntervalSince1970 * 1000))
+                                        at: exporter.log.now)
     }
 
     /// Whether `out` names a directory to fill with a file per session: an existing directory, or a path

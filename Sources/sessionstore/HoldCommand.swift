@@ -3,6 +3,7 @@ import Compliance
 import EventLog
 import Foundation
 import Output
+import SessionLog
 import SessionModel
 
 struct HoldCommand: AsyncParsableCommand {
@@ -62,13 +63,13 @@ struct HoldPlaceCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let target: HoldTarget = if let subject {
-                .subject(SubjectHash(bytes: log.identifierHash(subject))!)
+                .subject(log.subject(subject))
             } else {
                 .sessions(try sessions.map { try resolveSession($0, in: log) })
             }
             let hold = try await LegalHolds(log: log).place(on: target, reason: reason, actor: actor ?? AccessOptions.operatingSystemUser,
                                                            reviewBy: reviewBy.flatMap(RFC3339.milliseconds),
-                                                           at: Int64(Date().timeIntervalSince1970 * 1000))
+                                                           at: log.now)
             let sink = try output.sink()
             try sink.writeRecord(HoldRow(hold: hold), format: output.format)
             try sink.close()
@@ -102,7 +103,7 @@ struct HoldReleaseCommand: AsyncParsableCommand {
             let holds = LegalHolds(log: log)
             let id = try Self.resolve(hold, among: try holds.all())
             let released = try await holds.release(id, reason: reason, actor: actor ?? AccessOptions.operatingSystemUser,
-                                                   at: Int64(Date().timeIntervalSince1970 * 1000))
+                                                   at: log.now)
             let sink = try output.sink()
             try sink.writeRecord(HoldRow(hold: released), format: output.format)
             try sink.close()

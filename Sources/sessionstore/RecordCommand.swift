@@ -5,6 +5,7 @@ import Foundation
 import Ingest
 import Output
 import Replay
+import SessionLog
 import SessionModel
 
 struct RecordCommand: AsyncParsableCommand {
@@ -72,7 +73,7 @@ struct RecordCommand: AsyncParsableCommand {
 
             let log = try storeOptions.openLog()
             let recorder = SessionRecorder(audio: decoded, script: timedScript, options: options) { raw in
-                SubjectHash(bytes: log.identifierHash(raw))!
+                log.subject(raw)
             }
             let events: [SessionEvent]
             do throws(FixtureError) { events = try recorder.events() } catch {

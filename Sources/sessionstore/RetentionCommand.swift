@@ -54,7 +54,7 @@ struct RetentionSetCommand: AsyncParsableCommand {
             let log = try storeOptions.openLog()
             let policy = RetentionPolicy(maxAge: try duration(maxAge, "--max-age"),
                                          partialsMaxAge: try partialsMaxAge.map { try duration($0, "--partials-max-age") })
-            try await Retention(log: log).setPolicy(policy, at: Int64(Date().timeIntervalSince1970 * 1000))
+            try await Retention(log: log).setPolicy(policy, at: log.now)
             let sink = try output.sink()
             try sink.writeRecord(PolicyRow(policy: policy), format: output.format)
             try sink.close()
@@ -138,7 +138,7 @@ struct RetentionApplyCommand: AsyncParsableCommand {
                 plan = try Retention(log: log).plan(maxAge: maxAge, partialsMaxAge: partialsMaxAge, asOf: asOf)
             } else {
                 plan = try await Retention.purge(in: try storeOptions.reference(), maxAge: maxAge, partialsMaxAge: partialsMaxAge, asOf: asOf,
-                                                 at: Int64(Date().timeIntervalSince1970 * 1000), waitingUpTo: wait.duration,
+                                                 at: EventLogOptions.systemClock(), waitingUpTo: wait.duration,
                                                  stage: { progress.stage($0) }).plan
             }
             let sink = try output.sink()

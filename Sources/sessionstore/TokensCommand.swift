@@ -2,6 +2,7 @@ import ArgumentParser
 import Compliance
 import Foundation
 import Output
+import SessionLog
 import SessionModel
 
 struct TokensCommand: AsyncParsableCommand {
@@ -64,9 +65,9 @@ struct TokensCreateCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let (token, secret) = try await AccessTokens(log: log).create(
-                scope: TokenScope(rawValue: scope)!, subjects: subjects.map { SubjectHash(bytes: log.identifierHash($0))! },
+                scope: TokenScope(rawValue: scope)!, subjects: subjects.map { log.subject($0) },
                 expiresAt: expires.flatMap(RFC3339.milliseconds), name: name, actor: actor ?? AccessOptions.operatingSystemUser,
-                at: Int64(Date().timeIntervalSince1970 * 1000))
+                at: log.now)
             let sink = try output.sink()
             if output.format == .text {
                 sink.write(secret + "\n")
@@ -94,8 +95,9 @@ struct TokensListCommand: AsyncParsableCommand {
 
     func run() async throws {
         try await reportingFailures {
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
-            let tokens = try AccessTokens(log: try storeOptions.openLog()).all().filter { all || $0.isValid(at: now) }
+            let log = try storeOptions.openLog()
+            let now = log.now
+            let tokens = try AccessTokens(log: log).all().filter { all || $0.isValid(at: now) }
             let sink = try output.sink()
             var writer = RowWriter<TokenRow>(format: output.format, sink: sink)
             for token in tokens { try writer.write(TokenRow(token: token, now: now)) }
@@ -127,8 +129,9 @@ struct TokensRevokeCommand: AsyncParsableCommand {
             guard let id = UUID(uuidString: token) ?? AccessTokens.id(of: token) else {
                 throw CommandFailure(.usage, "\(token) is neither a token id nor a token (sst_…)")
             }
-            let now = Int64(Date().timeIntervalSince1970 * 1000)
-            let revoked = try await AccessTokens(log: try storeOptions.openLog()).revoke(id, actor: actor ?? AccessOptions.operatingSystemUser, at: now)
+            let log = try storeOptions.openLog()
+            let now = log.now
+            let revoked = try await AccessTokens(log: log).revoke(id, actor: actor ?? AccessOptions.operatingSystemUser, at: now)
             let sink = try output.sink()
             try sink.writeRecord(TokenRow(token: revoked, now: now), format: output.format)
             try sink.close()

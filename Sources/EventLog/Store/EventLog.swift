@@ -20,6 +20,10 @@ public final class EventLog: Sendable {
     /// The store's random id, bound into every record.
     public let storeID: UUID
 
+    /// Now, in milliseconds since 1970, by the clock that stamps the store's records: the time commands
+    /// and the server give what they record (an access, a hold, a token).
+    public var now: Int64 { clock() }
+
     let environment: StoreEnvironment
     let keyHierarchy: KeyHierarchy
     let opener: RecordOpener
@@ -30,6 +34,8 @@ public final class EventLog: Sendable {
     private let durable: Bool
     /// The room a long transaction has in LMDB's map (``EventLogOptions/mapHeadroom``).
     private let mapHeadroom: Int
+    /// The store's clock (``EventLogOptions/clock``).
+    private let clock: @Sendable () -> Int64
 
     private init(directory: String, environment: StoreEnvironment, master: SecureBytes, options: EventLogOptions) throws {
         let storeIDBytes = try environment.read { txn in
@@ -60,6 +66,7 @@ public final class EventLog: Sendable {
         self.appends = AppendQueue(writer: writer, commits: commits, maximumBatchEvents: options.maximumBatchEvents)
         self.durable = options.durable
         self.mapHeadroom = options.mapHeadroom
+        self.clock = options.clock
     }
 
     deinit {

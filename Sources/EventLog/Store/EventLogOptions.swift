@@ -19,7 +19,11 @@ public struct EventLogOptions: Sendable {
     /// The most events one transaction takes from the queue of appends.
     public var maximumBatchEvents = 16_384
     /// The store's clock for recorded-at times, in milliseconds since 1970.
-    public var clock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
+    public var clock: @Sendable () -> Int64 = Self.systemClock
+
+    /// The system's time in milliseconds since 1970: the default ``clock``, and the time of a command
+    /// that has no store open yet.
+    public static let systemClock: @Sendable () -> Int64 = { Int64((Date().timeIntervalSince1970 * 1000).rounded(.down)) }
 
     /// The defaults: durable commits, 64 GiB of room in the map.
     public init() {}

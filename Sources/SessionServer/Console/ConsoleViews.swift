@@ -148,7 +148,7 @@ struct ConsoleViews {
         }
         let reference = form.reference.flatMap { $0.isEmpty ? nil : $0 } ?? "web console, \(token.actor)"
         do {
-            let report = try await SubjectErasure(log: reader.log).erase(subject, reference: reference, at: ContentRoutes.now)
+            let report = try await SubjectErasure(log: reader.log).erase(subject, reference: reference, at: reader.log.now)
             _ = try await reader.upToDate()
             model.done = "Erased \(report.erased.count) sessions: their keys are destroyed (subject.erased at log position \(report.eventPosition.map(String.init) ?? "—")). "
                 + "Stop the server and run `sessionstore compact` so that no old copy of a key stays in the store's free pages."
@@ -190,7 +190,7 @@ struct ConsoleViews {
         let report = try await onThreadOfItsOwn { try ViolationCheck(log: log).run() }
         var bySession: [UUID: Int] = [:]
         for violation in report.violations { bySession[violation.session, default: 0] += 1 }
-        state.lastAudit = ConsoleState.AuditCheck(violationsBySession: bySession, violations: report.violations.count, ranAt: ContentRoutes.now)
+        state.lastAudit = ConsoleState.AuditCheck(violationsBySession: bySession, violations: report.violations.count, ranAt: reader.log.now)
         return Response.redirect(to: "/ui/integrity", type: .normal)
     }
 
