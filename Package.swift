@@ -11,6 +11,7 @@ let package = Package(
         .library(name: "Output", targets: ["Output"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "SessionLog", targets: ["SessionLog"]),
+        .library(name: "SessionAudio", targets: ["SessionAudio"]),
         .library(name: "Ingest", targets: ["Ingest"]),
         .library(name: "Exports", targets: ["Exports"]),
         .library(name: "Projections", targets: ["Projections"]),
@@ -84,13 +85,15 @@ let package = Package(
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         // Session events on the log: the codec's log events, which stream holds what, the dictionary.
         .target(name: "SessionLog", dependencies: ["SessionModel", "Migrations", "EventLog"]),
+        // A recording chunk's audio both ways (PCM, FLAC): for the writer that stores it and the readers that play it.
+        .target(name: "SessionAudio", dependencies: ["SessionModel", "EventLog", "Audio"]),
         // NDJSON ingest: parsing, validation, FLAC coding of chunks, appending all or nothing.
-        .target(name: "Ingest", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output"]),
+        .target(name: "Ingest", dependencies: ["SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output"]),
         .target(name: "Projections", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Transcript exports: JSON, CSV, WebVTT, SRT, streaming from the persisted views.
         .target(
             name: "Exports",
-            dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Ingest",
+            dependencies: ["Output", "Projections", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Consent audit, violation checks, retention, erasure by key destruction.
@@ -98,7 +101,7 @@ let package = Package(
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
         .target(
             name: "Replay",
-            dependencies: ["Audio", "Output", "Ingest", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations",
+            dependencies: ["Audio", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations",
                            .product(name: "Subprocess", package: "swift-subprocess"),
                            // FilePath: Apple platforms take it from their System framework.
                            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux]))]
@@ -120,7 +123,7 @@ let package = Package(
         // witness's endpoint (`witness serve`).
         .target(
             name: "SessionServer",
-            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "Output", "OutputRows", "Projections", "Replay",
+            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "SessionAudio", "Output", "OutputRows", "Projections", "Replay",
                            "Reports", "SessionLog", "SessionModel", "Migrations", "WebTokens",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
@@ -144,6 +147,7 @@ let package = Package(
                 "Failures",
                 "EventLog",
                 "EventLogPostgres",
+                "SessionAudio",
                 "SessionModel",
                 "SessionLog",
                 "Ingest",
@@ -176,17 +180,17 @@ let package = Package(
         .testTarget(name: "EventLogTests", dependencies: ["Failures", "EventLog", "EventLogPostgres", "EventLogCrashWriter", "TestSupport"]),
         .testTarget(
             name: "SessionModelTests",
-            dependencies: ["SessionModel", "SessionLog", "Migrations", "Ingest", "Audio", "EventLog", "Output", "TestSupport",
+            dependencies: ["SessionModel", "SessionLog", "Migrations", "Ingest", "SessionAudio", "Audio", "EventLog", "Output", "TestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(
             name: "IngestTests",
-            dependencies: ["Ingest", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output", "TestSupport",
+            dependencies: ["Ingest", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output", "TestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Ingest", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Ingest", "SessionAudio", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Output", "Ingest", "SessionLog", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",

@@ -1,7 +1,7 @@
 import Audio
 import EventLog
 import Foundation
-import Ingest
+import SessionAudio
 import SessionModel
 
 /// A session's recordings as samples, bit-identical to what was recorded: what `sessionstore audio`

@@ -2,6 +2,7 @@ import Audio
 import EventLog
 import Foundation
 import Output
+import SessionAudio
 import SessionLog
 import SessionModel
 

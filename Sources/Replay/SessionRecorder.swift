@@ -2,6 +2,7 @@ import Audio
 import EventLog
 import Foundation
 import Ingest
+import SessionAudio
 import SessionModel
 
 /// Builds a complete, deterministic dictation session from audio and its timed script: the same

@@ -4,6 +4,7 @@ import Ingest
 import Migrations
 import Output
 import Projections
+import SessionAudio
 import SessionLog
 import SessionModel
 

@@ -5,6 +5,7 @@ import HTTPTypes
 import Ingest
 import Migrations
 import Output
+import SessionAudio
 import SessionLog
 import SessionModel
 import ServiceLifecycle

@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import Migrations
 import Output
+import SessionAudio
 import SessionLog
 import SessionModel
 

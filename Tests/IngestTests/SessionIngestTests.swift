@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Ingest
 import Migrations
+import SessionAudio
 import SessionLog
 import SessionModel
 import Testing

@@ -5,6 +5,7 @@ import Ingest
 import Migrations
 import Projections
 @testable import Replay
+import SessionAudio
 import SessionLog
 import SessionModel
 import Testing

@@ -4,6 +4,7 @@ import Foundation
 import Ingest
 import Migrations
 import Output
+import SessionAudio
 import SessionLog
 @testable import SessionModel
 import Testing

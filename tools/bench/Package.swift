@@ -23,6 +23,7 @@ let package = Package(
                 .product(name: "SessionModel", package: "SessionStore"),
                 .product(name: "SessionLog", package: "SessionStore"),
                 .product(name: "Ingest", package: "SessionStore"),
+                .product(name: "SessionAudio", package: "SessionStore"),
                 .product(name: "Migrations", package: "SessionStore"),
                 .product(name: "Projections", package: "SessionStore"),
                 .product(name: "Audio", package: "SessionStore"),

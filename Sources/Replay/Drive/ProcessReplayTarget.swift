@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import Output
+import SessionAudio
 import SessionModel
 import Subprocess
 import Synchronization

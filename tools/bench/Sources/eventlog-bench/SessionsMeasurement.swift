@@ -5,6 +5,7 @@ import Foundation
 import Ingest
 import Migrations
 import Projections
+import SessionAudio
 import SessionLog
 import SessionModel
 

@@ -1,10 +1,10 @@
 import Audio
 import EventLog
-import SessionLog
 import SessionModel
 
 /// FLAC coding of a chunk's PCM (libsndfile): the vocabulary only describes the two forms a chunk's
-/// audio takes; turning one into the other lives here, with ingest, which stores chunks as FLAC.
+/// audio takes; turning one into the other lives here, for ingest, which stores chunks as FLAC, and for
+/// the readers that decode them (exports, the server, replay).
 extension RecordingChunk {
     /// The same chunk with its frame count, stored as FLAC when that is smaller than raw PCM (it
     /// is, for ~100 ms of speech: about 0.6 of it). Throws when the PCM is not whole frames of `format`.
