@@ -70,8 +70,9 @@ struct ContentRoutes {
                 ? "nothing to export: name sessions (session=ID), a subject (subject=) or all=true"
                 : "the store has no session to export that this token may read")
         }
-        return try await streamedExport(of: sessions, asked, request, token, name: subject == nil || all || !named.isEmpty ? "sessions" : "subject",
-                                        subject: all || !named.isEmpty ? nil : subject)
+        let onlyTheSubject = all || !named.isEmpty ? nil : subject  // the export of a person's sessions names them
+        return try await streamedExport(of: sessions, asked, request, token, name: onlyTheSubject == nil ? "sessions" : "subject",
+                                        subject: onlyTheSubject)
     }
 
     /// Records the export, then streams it.

@@ -24,7 +24,7 @@ struct ProblemMiddleware: RouterMiddleware {
             metrics.rejectedRequests.increment()
             let problem = Problem(status: error.status, type: Self.type(of: error.status), title: error.status.reasonPhrase + ".")
             return try problem.response(from: request, context: context)
-        } catch let error as any CodedError where error.kind.httpStatus < 500 {
+        } catch let error as any CodedError where error.kind.httpStatus != 500 {  // 500: the server's own fault, below
             metrics.rejectedRequests.increment()
             return try Problem(error).response(from: request, context: context)
         } catch {

@@ -1,8 +1,5 @@
 import ArgumentParser
-import Audio
-import Compliance
 import EventLog
-import Exports
 import Failures
 import Foundation
 import Ingest
@@ -11,7 +8,6 @@ import Replay
 #if Server
 import SessionServer
 #endif
-import SessionModel
 
 /// The exit codes of every command (docs/CLI.md, `sessionstore --help`).
 enum ExitStatus: Int32 {

@@ -28,6 +28,23 @@ import Testing
         }
     }
 
+    @Test(arguments: [(EventLogError.Code.storeBusy, "busy"), (EventLogError.Code.unavailable, "store-unavailable")])
+    func aStoreThatCannotTakeTheRequestNowIsA503WithRetryAfter(_ code: EventLogError.Code, _ type: String) async throws {
+        let router = Router(context: ServerContext.self)
+        router.add(middleware: ProblemMiddleware(metrics: ServerMetrics()))
+        router.get("append") { _, _ -> Response in throw EventLogError(code, "the store is elsewhere") }
+        router.get("fault") { _, _ -> Response in throw EventLogError(.storage, "the disk failed at /secret/path") }
+        try await Application(router: router).test(.router) { client in
+            let answer = try await client.execute(uri: "/append", method: .get)
+            #expect(answer.status == .serviceUnavailable)
+            #expect(answer.headers[.retryAfter] == "1")
+            #expect(answer.object["type"] as? String == "urn:sessionstore:problem:" + type)
+            let fault = try await client.execute(uri: "/fault", method: .get)
+            #expect(fault.status == .internalServerError)
+            #expect(!fault.text.contains("secret"), "a fault of the server tells nothing more: \(fault.text)")
+        }
+    }
+
     @Test(arguments: [
         (ExportError.Code.invalidRequest, 400, Int32(64)), (ExportError.Code.unknownSession, 404, 65),
         (ExportError.Code.incompleteRecording, 422, 65),
