@@ -209,7 +209,8 @@ let package = Package(
         .testTarget(
             name: "SessionServerTests",
             dependencies: ["SessionServer", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "Projections", "SessionModel", "SessionLog", "TestSupport",
-                           .product(name: "HummingbirdTesting", package: "hummingbird")]
+                           .product(name: "Hummingbird", package: "hummingbird"),
+                           .product(name: "NIOEmbedded", package: "swift-nio")]
         ),
     ]
 )

@@ -2,7 +2,6 @@ import Compliance
 import EventLog
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import SessionModel
 import SessionServer
 import Testing

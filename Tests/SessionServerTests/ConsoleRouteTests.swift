@@ -3,7 +3,6 @@ import EventLog
 import Foundation
 import HTTPTypes
 import Hummingbird
-import HummingbirdTesting
 import Ingest
 import Projections
 @testable import SessionServer

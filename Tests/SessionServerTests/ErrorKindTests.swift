@@ -4,7 +4,6 @@ import EventLog
 import Failures
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 @testable import SessionServer
 import Testing
 
@@ -34,7 +33,8 @@ import Testing
         router.add(middleware: ProblemMiddleware(metrics: ServerMetrics()))
         router.get("append") { _, _ -> Response in throw EventLogError(code, "the store is elsewhere") }
         router.get("fault") { _, _ -> Response in throw EventLogError(.storage, "the disk failed at /secret/path") }
-        try await Application(router: router).test(.router) { client in
+        do {
+            let client = RouterClient(router)
             let answer = try await client.execute(uri: "/append", method: .get)
             #expect(answer.status == .serviceUnavailable)
             #expect(answer.headers[.retryAfter] == "1")

@@ -2,7 +2,6 @@ import Compliance
 import EventLog
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 @testable import SessionServer
 import SessionModel
 import Testing

@@ -1,7 +1,6 @@
 import EventLog
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import Projections
 import Testing
 

@@ -2,14 +2,13 @@ import Compliance
 import EventLog
 import Foundation
 import Hummingbird
-import HummingbirdTesting
 import SessionServer
 import SessionModel
 import TestSupport
 import Testing
 
 /// A store with a server over it and a token of each scope, for tests that drive the routes in-process
-/// (HummingbirdTesting's router framework: no socket).
+/// (`RouterClient`: no socket).
 struct ServerFixture {
     let log: EventLog
     let server: SessionServer
@@ -29,8 +28,8 @@ struct ServerFixture {
     func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
     /// Runs `body` with a client of the routes.
-    func test<Value: Sendable>(_ body: @Sendable (any TestClientProtocol) async throws -> Value) async throws -> Value {
-        try await Application(router: server.router()).test(.router, body)
+    func test<Value>(_ body: (RouterClient<ServerContext>) async throws -> Value) async throws -> Value {
+        try await body(RouterClient(server.router()))
     }
 }
 
