@@ -7,6 +7,9 @@ on standard output (the ingest shape, with session, id and at left out for the d
 same text and span: a perfect transcriber. Options make it imperfect in known ways, for tests:
 
   --drop-word N      leave out the Nth word (1-based) of the whole transcript
+  --drop-every N     leave out every Nth word of the whole transcript (a deletion each)
+  --replace-every N  write "uh" for every Nth word (a substitution each)
+  --repeat-every N   write every Nth word twice (an insertion each)
   --crash-after N    exit with status 3 after reading N events
   --hang-after N     stop reading (and writing) after N events, forever
   --garbage-after N  write a line that is not JSON after N events
@@ -19,6 +22,9 @@ import argparse, json, sys, time
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--drop-word", type=int)
+    parser.add_argument("--drop-every", type=int)
+    parser.add_argument("--replace-every", type=int)
+    parser.add_argument("--repeat-every", type=int)
     parser.add_argument("--crash-after", type=int)
     parser.add_argument("--hang-after", type=int)
     parser.add_argument("--garbage-after", type=int)
@@ -46,8 +52,17 @@ def main():
         if options.drop_word is not None and words_written < options.drop_word <= words_written + len(words):
             del words[options.drop_word - words_written - 1]
             words_written += 1
-        words_written += len(words)
-        text = " ".join(words)
+        changed = []
+        for word in words:
+            words_written += 1
+            if options.drop_every and words_written % options.drop_every == 0:
+                continue
+            if options.replace_every and words_written % options.replace_every == 0:
+                word = "uh"
+            changed.append(word)
+            if options.repeat_every and words_written % options.repeat_every == 0:
+                changed.append(word)
+        text = " ".join(changed)
         span = {"start_ms": event["start_ms"], "end_ms": event["end_ms"]}
         segment = "echo-" + event["segment"]
         print(json.dumps({"type": "transcript.partial", "segment": segment, "revision": 0, "text": text, **span}))

@@ -59,3 +59,22 @@ enum JUnitReport {
         return out
     }
 }
+
+extension JUnitReport {
+    /// A comparison of two labels as one test case, failed when the candidate is worse than the gate allows;
+    /// the numbers in its output.
+    static func xml(_ comparison: LabelComparison) -> String {
+        let suite = "sessionstore compare", failures = comparison.passed ? 0 : 1
+        let name = "\(comparison.candidate.label) against \(comparison.baseline.label)"
+        var xml = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+        xml += "<testsuites name=\"\(escaped(suite))\" tests=\"1\" failures=\"\(failures)\" errors=\"0\" time=\"0.000\">\n"
+        xml += "  <testsuite name=\"\(escaped(suite))\" tests=\"1\" failures=\"\(failures)\" errors=\"0\" skipped=\"0\" time=\"0.000\">\n"
+        xml += "    <testcase name=\"\(escaped(name))\" classname=\"sessionstore.compare\" time=\"0.000\">\n"
+        if !comparison.passed {
+            xml += "      <failure message=\"\(escaped(comparison.gateFailure))\" type=\"check\"/>\n"
+        }
+        xml += "      <system-out>\(escaped(comparison.summary))</system-out>\n"
+        xml += "    </testcase>\n  </testsuite>\n</testsuites>\n"
+        return xml
+    }
+}

@@ -1,0 +1,155 @@
+import Foundation
+
+/// Two versions of a system under test against each other, over every source session that has a run
+/// of both (their runs' labels, `replay --drive --label`): pooled word error rates, the difference with
+/// a bootstrap confidence interval, matched-pairs tests, a verdict, breakdowns and commit latencies.
+/// Every statistic is defined in docs/REPLAY.md ("Is the new version worse?").
+public struct LabelComparison: Sendable {
+    /// How sure, how many draws, and the margin a CI gate allows.
+    public struct Options: Sendable, Equatable {
+        /// The confidence of the interval and of the verdict (0.95).
+        public var confidence: Double
+        /// How much worse (in word error rate, 0.01 = one point) the candidate may be before the gate fails.
+        public var maxWorse: Double
+        /// Bootstrap draws.
+        public var resamples: Int
+        /// The bootstrap's seed: the same numbers and seed give the same interval.
+        public var seed: UInt64
+
+        public init(confidence: Double = 0.95, maxWorse: Double = 0, resamples: Int = 10_000, seed: UInt64 = 1) {
+            self.confidence = confidence
+            self.maxWorse = maxWorse
+            self.resamples = resamples
+            self.seed = seed
+        }
+    }
+
+    /// What the interval says.
+    public enum Verdict: String, Sendable {
+        /// The whole interval is below zero: the candidate makes fewer errors.
+        case better
+        /// The whole interval is above zero.
+        case worse
+        /// The interval holds zero.
+        case noSignificantDifference = "no_significant_difference"
+    }
+
+    /// One version over the sessions compared.
+    public struct System: Sendable, Equatable {
+        public var label: String
+        /// Σ errors ÷ Σ reference words over every session compared.
+        public var wordErrorRate: Double
+        /// Substitutions, deletions and insertions over every session compared.
+        public var errors: Int
+        public var referenceWords: Int
+        /// Commit latencies (a segment's audio end to the run's commit) over every segment of every run:
+        /// nearest-rank percentiles; nil when no segment has one.
+        public var commitLatencyP50: Int64?
+        public var commitLatencyP95: Int64?
+    }
+
+    /// One source session and its two runs.
+    public struct SessionPair: Sendable {
+        public var source: UUID
+        public var baseline: TranscriptComparison
+        public var candidate: TranscriptComparison
+        public var referenceWords: Int { baseline.alignment.reference.count }
+        public var baselineErrors: Int { Self.errors(baseline) }
+        public var candidateErrors: Int { Self.errors(candidate) }
+
+        public init(source: UUID, baseline: TranscriptComparison, candidate: TranscriptComparison) {
+            self.source = source
+            self.baseline = baseline
+            self.candidate = candidate
+        }
+
+        static func errors(_ comparison: TranscriptComparison) -> Int {
+            comparison.alignment.substitutions + comparison.alignment.deletions + comparison.alignment.insertions
+        }
+    }
+
+    /// Source segments of one length range, both versions' errors on them.
+    public struct LengthGroup: Sendable, Equatable {
+        /// The range's name: `1-4`, `5-9`, `10-19`, `20+` reference words.
+        public var name: String
+        public var segments: Int
+        public var referenceWords: Int
+        public var baselineErrors: Int
+        public var candidateErrors: Int
+    }
+
+    public let options: Options
+    public let baseline: System
+    public let candidate: System
+    /// Per source session, in the order of their ids.
+    public let sessions: [SessionPair]
+    /// Candidate minus baseline word error rate.
+    public let difference: Double
+    /// The bootstrap interval of `difference` at `options.confidence`.
+    public let interval: BootstrapInterval
+    /// Sessions where the candidate made fewer, and more, errors than the baseline.
+    public let sessionsBetter: Int
+    public let sessionsWorse: Int
+    /// The sign test over those sessions.
+    public let signTestP: Double
+    /// Wilcoxon's signed-rank test over the sessions' error differences.
+    public let signedRank: PairedTests.SignedRank
+    /// NIST's MAPSSWE over segments of every session.
+    public let matchedPairs: MatchedPairsTest
+    public let verdict: Verdict
+    /// Source segments by length.
+    public let byLength: [LengthGroup]
+
+    /// Whether the CI gate passes: it fails when, at the confidence asked, the candidate is worse by more
+    /// than `maxWorse` (the interval's low end is above it).
+    public var passed: Bool { interval.low <= options.maxWorse }
+
+    /// The comparison of `pairs` (at least one): `baselineLabel`'s runs against `candidateLabel`'s.
+    public init(baselineLabel: String, candidateLabel: String, pairs: [SessionPair], options: Options = Options()) {
+        self.options = options
+        sessions = pairs.sorted { $0.source.uuidString < $1.source.uuidString }
+        baseline = Self.system(baselineLabel, sessions.map(\.baseline))
+        candidate = Self.system(candidateLabel, sessions.map(\.candidate))
+        difference = candidate.wordErrorRate - baseline.wordErrorRate
+        let counts = sessions.map { (baseline: $0.baselineErrors, candidate: $0.candidateErrors, words: $0.referenceWords) }
+        interval = BootstrapInterval(sessions: counts, confidence: options.confidence, resamples: options.resamples, seed: options.seed)
+            ?? BootstrapInterval(low: 0, high: 0)
+        sessionsBetter = counts.count { $0.candidate < $0.baseline }
+        sessionsWorse = counts.count { $0.candidate > $0.baseline }
+        signTestP = PairedTests.signTest(better: sessionsBetter, worse: sessionsWorse)
+        signedRank = PairedTests.wilcoxonSignedRank(counts.map { Double($0.candidate - $0.baseline) })
+        matchedPairs = MatchedPairsTest(sessions: sessions.map { ($0.baseline.alignment, $0.candidate.alignment) })
+        verdict = interval.low > 0 ? .worse : interval.high < 0 ? .better : .noSignificantDifference
+        byLength = Self.lengthGroups(sessions)
+    }
+
+    private static func system(_ label: String, _ runs: [TranscriptComparison]) -> System {
+        let errors = runs.reduce(0) { $0 + SessionPair.errors($1) }
+        let words = runs.reduce(0) { $0 + $1.alignment.reference.count }
+        let latencies = runs.flatMap { $0.segments.compactMap(\.commitLatencyMilliseconds) }.sorted()
+        return System(label: label, wordErrorRate: words == 0 ? Double(errors) : Double(errors) / Double(words), errors: errors,
+                      referenceWords: words, commitLatencyP50: nearestRank(latencies, 0.50), commitLatencyP95: nearestRank(latencies, 0.95))
+    }
+
+    /// The smallest value with at least `fraction` of them at or below it.
+    static func nearestRank(_ sorted: [Int64], _ fraction: Double) -> Int64? {
+        guard !sorted.isEmpty else { return nil }
+        return sorted[max(0, Int((fraction * Double(sorted.count)).rounded(.up)) - 1)]
+    }
+
+    static let lengthRanges: [(name: String, words: ClosedRange<Int>)] = [("1-4", 1...4), ("5-9", 5...9), ("10-19", 10...19), ("20+", 20...Int.max)]
+
+    private static func lengthGroups(_ sessions: [SessionPair]) -> [LengthGroup] {
+        var groups = lengthRanges.map { LengthGroup(name: $0.name, segments: 0, referenceWords: 0, baselineErrors: 0, candidateErrors: 0) }
+        for pair in sessions {
+            for (one, two) in zip(pair.baseline.segments, pair.candidate.segments) {
+                guard let index = lengthRanges.firstIndex(where: { $0.words.contains(one.reference.count) }) else { continue }
+                groups[index].segments += 1
+                groups[index].referenceWords += one.reference.count
+                groups[index].baselineErrors += one.substitutions + one.deletions + one.insertions
+                groups[index].candidateErrors += two.substitutions + two.deletions + two.insertions
+            }
+        }
+        return groups.filter { $0.segments > 0 }
+    }
+}

@@ -1,0 +1,113 @@
+import Foundation
+import Testing
+import TestSupport
+
+/// `compare --baseline A --candidate B` on the built binary: two versions of a transcriber (echo_target.py
+/// with known flaws) driven over the six fixture sessions, and every figure recomputed by code nobody here
+/// wrote: scipy.stats and numpy (tools/replay/check_comparison.py) and NIST sclite's sc_stats
+/// (tools/replay/check_mapsswe.py).
+@Suite struct CompareLabelsTests {
+    static let sctkStats = "/usr/lib/sctk/bin/sc_stats"
+    static var sctkEnabled: Bool { ProcessInfo.processInfo.environment["CI"] != nil || FileManager.default.isExecutableFile(atPath: sctkStats) }
+
+    /// The fixtures recorded (`demo`), then one suite of runs per label: `flaws` are echo_target.py's options.
+    static func driveVersions(_ versions: [(label: String, flaws: String)], in cli: CLIRunner) throws {
+        let demo = try cli.run(["demo", "--fixtures", DriveCommandTests.audio.path])
+        try #require(demo.status == 0, "\(demo.stderr)")
+        for version in versions {
+            let suite = try cli.run(["replay", "--all", "--drive", DriveCommandTests.echo + " " + version.flaws, "--with-transcript",
+                                     "--label", version.label, "--jobs", "2"])
+            try #require(suite.status == 0, "\(suite.stderr)")
+        }
+    }
+
+    static func check(_ script: String, _ comparison: String, in cli: CLIRunner, _ arguments: [String] = []) throws -> String {
+        let input = cli.directory.appendingPathComponent("comparison.json")
+        try Data(comparison.utf8).write(to: input)
+        let path = DriveCommandTests.tools.appendingPathComponent("replay/\(script)").path
+        let checked = try runPython([path] + arguments, input: input)
+        let output = String(decoding: checked.stdout, as: UTF8.self)
+        #expect(checked.status == 0, "\(script) disagrees:\n\(output)\(checked.stderr)")
+        return output
+    }
+
+    @Test(.timeLimit(.minutes(10)), .enabled(if: pythonTestEnabled("scipy, numpy")))
+    func aWorseCandidateFailsTheGateAndEveryNumberAgreesWithScipyNumpyAndSclite() async throws {
+        try requirePython("scipy, numpy")
+        try await withCLI { cli in
+            try Self.driveVersions([("v1", "--drop-every 9"), ("v2", "--drop-every 5 --repeat-every 13")], in: cli)
+            let worse = try cli.run(["compare", "--baseline", "v1", "--candidate", "v2", "--format", "json", "--junit", "gate.xml"])
+            #expect(worse.status == 4, "\(worse.stderr)")
+            #expect(worse.stderr.contains("candidate v2 is worse than baseline v1 by more than 0"), "\(worse.stderr)")
+            let document = try DriveCommandTests.json(worse.stdout)
+            #expect(document["verdict"] as? String == "worse")
+            #expect((document["sessions"] as? [[String: Any]])?.count == 6, "every fixture has a run of both")
+            #expect((document["ci_low"] as? Double ?? 0) > 0)
+            let baseline = try #require(document["baseline"] as? [String: Any])
+            #expect(baseline["label"] as? String == "v1" && baseline["commit_latency_p50_ms"] is Int)
+            _ = try Self.check("check_comparison.py", worse.stdout, in: cli)
+            if Self.sctkEnabled {
+                try #require(FileManager.default.isExecutableFile(atPath: Self.sctkStats), "sctk's sc_stats is needed (tools/test installs it)")
+                _ = try Self.check("check_mapsswe.py", worse.stdout, in: cli,
+                                   ["--sessionstore", CLIRunner.binary().path, "--store", cli.storePath,
+                                    "--key-file", cli.directory.appendingPathComponent("sessions.key").path])
+            }
+            let xml = try String(contentsOf: cli.directory.appendingPathComponent("gate.xml"), encoding: .utf8)
+            #expect(xml.contains("failures=\"1\"") && xml.contains("<failure message=\"candidate v2 is worse"))
+
+            // The other way round the candidate is better and passes; a wide enough margin passes a worse one.
+            let better = try cli.run(["compare", "--baseline", "v2", "--candidate", "v1", "--format", "json"])
+            #expect(better.status == 0, "\(better.stderr)")
+            #expect(try DriveCommandTests.json(better.stdout)["verdict"] as? String == "better")
+            let margin = try cli.run(["compare", "--baseline", "v1", "--candidate", "v2", "--max-worse", "0.5"])
+            #expect(margin.status == 0, "\(margin.stderr)")
+            #expect(margin.stdout.contains("verdict: worse") && margin.stdout.contains("passed: not worse by more than 0.5"), "\(margin.stdout)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(10)), .enabled(if: pythonTestEnabled("scipy, numpy")))
+    func versionsThatDifferInFewSessionsAreNoSignificantDifferenceAsScipySays() async throws {
+        try requirePython("scipy, numpy")
+        try await withCLI { cli in
+            // The fixtures hold 15 to 29 words: v2 errs more than v1 in some sessions and less in others.
+            try Self.driveVersions([("v1", "--replace-every 7"), ("v2", "--drop-word 16 --replace-every 9")], in: cli)
+            let compared = try cli.run(["compare", "--baseline", "v1", "--candidate", "v2", "--format", "json", "--seed", "7",
+                                        "--resamples", "5000", "--confidence", "0.9"])
+            #expect(compared.status == 0, "\(compared.stderr)")
+            let document = try DriveCommandTests.json(compared.stdout)
+            #expect(document["verdict"] as? String == "no_significant_difference")
+            #expect(document["seed"] as? Int == 7 && document["resamples"] as? Int == 5000 && document["confidence"] as? Double == 0.9)
+            _ = try Self.check("check_comparison.py", compared.stdout, in: cli)
+            let again = try cli.run(["compare", "--baseline", "v1", "--candidate", "v2", "--format", "json", "--seed", "7",
+                                     "--resamples", "5000", "--confidence", "0.9"])
+            #expect(again.stdout == compared.stdout, "the same runs and seed give the same numbers")
+            let csv = try cli.run(["compare", "--baseline", "v1", "--candidate", "v2", "--format", "csv"])
+            #expect(csv.stdout.hasPrefix("source,baseline_run,candidate_run,reference_words,baseline_errors,candidate_errors"))
+            #expect(csv.stdout.split(separator: "\r\n").count == 7, "a header and one row per session: \(csv.stdout)")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func labelsWithoutRunsAndMixedFormsAreRefusedInOneSentence() async throws {
+        try await withCLI { cli in
+            let source = try DriveCommandTests.record("short-dictation", in: cli)
+            let drove = try cli.run(["replay", source, "--drive", DriveCommandTests.echo, "--with-transcript", "--label", "v1"])
+            try #require(drove.status == 0, "\(drove.stderr)")
+            let refusals: [([String], Int32, String)] = [
+                (["compare", "--baseline", "v1", "--candidate", "v9"], 65, "no run in the store is labelled \"v9\""),
+                (["compare", "--baseline", "v1", "--candidate", "v1"], 64, "--baseline and --candidate are both \"v1\""),
+                (["compare", "--baseline", "v1"], 64, "give both --baseline and --candidate"),
+                (["compare", source, source, "--baseline", "v1", "--candidate", "v2"], 64, "not both"),
+                (["compare", "--baseline", "v1", "--candidate", "v2", "--max-wer", "0.2"], 64, "--max-wer checks one run"),
+                (["compare", source, source, "--max-worse", "0.1"], 64, "--max-worse compare labels"),
+                (["compare", "--baseline", "v1", "--candidate", "v2", "--confidence", "1.5"], 64, "--confidence 1.5 is not between 0 and 1"),
+                (["compare", source], 64, "compare needs SOURCE and RUN"),
+            ]
+            for (arguments, status, sentence) in refusals {
+                let refused = try cli.run(arguments)
+                #expect(refused.status == status, "\(arguments): \(refused.stderr)")
+                #expect(refused.stderr.contains(sentence), "\(arguments): \(refused.stderr)")
+            }
+        }
+    }
+}
