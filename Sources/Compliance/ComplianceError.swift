@@ -12,7 +12,7 @@ public struct ComplianceError: CodedError, Sendable {
     /// One sentence naming what is wrong.
     public var message: String
 
-    init(_ code: Code, _ message: String) {
+    package init(_ code: Code, _ message: String) {
         self.code = code
         self.message = message
     }
@@ -39,4 +39,7 @@ extension ErrorCode where Domain == ComplianceError {
     public static let purposeRequired = Self("purpose required", .usage)
     /// A checkpoint lacks the witness cosignatures asked for: fewer witnesses vouch for it than needed.
     public static let notWitnessed = Self("not witnessed", .integrity)
+    /// Too few witnesses cosigned because the others could not be reached or refused for a reason of
+    /// their own (not because they saw the log otherwise).
+    public static let witnessesUnavailable = Self("witnesses unavailable", .unavailable)
 }

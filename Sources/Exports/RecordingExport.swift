@@ -1,7 +1,10 @@
 import Audio
 import EventLog
 import Foundation
+import Migrations
+import Output
 import SessionAudio
+import SessionLog
 import SessionModel
 
 /// A session's recordings as samples, bit-identical to what was recorded: what `sessionstore audio`
@@ -29,6 +32,30 @@ public enum RecordingExport {
             throw ExportError(.invalidRequest, "session \(session) has \(started.count) recordings; choose one with --recording: "
                               + started.map(\.recording).joined(separator: ", "))
         }
+    }
+
+    /// A recording as a file, and what it holds.
+    public struct EncodedFile: Sendable {
+        /// The WAV or FLAC file.
+        public var bytes: [UInt8]
+        /// The recording's id.
+        public var recording: String
+        public var format: AudioFormat
+        /// Sample frames in it.
+        public var frames: Int
+    }
+
+    /// A recording of `session`, as stored in `log`, as a WAV or FLAC file: the one `id` names, or the
+    /// session's only one. What `sessionstore audio` writes and `GET /v1/sessions/{id}/audio` answers.
+    /// - Throws: ``ExportError`` (no such recording, several and no `id`, a chunk missing), or the store's.
+    public static func file(of session: UUID, recording id: String?, as container: AudioFile.Container,
+                            from log: EventLog) throws -> EncodedFile {
+        let codec = SessionMigrations.codec
+        let events = try log.readStream(SessionStreams.session(session), skippingErased: true) { try codec.decode($0) }
+        let chosen = try recording(id, in: events, session: Hex.uuid(session))
+        let (samples, format) = try samples(of: chosen, in: events, session: Hex.uuid(session))
+        return EncodedFile(bytes: try AudioFile.encoded(samples, format: format, as: container), recording: chosen.recording,
+                           format: format, frames: samples.count / max(format.channels, 1))
     }
 
     /// Every recording of `events`, in the order they started.

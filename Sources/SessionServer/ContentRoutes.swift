@@ -122,11 +122,7 @@ struct ContentRoutes {
         if let cached = audioCache.bytes(key) {
             bytes = cached
         } else {
-            let codec = SessionMigrations.codec
-            let events = try reader.log.readStream(SessionStreams.session(id), skippingErased: true) { try codec.decode($0) }
-            let chosen = try RecordingExport.recording(recording, in: events, session: Hex.uuid(id))
-            let (samples, format) = try RecordingExport.samples(of: chosen, in: events, session: Hex.uuid(id))
-            bytes = try AudioFile.encoded(samples, format: format, as: container)
+            bytes = try RecordingExport.file(of: id, recording: recording, as: container, from: reader.log).bytes
             audioCache.keep(bytes, for: key)
         }
         // Recorded once per request that starts at the beginning, not for every range a player asks for.

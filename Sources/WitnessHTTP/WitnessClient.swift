@@ -20,6 +20,34 @@ public enum WitnessClient {
         public var contradicts = false
     }
 
+    /// `checkpoint` with the cosignatures of the witnesses at `urls` (their submission prefixes), asked in
+    /// turn, the consistency proofs they need read from `log`. At least `needed` (default: every witness)
+    /// must cosign, or, with `keys`, that many of the witnesses those verifier keys name.
+    /// - Throws: ``ComplianceError/Code/notWitnessed`` when too few cosigned and a witness saw the log
+    ///   otherwise (or none said why); ``ComplianceError/Code/witnessesUnavailable`` when the others were
+    ///   unreachable or refused for a reason of their own.
+    public static func witnessed(_ checkpoint: Checkpoint, by urls: [URL], needed: Int? = nil, keys: [String] = [],
+                                 log: EventLog) async throws -> Checkpoint {
+        guard !urls.isEmpty else { return checkpoint }
+        var lines: [String] = [], refusals: [String] = []
+        var contradicted = false
+        for url in urls {
+            let outcome = await cosign(checkpoint, at: url) { try log.consistencyProof(from: $0, to: checkpoint.size) }
+            if let signature = outcome.signatureLines { lines.append(signature) }
+            if let refusal = outcome.refusal { refusals.append(refusal) }
+            contradicted = contradicted || outcome.contradicts
+        }
+        let cosigned = checkpoint.adding(signatureLines: lines)
+        let needed = needed ?? urls.count
+        let vouching = keys.isEmpty ? lines.count : try WitnessQuorum.cosigners(of: cosigned, keys: keys).count
+        guard vouching >= needed else {
+            let sentence = "\(vouching) of the \(urls.count) witnesses cosigned the checkpoint; \(needed) are needed; nothing was written"
+                + (refusals.isEmpty ? "" : ": " + refusals.joined(separator: "; "))
+            throw ComplianceError(contradicted || refusals.isEmpty ? .notWitnessed : .witnessesUnavailable, sentence)
+        }
+        return cosigned
+    }
+
     /// Asks the witness at `url` (its submission prefix) to cosign `checkpoint`. The first request says
     /// old size 0; a witness that cosigned this log before answers 409 with its size, and the request is
     /// made again from that size with the proof `proof(from:)` gives.

@@ -49,7 +49,8 @@ struct AnchorCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let checkpoint = publicKey ? nil : try await witnessed(try log.signedCheckpoint(), log: log)
+            let checkpoint = publicKey ? nil : try await WitnessClient.witnessed(try log.signedCheckpoint(), by: witnessURLs.compactMap(URL.init(string:)),
+                                                                                   needed: witnesses.needed, keys: witnesses.witnessKeys, log: log)
             let sink = try OutputSink.file(out)
             sink.write(checkpoint?.text ?? log.checkpointVerifierKey + "\n")
             try sink.close()
@@ -66,30 +67,6 @@ struct AnchorCommand: AsyncParsableCommand {
         }
         try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, witnesses: checkpoint.cosignerNames, by: AccessOptions.operatingSystemUser,
                                                                 at: log.now)
-    }
-
-    /// `checkpoint` with the cosignatures of the --witness witnesses; refused when fewer than
-    /// --witnesses-needed (default: all of them) cosigned, or vouch for it with the --witness-key keys.
-    private func witnessed(_ checkpoint: Checkpoint, log: EventLog) async throws -> Checkpoint {
-        guard !witnessURLs.isEmpty else { return checkpoint }
-        var lines: [String] = []
-        var refusals: [String] = []
-        var contradicted = false
-        for url in witnessURLs.compactMap(URL.init(string:)) {
-            let outcome = await WitnessClient.cosign(checkpoint, at: url) { try log.consistencyProof(from: $0, to: checkpoint.size) }
-            if let signature = outcome.signatureLines { lines.append(signature) }
-            if let refusal = outcome.refusal { refusals.append(refusal) }
-            contradicted = contradicted || outcome.contradicts
-        }
-        let cosigned = checkpoint.adding(signatureLines: lines)
-        let needed = witnesses.needed ?? witnessURLs.count
-        let vouching = witnesses.witnessKeys.isEmpty ? lines.count : try WitnessQuorum.cosigners(of: cosigned, keys: witnesses.witnessKeys).count
-        guard vouching >= needed else {
-            throw CommandFailure(contradicted || refusals.isEmpty ? .integrity : .unavailable,
-                                 "\(vouching) of the \(witnessURLs.count) witnesses cosigned the checkpoint; \(needed) are needed; nothing was written"
-                                 + (refusals.isEmpty ? "" : ": " + refusals.joined(separator: "; ")))
-        }
-        return cosigned
     }
 }
 

@@ -45,15 +45,12 @@ struct AudioCommand: AsyncParsableCommand {
             let log = try storeOptions.openLog()
             let id = try existingSession(session, in: log)
             try await access.recordRead("audio", of: [id], in: log)
-            let events = try readSession(id, from: log)
-            let chosen = try RecordingExport.recording(recording, in: events, session: session)
-            let (samples, audioFormat) = try RecordingExport.samples(of: chosen, in: events, session: session)
-            try sink.write(bytes: try AudioFile.encoded(samples, format: audioFormat, as: container))
+            let file = try RecordingExport.file(of: id, recording: recording, as: container, from: log)
+            try sink.write(bytes: file.bytes)
             try sink.close()
-            let frames = samples.count / audioFormat.channels
-            let seconds = String(format: "%.1f", Double(frames) / Double(audioFormat.sampleRate))
+            let seconds = String(format: "%.1f", Double(file.frames) / Double(file.format.sampleRate))
             // On standard error, as `report` does: the recording itself may be going to standard output.
-            Console.err("wrote \(frames) frames (\(seconds) s, \(audioFormat)) of recording \(chosen.recording) to \(out)\n")
+            Console.err("wrote \(file.frames) frames (\(seconds) s, \(file.format)) of recording \(file.recording) to \(out)\n")
         }
     }
 }

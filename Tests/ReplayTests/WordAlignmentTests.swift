@@ -1,5 +1,6 @@
 import Foundation
 import Replay
+import SessionModel
 import Testing
 import TestSupport
 
@@ -50,7 +51,7 @@ import TestSupport
     /// Seeded random word lists over a small vocabulary (many equally short alignments) and the bundled
     /// fixtures' scripts with words dropped, changed and added.
     static func cases() throws -> [(reference: [String], hypothesis: [String])] {
-        var generator = SplitMix(seed: 28)
+        var generator = SeededGenerator(seed: 28)
         var cases: [(reference: [String], hypothesis: [String])] = []
         for _ in 0..<3000 {
             let vocabulary = Array(["a", "b", "c", "d"].prefix(Int(generator.next() % 4) + 1))
@@ -105,18 +106,5 @@ import TestSupport
             }
         }
         #expect(disagreements == 0, "\(disagreements) of \(cases.count) cases differ from jiwer")
-    }
-}
-
-/// A small seeded generator (SplitMix64), so that the cases are the same on every run.
-struct SplitMix {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -74,9 +74,9 @@ import TestSupport
         guard list.count > 1, let session = list[1].split(separator: ",").first else { throw CLIFailure("the demo store lists no session") }
         let drove = try cli.run(["replay", String(session), "--drive", "python3 tools/replay/echo_target.py", "--with-transcript"])
         guard drove.status == 0 else { throw CLIFailure("replay --drive failed: \(drove.stderr)") }
-        for label in ["v1", "v2"] {  // two versions for `compare --baseline v1 --candidate v2`
-            let suite = try cli.run(["replay", "--all", "--drive", "python3 tools/replay/echo_target.py", "--with-transcript", "--label", label])
-            guard suite.status == 0 else { throw CLIFailure("replay --all --label \(label) failed: \(suite.stderr)") }
+        for label in ["v1", "v2"] {  // two versions of one session's runs, for `compare --baseline v1 --candidate v2`
+            let run = try cli.run(["replay", String(session), "--drive", "python3 tools/replay/echo_target.py", "--with-transcript", "--label", label])
+            guard run.status == 0 else { throw CLIFailure("replay --drive --label \(label) failed: \(run.stderr)") }
         }
         return (directory, [
             "SESSION": String(session), "RUN": drove.stdout.trimmingCharacters(in: .whitespacesAndNewlines), "USER_ID": "demo-clinician", "KEY": key, "T": "2026-12-01T00:00:00Z",

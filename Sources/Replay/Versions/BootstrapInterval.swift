@@ -1,10 +1,12 @@
+import SessionModel
+
 /// A confidence interval of the difference in pooled word error rate between two systems, by the
 /// bootstrap over sessions of Bisani and Ney ("Bootstrap estimates for confidence intervals in ASR
 /// performance evaluation", ICASSP 2004): draw as many sessions as there are, with replacement, many
 /// times; each draw's difference is Σ(candidate errors − baseline errors) ÷ Σ reference words over the
 /// sessions drawn; the interval is the draws' percentiles (numpy's default, linear, definition).
 ///
-/// Deterministic: the draws come from SplitMix64 seeded with `seed`, and a draw's index is the high
+/// Deterministic: the draws come from SplitMix64 (`SeededGenerator`) seeded with `seed`, and a draw's index is the high
 /// word of a 64 × 64-bit product (Lemire's multiply-shift), so that the same numbers and seed give the
 /// same interval on every machine and Swift version.
 public struct BootstrapInterval: Sendable, Equatable {
@@ -22,7 +24,7 @@ public struct BootstrapInterval: Sendable, Equatable {
     /// Sessions are (baseline errors, candidate errors, reference words); nil without sessions.
     public init?(sessions: [(baseline: Int, candidate: Int, words: Int)], confidence: Double, resamples: Int, seed: UInt64) {
         guard !sessions.isEmpty, resamples > 0 else { return nil }
-        var generator = SplitMix64(seed: seed)
+        var generator = SeededGenerator(seed: seed)
         let count = UInt64(sessions.count)
         var differences = [Double]()
         differences.reserveCapacity(resamples)
@@ -46,20 +48,5 @@ public struct BootstrapInterval: Sendable, Equatable {
         let position = fraction * Double(sorted.count - 1)
         let below = Int(position.rounded(.down)), above = min(below + 1, sorted.count - 1)
         return sorted[below] + (sorted[above] - sorted[below]) * (position - Double(below))
-    }
-}
-
-/// Steele, Lea and Flood's SplitMix64: small, fast, and the same numbers everywhere.
-struct SplitMix64 {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

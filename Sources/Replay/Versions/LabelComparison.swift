@@ -123,7 +123,7 @@ public struct LabelComparison: Sendable {
         byLength = Self.lengthGroups(sessions)
     }
 
-    private static func system(_ label: String, _ runs: [TranscriptComparison]) -> System {
+    static func system(_ label: String, _ runs: [TranscriptComparison]) -> System {
         let errors = runs.reduce(0) { $0 + SessionPair.errors($1) }
         let words = runs.reduce(0) { $0 + $1.alignment.reference.count }
         let latencies = runs.flatMap { $0.segments.compactMap(\.commitLatencyMilliseconds) }.sorted()

@@ -1,0 +1,55 @@
+import ArgumentParser
+import Foundation
+import Output
+import Replay
+
+struct RunsCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "runs",
+        abstract: "Each run label's word error rate and commit latency, in the order the labels were first driven.",
+        discussion: """
+            For every label given to `replay --drive … --label`, over the latest run of each source session \
+            it drove: the sessions, the pooled word error rate with its errors and words, the commit latency \
+            p50 and p95, and when its first and last drive started. Labels that drove different sessions \
+            are not comparable by these numbers alone; `compare --baseline A --candidate B` compares two \
+            over the sessions they share, with significance (docs/REPLAY.md).
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+    @OptionGroup var access: AccessOptions
+    @OptionGroup var output: OutputOptions<ListFormats>
+
+    func run() async throws {
+        try await reportingFailures {
+            let log = try storeOptions.openLog()
+            let trend = try await LabelTrend.load(from: log)
+            try await access.recordRead("runs", of: trend.sessionsRead, in: log)
+            let sink = try output.sink()
+            var writer = RowWriter<LabelTrendRow>(format: output.format, sink: sink)
+            for entry in trend.entries { try writer.write(LabelTrendRow(entry: entry)) }
+            try writer.finish()
+            try sink.close()
+        }
+    }
+}
+
+/// One label of `sessionstore runs` (docs/REPLAY.md).
+struct LabelTrendRow: OutputRow {
+    static let columns = ["label", "sessions", "word_error_rate", "errors", "reference_words", "commit_latency_p50_ms",
+                          "commit_latency_p95_ms", "first_drive_at", "last_drive_at"]
+
+    var entry: LabelTrend.Entry
+
+    func write(to fields: inout Fields) {
+        fields.field("label", entry.system.label)
+        fields.field("sessions", entry.sessions)
+        fields.field("word_error_rate", SegmentComparisonRow.rounded(entry.system.wordErrorRate))
+        fields.field("errors", entry.system.errors)
+        fields.field("reference_words", entry.system.referenceWords)
+        fields.field("commit_latency_p50_ms", entry.system.commitLatencyP50)
+        fields.field("commit_latency_p95_ms", entry.system.commitLatencyP95)
+        fields.field("first_drive_at", time: entry.firstDriveAt)
+        fields.field("last_drive_at", time: entry.lastDriveAt)
+    }
+}
