@@ -7,7 +7,7 @@ import TestSupport
 /// The disk fills up (a file size limit set with prlimit stands in for it: the write that crosses it
 /// is cut short, as on a full disk): the command fails with one sentence and exit 1, nothing of the
 /// failed write is stored, every acknowledged event stays, and the store verifies and goes on working.
-@Suite(.timeLimit(.minutes(5))) struct DiskFullTests {
+@Suite(.timeLimit(.minutes(10))) struct DiskFullTests {
     static let prlimit = "/usr/bin/prlimit"
     static let enabled = FileManager.default.isExecutableFile(atPath: prlimit)
 

@@ -7,7 +7,7 @@ import TestSupport
 /// them, so `verify` checks the file's structure from its bytes before LMDB walks it. Every damage of a
 /// page number, page kind or node bounds must end in exit 2, never in a crash. (A page inside an overflow
 /// run holds data, not a header: damage there is found by the record's or dictionary's own tag.)
-@Suite(.timeLimit(.minutes(5))) struct PageDamageTests {
+@Suite(.timeLimit(.minutes(10))) struct PageDamageTests {
     @Test func verifyReportsEveryDamagedPageHeaderAndNeverCrashes() async throws {
         try await withCLI { cli in
             #expect(try cli.run(["init"]).status == 0)

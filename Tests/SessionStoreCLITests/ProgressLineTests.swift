@@ -4,7 +4,7 @@ import TestSupport
 
 /// The progress line of long commands appears on a terminal only: never in pipes, files or CI logs,
 /// and not with --quiet.
-@Suite(.timeLimit(.minutes(5))) struct ProgressLineTests {
+@Suite(.timeLimit(.minutes(10))) struct ProgressLineTests {
     static let markers = ["\r", "\u{1B}[K", "verifying", "rebuilding", "parsing lines", "exporting", "compacting", "/s"]
 
     @Test func noCommandWritesAProgressLineWhenStandardErrorIsNotATerminal() async throws {

@@ -4,7 +4,7 @@ import TestSupport
 
 /// `sessionstore report`: one session as a self-contained HTML page, read back by Python's HTML parser,
 /// its SVG as XML and its recording with soundfile (ReportReader).
-@Suite(.timeLimit(.minutes(5))) struct ReportCommandTests {
+@Suite(.timeLimit(.minutes(10))) struct ReportCommandTests {
     static let session = OutputFixture.session
 
     @Test func thePageHoldsEverySegmentOnceTheTimelineMarkersAndTheRecordingsExactSamples() async throws {
