@@ -92,7 +92,7 @@ import TestSupport
     }
 
     @Test(.timeLimit(.minutes(10)))
-    func labelsWithoutRunsAndMixedFormsAreRefusedInOneSentence() async throws {
+    func labelsWithoutRunsMixedFormsAndErasedSourcesAreRefusedInOneSentence() async throws {
         try await withCLI { cli in
             let source = try DriveCommandTests.record("short-dictation", in: cli)
             let drove = try cli.run(["replay", source, "--drive", DriveCommandTests.echo, "--with-transcript", "--label", "v1"])
@@ -112,6 +112,13 @@ import TestSupport
                 #expect(refused.status == status, "\(arguments): \(refused.stderr)")
                 #expect(refused.stderr.contains(sentence), "\(arguments): \(refused.stderr)")
             }
+            // A person's erasure leaves nothing of their sessions to compare: the runs of an erased source are left out.
+            #expect((try cli.run(["runs", "--format", "csv"])).stdout.split(separator: "\r\n").count == 2, "a header and v1")
+            let erased = try cli.run(["erase", "--subject", "fixture-subject", "--yes"])
+            try #require(erased.status == 0, "\(erased.stderr)")
+            let none = try cli.run(["compare", "--baseline", "v1", "--candidate", "v2"])
+            #expect(none.status == 65 && none.stderr.contains("no run in the store is labelled \"v1\""), "\(none.stderr)")
+            #expect((try cli.run(["runs", "--format", "csv"])).stdout.split(separator: "\r\n").count == 1, "the header alone")
         }
     }
 }

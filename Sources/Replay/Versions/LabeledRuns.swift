@@ -23,8 +23,13 @@ struct LabeledRuns {
     init(in log: EventLog, labels: Set<String>? = nil) throws {
         let runner = ProjectionRunner(log: log)
         try runner.catchUp()
-        for summary in try runner.sessions() where summary.status == .ended || summary.status == .active {
-            guard let source = summary.runOf, let label = summary.runLabel, labels?.contains(label) ?? true else { continue }
+        let sessions = try runner.sessions()
+        // An erased or purged session has no transcript left to compare, as a source or as a run.
+        let readable = Set(sessions.filter { $0.status != .erased && $0.status != .purged }.map(\.session))
+        for summary in sessions where readable.contains(summary.session) {
+            guard let source = summary.runOf, readable.contains(source), let label = summary.runLabel, labels?.contains(label) ?? true else {
+                continue
+            }
             let startedAt = try Self.driveStart(of: summary.session, in: log)
             span[label] = span[label].map { min($0.lowerBound, startedAt)...max($0.upperBound, startedAt) } ?? startedAt...startedAt
             if let kept = latest[label]?[source], (kept.startedAt, kept.run.uuidString) >= (startedAt, summary.session.uuidString) { continue }
