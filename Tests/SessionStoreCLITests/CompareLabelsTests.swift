@@ -47,6 +47,15 @@ import TestSupport
             #expect((document["ci_low"] as? Double ?? 0) > 0)
             let baseline = try #require(document["baseline"] as? [String: Any])
             #expect(baseline["label"] as? String == "v1" && baseline["commit_latency_p50_ms"] is Int)
+            // Every word and every error of the sessions is in one length group and in one speaker's.
+            let candidateErrors = (document["candidate"] as? [String: Any])?["errors"] as? Int
+            for key in ["by_segment_length", "by_speaker"] {
+                let groups = try #require(document[key] as? [[String: Any]], "\(key)")
+                #expect(groups.reduce(0) { $0 + ($1["reference_words"] as? Int ?? 0) } == baseline["reference_words"] as? Int, "\(key)")
+                #expect(groups.reduce(0) { $0 + ($1["candidate_errors"] as? Int ?? 0) } == candidateErrors, "\(key)")
+            }
+            let speakers = (document["by_speaker"] as? [[String: Any]] ?? []).compactMap { $0["group"] as? String }
+            #expect(speakers == ["awb", "kal16", "rms", "slt"], "the fixture scripts' speakers: \(speakers)")
             _ = try Self.check("check_comparison.py", worse.stdout, in: cli)
             if Self.sctkEnabled {
                 try #require(FileManager.default.isExecutableFile(atPath: Self.sctkStats), "sctk's sc_stats is needed (tools/test installs it)")

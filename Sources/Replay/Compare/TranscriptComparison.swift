@@ -43,6 +43,8 @@ public struct TranscriptComparison: Sendable {
     public struct SegmentResult: Sendable, Equatable {
         /// The source segment's id.
         public var segment: String
+        /// Who said it in the source, when its commit names a speaker.
+        public var speaker: String?
         /// The run's segment holding the last word aligned to it, if any word was.
         public var runSegment: String?
         /// The segment's normalised words, and the run's words aligned to them.
@@ -102,7 +104,7 @@ public struct TranscriptComparison: Sendable {
         let reference = Self.words(of: source, matcher), hypothesis = Self.words(of: run, matcher)
         alignment = WordAlignment(reference: reference.map(\.word), hypothesis: hypothesis.map(\.word))
         var results = source.segments.map {
-            SegmentResult(segment: $0.id, reference: matcher.words($0.text), hypothesis: [], steps: [],
+            SegmentResult(segment: $0.id, speaker: $0.speaker, reference: matcher.words($0.text), hypothesis: [], steps: [],
                           substitutions: 0, deletions: 0, insertions: 0)
         }
         var lastAligned = [Int?](repeating: nil, count: results.count)  // the last run word aligned to each segment

@@ -19,6 +19,8 @@ public struct TranscriptTimeline: Sendable {
         public var committedAt: Int64
         /// When its first partial came, if any did before the commit.
         public var firstPartialAt: Int64?
+        /// Who said it, when the commit names a speaker.
+        public var speaker: String? = nil
     }
 
     /// The session.
@@ -68,7 +70,7 @@ public struct TranscriptTimeline: Sendable {
             committedIndex[commit.segment] = segments.count
             segments.append(Segment(id: commit.segment, text: commit.text, startMilliseconds: commit.startMilliseconds,
                                     endMilliseconds: commit.endMilliseconds, committedAt: event.occurredAt,
-                                    firstPartialAt: firstPartials[commit.segment]))
+                                    firstPartialAt: firstPartials[commit.segment], speaker: commit.speaker))
         case .transcriptCorrected(let correction):
             if let index = committedIndex[correction.segment] { segments[index].text = correction.text }
         default:

@@ -68,9 +68,10 @@ public struct LabelComparison: Sendable {
         }
     }
 
-    /// Source segments of one length range, both versions' errors on them.
-    public struct LengthGroup: Sendable, Equatable {
-        /// The range's name: `1-4`, `5-9`, `10-19`, `20+` reference words.
+    /// Source segments of one kind (a length range, a speaker), both versions' errors on them.
+    public struct SegmentGroup: Sendable, Equatable {
+        /// The group: `1-4`, `5-9`, `10-19`, `20+` reference words, or a speaker's name (`unnamed` for
+        /// segments whose commit names none).
         public var name: String
         public var segments: Int
         public var referenceWords: Int
@@ -97,8 +98,9 @@ public struct LabelComparison: Sendable {
     /// NIST's MAPSSWE over segments of every session.
     public let matchedPairs: MatchedPairsTest
     public let verdict: Verdict
-    /// Source segments by length.
-    public let byLength: [LengthGroup]
+    /// Source segments by length, and by speaker (by name).
+    public let byLength: [SegmentGroup]
+    public let bySpeaker: [SegmentGroup]
 
     /// Whether the CI gate passes: it fails when, at the confidence asked, the candidate is worse by more
     /// than `maxWorse` (the interval's low end is above it).
@@ -120,7 +122,10 @@ public struct LabelComparison: Sendable {
         signedRank = PairedTests.wilcoxonSignedRank(counts.map { Double($0.candidate - $0.baseline) })
         matchedPairs = MatchedPairsTest(sessions: sessions.map { ($0.baseline.alignment, $0.candidate.alignment) })
         verdict = interval.low > 0 ? .worse : interval.high < 0 ? .better : .noSignificantDifference
-        byLength = Self.lengthGroups(sessions)
+        byLength = Self.groups(sessions, order: Self.lengthRanges.map(\.name)) { segment in
+            Self.lengthRanges.first { $0.words.contains(segment.reference.count) }?.name
+        }
+        bySpeaker = Self.groups(sessions, order: nil) { $0.speaker ?? "unnamed" }
     }
 
     static func system(_ label: String, _ runs: [TranscriptComparison]) -> System {
@@ -139,17 +144,28 @@ public struct LabelComparison: Sendable {
 
     static let lengthRanges: [(name: String, words: ClosedRange<Int>)] = [("1-4", 1...4), ("5-9", 5...9), ("10-19", 10...19), ("20+", 20...Int.max)]
 
-    private static func lengthGroups(_ sessions: [SessionPair]) -> [LengthGroup] {
-        var groups = lengthRanges.map { LengthGroup(name: $0.name, segments: 0, referenceWords: 0, baselineErrors: 0, candidateErrors: 0) }
+    /// Every source segment's errors in both runs, in the group `group` names (none: left out), groups in
+    /// `order` or by name.
+    private static func groups(_ sessions: [SessionPair], order: [String]?,
+                               _ group: (TranscriptComparison.SegmentResult) -> String?) -> [SegmentGroup] {
+        var groups: [String: SegmentGroup] = [:]
         for pair in sessions {
             for (one, two) in zip(pair.baseline.segments, pair.candidate.segments) {
-                guard let index = lengthRanges.firstIndex(where: { $0.words.contains(one.reference.count) }) else { continue }
-                groups[index].segments += 1
-                groups[index].referenceWords += one.reference.count
-                groups[index].baselineErrors += one.substitutions + one.deletions + one.insertions
-                groups[index].candidateErrors += two.substitutions + two.deletions + two.insertions
+                guard let name = group(one) else { continue }
+                groups[name, default: SegmentGroup(name: name, segments: 0, referenceWords: 0, baselineErrors: 0, candidateErrors: 0)]
+                    .add(one, two)
             }
         }
-        return groups.filter { $0.segments > 0 }
+        let names = order ?? groups.keys.sorted()
+        return names.compactMap { groups[$0] }
+    }
+}
+
+extension LabelComparison.SegmentGroup {
+    mutating func add(_ baseline: TranscriptComparison.SegmentResult, _ candidate: TranscriptComparison.SegmentResult) {
+        segments += 1
+        referenceWords += baseline.reference.count
+        baselineErrors += baseline.substitutions + baseline.deletions + baseline.insertions
+        candidateErrors += candidate.substitutions + candidate.deletions + candidate.insertions
     }
 }

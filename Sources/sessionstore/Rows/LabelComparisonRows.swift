@@ -6,7 +6,7 @@ import Replay
 struct LabelComparisonDocument: OutputRow {
     static let columns = ["baseline", "candidate", "difference", "ci_low", "ci_high", "confidence", "p_sign", "p_wilcoxon",
                           "p_mapsswe", "verdict", "max_worse", "passed", "sessions_better", "sessions_worse", "mapsswe_segments", "mapsswe_statistic",
-                          "resamples", "seed", "by_segment_length", "sessions"]
+                          "resamples", "seed", "by_segment_length", "by_speaker", "sessions"]
 
     var comparison: LabelComparison
 
@@ -30,7 +30,8 @@ struct LabelComparisonDocument: OutputRow {
         fields.field("mapsswe_statistic", rounded(c.matchedPairs.statistic))
         fields.field("resamples", c.options.resamples)
         fields.field("seed", UInt64(c.options.seed))
-        fields.field("by_segment_length", rows: c.byLength.map(LengthGroupRow.init))
+        fields.field("by_segment_length", rows: c.byLength.map(SegmentGroupRow.init))
+        fields.field("by_speaker", rows: c.bySpeaker.map(SegmentGroupRow.init))
         fields.field("sessions", rows: c.sessions.map(SessionPairRow.init))
     }
 
@@ -65,15 +66,15 @@ struct SessionPairRow: OutputRow {
     }
 }
 
-/// Source segments of one length range in a label comparison.
-struct LengthGroupRow: OutputRow {
-    static let columns = ["segment_words", "segments", "reference_words", "baseline_errors", "candidate_errors", "baseline_wer", "candidate_wer"]
+/// Source segments of one length range or one speaker in a label comparison.
+struct SegmentGroupRow: OutputRow {
+    static let columns = ["group", "segments", "reference_words", "baseline_errors", "candidate_errors", "baseline_wer", "candidate_wer"]
 
-    var group: LabelComparison.LengthGroup
+    var group: LabelComparison.SegmentGroup
 
     func write(to fields: inout Fields) {
         let words = Double(max(group.referenceWords, 1))
-        fields.field("segment_words", group.name)
+        fields.field("group", group.name)
         fields.field("segments", group.segments)
         fields.field("reference_words", group.referenceWords)
         fields.field("baseline_errors", group.baselineErrors)
@@ -103,10 +104,10 @@ extension LabelComparison {
                 + "MAPSSWE p \(p(matchedPairs.pValue)) over \(matchedPairs.segments.count) segments",
             "verdict: \(verdict.rawValue.replacingOccurrences(of: "_", with: " "))",
         ]
-        if !byLength.isEmpty {
-            lines.append("by segment length: " + byLength.map {
+        for (title, groups, unit) in [("by segment length", byLength, " words"), ("by speaker", bySpeaker, "")] where !groups.isEmpty {
+            lines.append("\(title): " + groups.map {
                 let words = Double(max($0.referenceWords, 1))
-                return "\($0.name) words \(rate(Double($0.baselineErrors) / words)) → \(rate(Double($0.candidateErrors) / words))"
+                return "\($0.name)\(unit) \(rate(Double($0.baselineErrors) / words)) → \(rate(Double($0.candidateErrors) / words))"
             }.joined(separator: "; "))
         }
         lines.append(passed ? "passed: not worse by more than \(options.maxWorse) at \(percent)%"
