@@ -115,7 +115,7 @@ let package = Package(
         // server is in SessionServer.
         .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog"]),
         // The rows the CLI prints and the server answers with, one rendering for both (docs/OUTPUT.md).
-        .target(name: "OutputRows", dependencies: ["Compliance", "Output", "Projections", "Ingest", "SessionModel"]),
+        .target(name: "OutputRows", dependencies: ["Compliance", "Output", "Projections", "Ingest", "Replay", "SessionModel"]),
         // `serve --jwks`: JWS signatures checked with the system's libcrypto, which the log already links
         // (jwt-kit would bring swift-crypto's BoringSSL, swift-certificates and SwiftASN1: docs/SERVER.md).
         .target(name: "WebTokens", dependencies: ["CCrypto"]),
@@ -208,7 +208,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionServerTests",
-            dependencies: ["SessionServer", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "Projections", "SessionModel", "SessionLog", "TestSupport",
+            dependencies: ["SessionServer", "Audio", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "Projections", "Replay", "SessionModel", "SessionLog", "TestSupport",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "NIOEmbedded", package: "swift-nio")]
         ),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Output
+import OutputRows
 import Replay
 
 struct CompareCommand: AsyncParsableCommand {
@@ -157,14 +158,10 @@ struct VersionOptions: ParsableArguments {
         if let baseline, baseline == candidate {
             throw ValidationError("--baseline and --candidate are both \"\(baseline)\": compare two different labels")
         }
-        if let maxWorse, !(maxWorse.isFinite && (-1...1).contains(maxWorse)) {
-            throw ValidationError("--max-worse \(maxWorse) is not a difference of word error rates between -1 and 1, such as 0.01")
-        }
-        if let confidence, !(confidence > 0 && confidence < 1) {
-            throw ValidationError("--confidence \(confidence) is not between 0 and 1, such as 0.95")
-        }
-        if let resamples, !(1...1_000_000).contains(resamples) {
-            throw ValidationError("--resamples \(resamples) is not between 1 and 1000000")
+        do {
+            try options.validate()
+        } catch let error as LabelComparisonError {
+            throw ValidationError(error.message)
         }
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Output
+import OutputRows
 import Replay
 
 struct RunsCommand: AsyncParsableCommand {
@@ -31,25 +32,5 @@ struct RunsCommand: AsyncParsableCommand {
             try writer.finish()
             try sink.close()
         }
-    }
-}
-
-/// One label of `sessionstore runs` (docs/REPLAY.md).
-struct LabelTrendRow: OutputRow {
-    static let columns = ["label", "sessions", "word_error_rate", "errors", "reference_words", "commit_latency_p50_ms",
-                          "commit_latency_p95_ms", "first_drive_at", "last_drive_at"]
-
-    var entry: LabelTrend.Entry
-
-    func write(to fields: inout Fields) {
-        fields.field("label", entry.system.label)
-        fields.field("sessions", entry.sessions)
-        fields.field("word_error_rate", SegmentComparisonRow.rounded(entry.system.wordErrorRate))
-        fields.field("errors", entry.system.errors)
-        fields.field("reference_words", entry.system.referenceWords)
-        fields.field("commit_latency_p50_ms", entry.system.commitLatencyP50)
-        fields.field("commit_latency_p95_ms", entry.system.commitLatencyP95)
-        fields.field("first_drive_at", time: entry.firstDriveAt)
-        fields.field("last_drive_at", time: entry.lastDriveAt)
     }
 }

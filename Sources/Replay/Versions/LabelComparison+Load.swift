@@ -7,6 +7,7 @@ extension LabelComparison {
     /// source session with a run of both, the latest of each (by when its drive started). Refused when a
     /// label has no run, or no source has runs of both.
     public static func load(baseline: String, candidate: String, from log: EventLog, options: Options = Options()) async throws -> LabelComparison {
+        try options.validate()
         let runs = try LabeledRuns(in: log, labels: [baseline, candidate])
         for label in [baseline, candidate] where runs.latest[label] == nil {
             throw LabelComparisonError(.noRuns, "no run in the store is labelled \"\(label)\" (`replay --drive … --label \(label)` stores one)")
@@ -43,4 +44,6 @@ public struct LabelComparisonError: CodedError, Sendable {
 extension ErrorCode where Domain == LabelComparisonError {
     /// A label has no run in the store, or no source session has runs of both labels.
     public static let noRuns = Self("no runs", .notFound)
+    /// The labels or the options cannot be compared as given.
+    public static let invalidRequest = Self("invalid request", .usage)
 }

@@ -22,6 +22,20 @@ public struct LabelComparison: Sendable {
             self.resamples = resamples
             self.seed = seed
         }
+
+        /// Refuses options no comparison can use, naming the option as `name` spells it.
+        /// - Throws: ``LabelComparisonError/Code/invalidRequest``.
+        public func validate(naming name: (String) -> String = { "--" + $0 }) throws {
+            guard maxWorse.isFinite, (-1...1).contains(maxWorse) else {
+                throw LabelComparisonError(.invalidRequest, "\(name("max-worse")) \(maxWorse) is not a difference of word error rates between -1 and 1, such as 0.01")
+            }
+            guard confidence > 0, confidence < 1 else {
+                throw LabelComparisonError(.invalidRequest, "\(name("confidence")) \(confidence) is not between 0 and 1, such as 0.95")
+            }
+            guard (1...1_000_000).contains(resamples) else {
+                throw LabelComparisonError(.invalidRequest, "\(name("resamples")) \(resamples) is not between 1 and 1000000")
+            }
+        }
     }
 
     /// What the interval says.

@@ -1,0 +1,89 @@
+import Audio
+import Compliance
+import EventLog
+import Foundation
+import Hummingbird
+import Ingest
+import Replay
+import SessionModel
+import TestSupport
+import Testing
+
+/// `GET /v1/runs` and `GET /v1/compare`: two versions of an in-process transcriber driven over two fixture
+/// sessions, compared through the routes as `sessionstore runs` and `compare --baseline --candidate` do.
+@Suite struct RunRouteTests {
+    /// A transcriber that echoes each commit of the source, less its last `dropping` words.
+    static func echo(dropping: Int) -> InProcessReplayTarget {
+        InProcessReplayTarget(name: "echo") { recorded in
+            guard case .transcriptCommitted(let commit) = recorded.event.payload else { return [] }
+            let words = commit.text.split(separator: " ").dropLast(dropping).joined(separator: " ")
+            return [ProducedEvent(.transcriptCommitted(TranscriptCommitted(segment: "run-" + commit.segment, text: words,
+                                                                           startMilliseconds: commit.startMilliseconds,
+                                                                           endMilliseconds: commit.endMilliseconds)))]
+        }
+    }
+
+    /// Two fixtures recorded, and runs of both labelled v1 (perfect) and v2 (a word short in every segment).
+    static func store(_ log: EventLog) async throws {
+        for name in ["short-dictation", "paused-resumed"] {
+            let recorder = SessionRecorder(audio: try AudioFile.read(RepositoryFixtures.audioPath(name)),
+                                           script: try FixtureScript.load(RepositoryFixtures.audioPath(name, "json")),
+                                           options: .init(seed: 1)) { _ in SubjectHash(bytes: Array(repeating: 7, count: 32))! }
+            _ = try await SessionIngest(log: log).ingest(events: try recorder.events())
+            for (label, dropping) in [("v1", 0), ("v2", 1)] {
+                let result = try await ReplayDrive(session: recorder.session, log: log, options: .init(withTranscript: true))
+                    .run(into: Self.echo(dropping: dropping))
+                let record = ReplayRun(source: recorder.session, command: "echo", label: label, speed: "max",
+                                       startedAt: result.startedAt, endedAt: result.endedAt)
+                _ = try await SessionIngest(log: log).ingest(events: result.runEvents(of: UUID(), record: record))
+            }
+        }
+    }
+
+    @Test func theRoutesCompareTwoLabelsAsTheCLIDoesAndRefuseWhatTheyCannot() async throws {
+        try await withServer { fixture in
+            try await Self.store(fixture.log)
+            let read = fixture.bearer(.read)
+            try await fixture.test { client in
+                let runs = try await client.execute(uri: "/v1/runs", method: .get, headers: read)
+                #expect(runs.status == .ok, "\(runs.text)")
+                let labels = try #require(runs.object["labels"] as? [[String: Any]])
+                #expect(labels.map { $0["label"] as? String } == ["v1", "v2"])
+                #expect(labels.map { $0["sessions"] as? Int } == [2, 2])
+                #expect(labels.first?["word_error_rate"] as? Double == 0)
+
+                let compared = try await client.execute(uri: "/v1/compare?baseline=v1&candidate=v2&resamples=2000&seed=3", method: .get, headers: read)
+                #expect(compared.status == .ok, "\(compared.text)")
+                let document = compared.object
+                #expect((document["sessions"] as? [[String: Any]])?.count == 2)
+                #expect((document["difference"] as? Double ?? 0) > 0)
+                #expect(document["sessions_worse"] as? Int == 2 && document["p_sign"] as? Double == 0.5)
+                #expect(document["resamples"] as? Int == 2000 && document["seed"] as? Int == 3)
+                #expect(document["verdict"] as? String == "worse" && document["passed"] as? Bool == false,
+                        "v2 errs in every segment of both sessions: \(compared.text)")
+                let itself = try await client.execute(uri: "/v1/compare?baseline=v2&candidate=v2", method: .get, headers: read)
+                #expect(itself.status == .ok && itself.object["difference"] as? Double == 0, "a label against itself: \(itself.text)")
+
+                let refusals: [(String, HTTPResponse.Status, String)] = [
+                    ("/v1/compare?baseline=v1", .badRequest, "give baseline and candidate"),
+                    ("/v1/compare?baseline=v1&candidate=v9", .notFound, "no run in the store is labelled \"v9\""),
+                    ("/v1/compare?baseline=v1&candidate=v2&confidence=1", .badRequest, "confidence 1.0 is not between 0 and 1"),
+                    ("/v1/compare?baseline=v1&candidate=v2&max_worse=x", .badRequest, "max_worse \"x\" is not a number"),
+                    ("/v1/compare?baseline=v1&candidate=v2&resamples=0", .badRequest, "resamples 0 is not between 1 and 1000000"),
+                ]
+                for (uri, status, sentence) in refusals {
+                    let refused = try await client.execute(uri: uri, method: .get, headers: read)
+                    #expect(refused.status == status, "\(uri): \(refused.text)")
+                    #expect((refused.object["detail"] as? String)?.contains(sentence) == true, "\(uri): \(refused.text)")
+                }
+                #expect(try await client.execute(uri: "/v1/runs", method: .get).status == .unauthorized)
+                let limited = try await AccessTokens(log: fixture.log).create(scope: .read, subjects: [SubjectHash(bytes: Array(repeating: 7, count: 32))!],
+                                                                              name: "one person", actor: "test", at: ServerFixture.now).secret
+                #expect(try await client.execute(uri: "/v1/runs", method: .get, headers: fixture.bearer(limited)).status == .forbidden,
+                        "a token limited to subjects would read everyone's transcripts")
+                #expect(try await client.execute(uri: "/v1/compare?baseline=v1&candidate=v2", method: .get,
+                                                 headers: fixture.bearer(.ingest)).status == .forbidden)
+            }
+        }
+    }
+}
