@@ -223,7 +223,8 @@ import TestSupport
                                     limit: .seconds(600))
             #expect(suite.status == 0, "\(suite.stderr)")
             for source in try Self.sessionIDs(cli) {
-                let drove = try cli.run(["replay", source, "--drive", Self.recognizer, "--expect", "--max-wer", "1", "--format", "json"])
+                let drove = try cli.run(["replay", source, "--drive", Self.recognizer, "--expect", "--max-wer", "1", "--format", "json",
+                                         "--label", "default"])
                 try #require(drove.status == 0, "\(drove.stderr)")
                 let report = try Self.json(drove.stdout)
                 let segments = try #require(report["segments"] as? [[String: Any]])
@@ -243,6 +244,20 @@ import TestSupport
                 #expect([theirs[1], theirs[2], theirs[3]].map(Int.init)
                         == [report["substitutions"], report["deletions"], report["insertions"]].map { $0 as? Int ?? -1 })
                 #expect(reference.count > 0 && hypothesis.count > 0, "the recognizer heard \(source) as nothing")
+            }
+            // A second configuration of the same recognizer (a far heavier language weight) is another version:
+            // compared with the first over the same sessions, with numbers scipy and numpy agree with.
+            let other = try cli.run(["replay", "--all", "--drive", Self.recognizer + " lw=30", "--label", "lw30", "--jobs", "2"],
+                                    limit: .seconds(600))
+            try #require(other.status == 0, "\(other.stderr)")
+            let compared = try cli.run(["compare", "--baseline", "default", "--candidate", "lw30", "--format", "json"])
+            #expect(compared.status == 0 || compared.status == 4, "\(compared.stderr)")
+            let document = try Self.json(compared.stdout)
+            #expect((document["sessions"] as? [[String: Any]])?.count == fixtures.count)
+            #expect(["better", "worse", "no_significant_difference"].contains(document["verdict"] as? String ?? ""))
+            #expect((compared.status == 4) == ((document["ci_low"] as? Double ?? 0) > 0), "the gate follows the interval")
+            if pythonCanImport("scipy, numpy") || ProcessInfo.processInfo.environment["CI"] != nil {
+                _ = try CompareLabelsTests.check("check_comparison.py", compared.stdout, in: cli)
             }
         }
     }

@@ -12,18 +12,37 @@ Segment spans are the endpointer's speech start and end in the recording, in mil
 the replay speed. Only 16 kHz mono recordings are recognized (the model's rate); others are skipped
 with a note on standard error. One Decoder per session: nothing carries over between runs.
 
+Any NAME=VALUE argument is a setting of pocketsphinx's decoder (its `config`): another configuration of
+the same recognizer, such as `lw=2` (a lighter language weight) or `beam=1e-20`, is another version to
+compare (`replay --label`, `compare --baseline --candidate`).
+
     python3 -m pip install pocketsphinx
     sessionstore replay SESSION --drive 'python3 tools/asr/pocketsphinx_target.py' --expect
+    sessionstore replay --all --drive 'python3 tools/asr/pocketsphinx_target.py lw=2' --label lw2
 """
 import base64, json, sys
 
 from pocketsphinx import Decoder, Endpointer
 
 
+def decoder_settings(arguments):
+    """NAME=VALUE arguments as Decoder keyword arguments (numbers as numbers)."""
+    settings = {}
+    for argument in arguments:
+        name, equals, value = argument.partition("=")
+        if not equals or not name:
+            sys.exit(f"pocketsphinx_target: {argument!r} is not a decoder setting NAME=VALUE (such as lw=2)")
+        try:
+            settings[name] = float(value) if any(c in value for c in ".e") else int(value)
+        except ValueError:
+            settings[name] = value
+    return settings
+
+
 class Recognizer:
-    def __init__(self):
+    def __init__(self, settings):
         self.endpointer = Endpointer(window=0.3, ratio=0.9)
-        self.decoder = Decoder(samprate=self.endpointer.sample_rate, loglevel="FATAL")
+        self.decoder = Decoder(samprate=self.endpointer.sample_rate, loglevel="FATAL", **settings)
         self.buffer = b""
         self.segment = 0
         self.revision = 0
@@ -88,6 +107,7 @@ def emit(event):
 
 
 def main():
+    settings = decoder_settings(sys.argv[1:])
     recognizers = {}
     skipped = set()
     last_at = None
@@ -97,7 +117,7 @@ def main():
         kind = event["type"]
         if kind == "recording.started":
             if event["sample_rate"] == 16000 and event["channels"] == 1:
-                recognizers[event["recording"]] = Recognizer()
+                recognizers[event["recording"]] = Recognizer(settings)
             else:
                 skipped.add(event["recording"])
                 print(f"pocketsphinx_target: recording {event['recording']} is {event['sample_rate']} Hz, "
