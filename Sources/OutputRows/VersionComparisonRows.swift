@@ -19,20 +19,20 @@ public struct LabelComparisonDocument: OutputRow {
         let c = comparison
         fields.field("baseline", object: { Self.system(c.baseline, to: &$0) })
         fields.field("candidate", object: { Self.system(c.candidate, to: &$0) })
-        fields.field("difference", rounded(c.difference))
-        fields.field("ci_low", rounded(c.interval.low))
-        fields.field("ci_high", rounded(c.interval.high))
+        fields.field("difference", Rates.rounded(c.difference))
+        fields.field("ci_low", Rates.rounded(c.interval.low))
+        fields.field("ci_high", Rates.rounded(c.interval.high))
         fields.field("confidence", c.options.confidence)
-        fields.field("p_sign", rounded(c.signTestP))
-        fields.field("p_wilcoxon", rounded(c.signedRank.pValue))
-        fields.field("p_mapsswe", rounded(c.matchedPairs.pValue))
+        fields.field("p_sign", Rates.rounded(c.signTestP))
+        fields.field("p_wilcoxon", Rates.rounded(c.signedRank.pValue))
+        fields.field("p_mapsswe", Rates.rounded(c.matchedPairs.pValue))
         fields.field("verdict", c.verdict.rawValue)
         fields.field("max_worse", c.options.maxWorse)
         fields.field("passed", c.passed)
         fields.field("sessions_better", c.sessionsBetter)
         fields.field("sessions_worse", c.sessionsWorse)
         fields.field("mapsswe_segments", c.matchedPairs.segments.count)
-        fields.field("mapsswe_statistic", rounded(c.matchedPairs.statistic))
+        fields.field("mapsswe_statistic", Rates.rounded(c.matchedPairs.statistic))
         fields.field("resamples", c.options.resamples)
         fields.field("seed", UInt64(c.options.seed))
         fields.field("by_segment_length", rows: c.byLength.map(SegmentGroupRow.init))
@@ -42,7 +42,7 @@ public struct LabelComparisonDocument: OutputRow {
 
     private static func system(_ system: LabelComparison.System, to fields: inout Fields) {
         fields.field("label", system.label)
-        fields.field("word_error_rate", rounded(system.wordErrorRate))
+        fields.field("word_error_rate", Rates.rounded(system.wordErrorRate))
         fields.field("errors", system.errors)
         fields.field("reference_words", system.referenceWords)
         fields.field("commit_latency_p50_ms", system.commitLatencyP50)
@@ -69,9 +69,9 @@ public struct SessionPairRow: OutputRow {
         fields.field("reference_words", words)
         fields.field("baseline_errors", pair.baselineErrors)
         fields.field("candidate_errors", pair.candidateErrors)
-        fields.field("baseline_wer", rounded(pair.baseline.wordErrorRate))
-        fields.field("candidate_wer", rounded(pair.candidate.wordErrorRate))
-        fields.field("difference", rounded(pair.candidate.wordErrorRate - pair.baseline.wordErrorRate))
+        fields.field("baseline_wer", Rates.rounded(pair.baseline.wordErrorRate))
+        fields.field("candidate_wer", Rates.rounded(pair.candidate.wordErrorRate))
+        fields.field("difference", Rates.rounded(pair.candidate.wordErrorRate - pair.baseline.wordErrorRate))
     }
 }
 
@@ -92,8 +92,8 @@ public struct SegmentGroupRow: OutputRow {
         fields.field("reference_words", group.referenceWords)
         fields.field("baseline_errors", group.baselineErrors)
         fields.field("candidate_errors", group.candidateErrors)
-        fields.field("baseline_wer", rounded(Double(group.baselineErrors) / words))
-        fields.field("candidate_wer", rounded(Double(group.candidateErrors) / words))
+        fields.field("baseline_wer", Rates.rounded(Double(group.baselineErrors) / words))
+        fields.field("candidate_wer", Rates.rounded(Double(group.candidateErrors) / words))
     }
 }
 
@@ -111,7 +111,7 @@ public struct LabelTrendRow: OutputRow {
     public func write(to fields: inout Fields) {
         fields.field("label", entry.system.label)
         fields.field("sessions", entry.sessions)
-        fields.field("word_error_rate", rounded(entry.system.wordErrorRate))
+        fields.field("word_error_rate", Rates.rounded(entry.system.wordErrorRate))
         fields.field("errors", entry.system.errors)
         fields.field("reference_words", entry.system.referenceWords)
         fields.field("commit_latency_p50_ms", entry.system.commitLatencyP50)
@@ -121,5 +121,8 @@ public struct LabelTrendRow: OutputRow {
     }
 }
 
-/// Rates and p-values to 6 decimals, so that outputs do not carry binary noise (1/3 → 0.333333).
-private func rounded(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
+/// Rates, p-values and seconds as the outputs write them.
+public enum Rates {
+    /// `value` to 6 decimals, so that outputs do not carry binary noise (1/3 → 0.333333).
+    public static func rounded(_ value: Double) -> Double { (value * 1_000_000).rounded() / 1_000_000 }
+}

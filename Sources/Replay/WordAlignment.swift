@@ -69,9 +69,11 @@ public struct WordAlignment: Sendable, Equatable {
     /// (S + D + I) / N over the reference's N words. jiwer refuses an empty reference; here it gives the
     /// number of inserted words (0 when both are empty).
     public var wordErrorRate: Double {
-        let errors = substitutions + deletions + insertions
-        return reference.isEmpty ? Double(errors) : Double(errors) / Double(reference.count)
+        reference.isEmpty ? Double(errors) : Double(errors) / Double(reference.count)
     }
+
+    /// S + D + I.
+    public var errors: Int { substitutions + deletions + insertions }
 
     private func count(_ kind: Step.Kind, _ side: KeyPath<Step, Range<Int>>) -> Int {
         steps.reduce(0) { $0 + ($1.kind == kind ? $1[keyPath: side].count : 0) }

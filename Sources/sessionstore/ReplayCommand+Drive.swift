@@ -2,6 +2,7 @@ import ArgumentParser
 import EventLog
 import Foundation
 import Output
+import OutputRows
 import Projections
 import Replay
 
@@ -121,7 +122,7 @@ func writeComparison(_ comparison: TranscriptComparison, run: UUID?, label: Stri
         try writer.finish()
         if format != .csv {
             let a = comparison.alignment
-            output.write("\nword error rate \(SegmentComparisonRow.rounded(comparison.wordErrorRate)) (\(a.substitutions) substituted, "
+            output.write("\nword error rate \(Rates.rounded(comparison.wordErrorRate)) (\(a.substitutions) substituted, "
                          + "\(a.deletions) deleted, \(a.insertions) inserted of \(a.reference.count) words): "
                          + (comparison.passed ? "passed" : "failed: " + comparison.failures.joined(separator: "; ")) + "\n")
         }

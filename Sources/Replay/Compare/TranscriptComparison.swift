@@ -57,9 +57,10 @@ public struct TranscriptComparison: Sendable {
         public var insertions: Int
         /// (S + D + I) / N over the segment's words.
         public var wordErrorRate: Double {
-            let errors = substitutions + deletions + insertions
-            return reference.isEmpty ? Double(errors) : Double(errors) / Double(reference.count)
+            reference.isEmpty ? Double(errors) : Double(errors) / Double(reference.count)
         }
+        /// S + D + I in this segment.
+        public var errors: Int { substitutions + deletions + insertions }
         /// The run segment's commit time minus the source segment's, in milliseconds.
         public var commitDriftMilliseconds: Int64?
         /// From the segment's audio end to the run segment's first partial (negative: the partial came

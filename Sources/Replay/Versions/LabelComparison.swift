@@ -68,17 +68,13 @@ public struct LabelComparison: Sendable {
         public var baseline: TranscriptComparison
         public var candidate: TranscriptComparison
         public var referenceWords: Int { baseline.alignment.reference.count }
-        public var baselineErrors: Int { Self.errors(baseline) }
-        public var candidateErrors: Int { Self.errors(candidate) }
+        public var baselineErrors: Int { baseline.alignment.errors }
+        public var candidateErrors: Int { candidate.alignment.errors }
 
         public init(source: UUID, baseline: TranscriptComparison, candidate: TranscriptComparison) {
             self.source = source
             self.baseline = baseline
             self.candidate = candidate
-        }
-
-        static func errors(_ comparison: TranscriptComparison) -> Int {
-            comparison.alignment.substitutions + comparison.alignment.deletions + comparison.alignment.insertions
         }
     }
 
@@ -143,7 +139,7 @@ public struct LabelComparison: Sendable {
     }
 
     static func system(_ label: String, _ runs: [TranscriptComparison]) -> System {
-        let errors = runs.reduce(0) { $0 + SessionPair.errors($1) }
+        let errors = runs.reduce(0) { $0 + $1.alignment.errors }
         let words = runs.reduce(0) { $0 + $1.alignment.reference.count }
         let latencies = runs.flatMap { $0.segments.compactMap(\.commitLatencyMilliseconds) }.sorted()
         return System(label: label, wordErrorRate: words == 0 ? Double(errors) : Double(errors) / Double(words), errors: errors,
@@ -179,7 +175,7 @@ extension LabelComparison.SegmentGroup {
     mutating func add(_ baseline: TranscriptComparison.SegmentResult, _ candidate: TranscriptComparison.SegmentResult) {
         segments += 1
         referenceWords += baseline.reference.count
-        baselineErrors += baseline.substitutions + baseline.deletions + baseline.insertions
-        candidateErrors += candidate.substitutions + candidate.deletions + candidate.insertions
+        baselineErrors += baseline.errors
+        candidateErrors += candidate.errors
     }
 }

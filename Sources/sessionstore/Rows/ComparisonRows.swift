@@ -1,5 +1,6 @@
 import Foundation
 import Output
+import OutputRows
 import Replay
 
 /// A source segment against a run: `compare`'s table and CSV rows (docs/REPLAY.md).
@@ -22,7 +23,7 @@ struct SegmentComparisonRow: OutputRow {
         fields.field("substitutions", segment.substitutions)
         fields.field("deletions", segment.deletions)
         fields.field("insertions", segment.insertions)
-        fields.field("word_error_rate", Self.rounded(segment.wordErrorRate))
+        fields.field("word_error_rate", Rates.rounded(segment.wordErrorRate))
         fields.field("commit_drift_ms", segment.commitDriftMilliseconds)
         fields.field("first_partial_latency_ms", segment.firstPartialLatencyMilliseconds)
         fields.field("commit_latency_ms", segment.commitLatencyMilliseconds)
@@ -48,9 +49,6 @@ struct SegmentComparisonRow: OutputRow {
             }
         }.joined(separator: " ")
     }
-
-    /// Rates to 6 decimals, so that outputs do not carry binary noise (1/3 → 0.333333).
-    static func rounded(_ rate: Double) -> Double { (rate * 1_000_000).rounded() / 1_000_000 }
 }
 
 /// One word of an alignment in JSON: `{"op": "substitute", "reference": "for", "hypothesis": "four"}`.
@@ -84,7 +82,7 @@ struct ComparisonDocument: OutputRow {
         fields.field("label", label)
         fields.field("outcome", c.passed ? "passed" : "failed")
         fields.field("passed", c.passed)
-        fields.field("word_error_rate", SegmentComparisonRow.rounded(c.wordErrorRate))
+        fields.field("word_error_rate", Rates.rounded(c.wordErrorRate))
         fields.field("substitutions", alignment.substitutions)
         fields.field("deletions", alignment.deletions)
         fields.field("insertions", alignment.insertions)
@@ -124,14 +122,14 @@ struct SuiteRow: OutputRow {
         fields.field("run", id: result.run)
         fields.field("label", result.label)
         fields.field("outcome", result.outcome.rawValue)
-        fields.field("word_error_rate", comparison.map { SegmentComparisonRow.rounded($0.wordErrorRate) })
+        fields.field("word_error_rate", comparison.map { Rates.rounded($0.wordErrorRate) })
         fields.field("substitutions", comparison?.alignment.substitutions)
         fields.field("deletions", comparison?.alignment.deletions)
         fields.field("insertions", comparison?.alignment.insertions)
         fields.field("reference_words", comparison?.alignment.reference.count)
         fields.field("worst_segment", comparison?.worstSegment.flatMap { $0.wordErrorRate > 0 ? $0.segment : nil })
         fields.field("max_commit_latency_ms", comparison?.segments.compactMap(\.commitLatencyMilliseconds).max())
-        fields.field("seconds", SegmentComparisonRow.rounded(result.seconds))
+        fields.field("seconds", Rates.rounded(result.seconds))
         fields.field("message", result.message)
     }
 }
