@@ -101,7 +101,7 @@ let package = Package(
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
         .target(
             name: "Replay",
-            dependencies: ["Audio", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations",
+            dependencies: ["Audio", "Exports", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations",
                            .product(name: "Subprocess", package: "swift-subprocess"),
                            // FilePath: Apple platforms take it from their System framework.
                            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux]))]

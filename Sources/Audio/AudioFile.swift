@@ -9,6 +9,13 @@ public struct DecodedAudio: Sendable, Equatable {
     /// What the file held, before any conversion.
     public var sourceFormat: AudioFormat
 
+    /// Samples in `format`; `sourceFormat` says what they were converted from (by default, nothing).
+    public init(samples: [Int16], format: AudioFormat, sourceFormat: AudioFormat? = nil) {
+        self.samples = samples
+        self.format = format
+        self.sourceFormat = sourceFormat ?? format
+    }
+
     /// Sample frames.
     public var frames: Int { samples.count / format.channels }
 

@@ -8,7 +8,7 @@ import SessionModel
 public struct EventRow: OutputRow {
     public static let columns = [
         "type", "session", "id", "occurred_at", "recorded_at", "stream_number", "position", "correlation_id",
-        "causation_id", "subject_hash", "locale", "device", "app_version", "source", "reason", "consent_type", "method",
+        "causation_id", "subject_hash", "locale", "device", "app_version", "source", "labels", "reason", "consent_type", "method",
         "policy_version", "recording", "sample_rate", "channels", "index", "frames", "pcm_bytes", "pcm", "segment",
         "revision", "text", "start_ms", "end_ms", "stability", "confidence", "speaker", "words", "position_ms", "rate",
         "from_ms", "to_ms", "policy", "cutoff_at", "partials_only", "sessions", "request_reference", "max_age_ms",
@@ -52,6 +52,7 @@ public struct EventRow: OutputRow {
             fields.field("device", p.device)
             fields.field("app_version", p.appVersion)
             fields.field("source", p.source.name)
+            fields.field(labels: p.labels)
         case .sessionPaused(let p):
             fields.field("reason", p.reason)
         case .sessionEnded(let p):

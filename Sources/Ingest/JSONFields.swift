@@ -112,6 +112,31 @@ struct JSONFields {
         return milliseconds
     }
 
+    /// An object of string members (a session's labels), each checked by `problem(name, value)`.
+    mutating func stringMap(_ field: String, problem check: (String, String) -> String?) -> [String: String]? {
+        guard let raw = value(field, required: false) else { return nil }
+        guard case .object(let object) = raw else {
+            problem(field, "must be an object of strings")
+            return nil
+        }
+        var map: [String: String] = [:]
+        for (name, member) in object.members {
+            guard case .string(let value) = member else {
+                problem(field, "member \"\(name)\" must be a string")
+                return nil
+            }
+            if let reason = check(name, value) {
+                problem(field, reason)
+                return nil
+            }
+            guard map.updateValue(value, forKey: name) == nil else {
+                problem(field, "names \"\(name)\" twice")
+                return nil
+            }
+        }
+        return map
+    }
+
     mutating func array(_ field: String) -> [JSONValue]? {
         guard let raw = value(field, required: false) else { return nil }
         guard case .array(let array) = raw else {

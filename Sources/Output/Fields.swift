@@ -160,6 +160,19 @@ public struct Fields {
         }
     }
 
+    /// A session's labels, `labels`: an object of name to value in JSON (null when there are none), and
+    /// `name=value` pairs joined by `; ` in a cell; ordered by name.
+    public mutating func field(labels: [String: String]) {
+        let sorted = labels.sorted { $0.key < $1.key }
+        if sorted.isEmpty {
+            field("labels", nil as String?)
+        } else if isFlat {
+            field("labels", sorted.map { "\($0.key)=\($0.value)" }.joined(separator: "; "))
+        } else {
+            field("labels", object: { for (name, value) in sorted { $0.field(name, value) } })
+        }
+    }
+
     /// An object whose members `members` writes.
     public mutating func field(_ key: String, object members: (inout Fields) -> Void) {
         nested(key, isNull: false) { out in Fields.appendObject(members, to: &out) }

@@ -4,7 +4,7 @@ import Projections
 /// A session of the session list.
 public struct SessionRow: OutputRow {
     public static let columns = ["session", "status", "started_at", "ended_at", "duration_ms", "segments", "words", "recordings",
-                          "audio_ms", "consent", "subject_hash", "locale", "run_of", "label"]
+                          "audio_ms", "consent", "subject_hash", "locale", "run_of", "label", "labels"]
 
     public var summary: SessionSummary
 
@@ -33,5 +33,6 @@ public struct SessionRow: OutputRow {
         fields.field("locale", s.locale)
         fields.field("run_of", id: s.runOf)
         fields.field("label", s.runLabel)
+        fields.field(labels: s.labels)
     }
 }

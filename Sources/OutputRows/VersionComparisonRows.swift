@@ -7,7 +7,7 @@ import Replay
 public struct LabelComparisonDocument: OutputRow {
     public static let columns = ["baseline", "candidate", "difference", "ci_low", "ci_high", "confidence", "p_sign", "p_wilcoxon",
                           "p_mapsswe", "verdict", "max_worse", "passed", "sessions_better", "sessions_worse", "mapsswe_segments", "mapsswe_statistic",
-                          "resamples", "seed", "by_segment_length", "by_speaker", "sessions"]
+                          "resamples", "seed", "by_segment_length", "by_speaker", "by_condition", "sessions"]
 
     public var comparison: LabelComparison
 
@@ -37,6 +37,7 @@ public struct LabelComparisonDocument: OutputRow {
         fields.field("seed", UInt64(c.options.seed))
         fields.field("by_segment_length", rows: c.byLength.map(SegmentGroupRow.init))
         fields.field("by_speaker", rows: c.bySpeaker.map(SegmentGroupRow.init))
+        fields.field("by_condition", rows: c.byCondition.map(SegmentGroupRow.init))
         fields.field("sessions", rows: c.sessions.map(SessionPairRow.init))
     }
 
@@ -52,7 +53,7 @@ public struct LabelComparisonDocument: OutputRow {
 
 /// One source session of a label comparison: `compare --baseline --candidate`'s table and CSV rows.
 public struct SessionPairRow: OutputRow {
-    public static let columns = ["source", "baseline_run", "candidate_run", "reference_words", "baseline_errors", "candidate_errors",
+    public static let columns = ["source", "condition", "baseline_run", "candidate_run", "reference_words", "baseline_errors", "candidate_errors",
                           "baseline_wer", "candidate_wer", "difference"]
 
     public var pair: LabelComparison.SessionPair
@@ -64,6 +65,7 @@ public struct SessionPairRow: OutputRow {
     public func write(to fields: inout Fields) {
         let words = pair.referenceWords
         fields.field("source", id: pair.source)
+        fields.field("condition", pair.condition)
         fields.field("baseline_run", id: pair.baseline.run)
         fields.field("candidate_run", id: pair.candidate.run)
         fields.field("reference_words", words)
@@ -75,7 +77,7 @@ public struct SessionPairRow: OutputRow {
     }
 }
 
-/// Source segments of one length range or one speaker in a label comparison.
+/// Source segments of one length range, one speaker or one condition in a label comparison.
 public struct SegmentGroupRow: OutputRow {
     public static let columns = ["group", "segments", "reference_words", "baseline_errors", "candidate_errors", "baseline_wer", "candidate_wer"]
 

@@ -4,7 +4,7 @@ import SessionModel
 /// A session list row in the `sessions` view: protobuf wire format, fields
 /// 1 subject hash · 2 locale · 3 status · 4 started-at · 5 ended-at · 6 last event at · 7 segments ·
 /// 8 words · 9 recordings {1 id, 2 sample rate, 3 channels, 4 frames} · 10 consent {1 type, 2 granted} ·
-/// 11 the session a run replayed · 12 the run's label (docs/views.proto).
+/// 11 the session a run replayed · 12 the run's label · 13 labels {1 name, 2 value} (docs/views.proto).
 extension SessionSummary {
     static let statusCodes: [Status] = [.active, .paused, .ended, .erased, .purged]
 
@@ -34,6 +34,12 @@ extension SessionSummary {
         }
         if let runOf { writer.bytes(11, runOf.wireBytes) }
         writer.optionalString(12, runLabel)
+        for (name, value) in labels.sorted(by: { $0.key < $1.key }) {
+            writer.message(13) { nested in
+                nested.string(1, name)
+                nested.string(2, value)
+            }
+        }
         return writer.bytes
     }
 
@@ -75,6 +81,16 @@ extension SessionSummary {
                 consent[consentType] = granted
             case 11: runOf = try UUID(wire: try reader.data(type, field), field: field)
             case 12: runLabel = try reader.text(type, field)
+            case 13:
+                var name = "", value = ""
+                try WireReader.readFields(of: try reader.lengthDelimited()) { inner, innerType, nested in
+                    switch inner {
+                    case 1: name = try nested.text(innerType, inner)
+                    case 2: value = try nested.text(innerType, inner)
+                    default: try nested.skip(innerType)
+                    }
+                }
+                labels[name] = value
             default: try reader.skip(type)
             }
         }

@@ -47,6 +47,8 @@ public struct SessionSummary: Hashable, Sendable {
     public var runOf: UUID?
     /// The run's label, when given.
     public var runLabel: String?
+    /// The session's labels, from `session.started` (``SessionLabels``).
+    public var labels: [String: String] = [:]
 
     /// A summary of a session with no events yet.
     public init(session: UUID) {
@@ -60,6 +62,11 @@ public struct SessionSummary: Hashable, Sendable {
         summary.status = status
         summary.subject = subject
         return summary
+    }
+
+    /// Whether the session carries every label of `wanted` with the value given.
+    public func hasLabels(_ wanted: [(name: String, value: String)]) -> Bool {
+        wanted.allSatisfy { labels[$0.name] == $0.value }
     }
 
     /// Whether the session's data was erased or purged.
@@ -82,6 +89,7 @@ public struct SessionSummary: Hashable, Sendable {
         case .sessionStarted(let started):
             subject = started.subject
             locale = started.locale
+            labels = started.labels
             startedAt = event.occurredAt
             status = .active
         case .sessionPaused:

@@ -30,6 +30,11 @@ public struct SessionRecorder: Sendable {
         public var recording: String
         /// How often a partial shows a wrong word before the next one corrects it.
         public var misrecognitionRate: Double
+        /// The session's labels (``SessionLabels``); when there are any, they shape the session id too.
+        public var labels: [String: String] = [:]
+        /// How the consent to recording and transcription was given, and under which policy.
+        public var consentMethod = "fixture_script"
+        public var consentPolicyVersion: String? = "fixture-1"
 
         /// 2026-01-05T09:00:00Z: fixed, so fixtures do not depend on when they are recorded.
         public static let defaultStart: Int64 = 1_767_603_600_000
@@ -65,7 +70,7 @@ public struct SessionRecorder: Sendable {
     }
 
     /// The session id: the one given, or one derived from the audio, the script and every option that
-    /// shapes the events (seed, subject, start, recording id, mishearing rate). Event ids follow from the
+    /// shapes the events (seed, subject, start, recording id, mishearing rate, labels). Event ids follow from the
     /// session id, so two recordings that differ in any of these never share ids (v1 left out all but
     /// the seed, and a second recording for another subject was taken for a resend).
     public var session: UUID {
@@ -77,6 +82,10 @@ public struct SessionRecorder: Sendable {
         withUnsafeBytes(of: options.startAt.bigEndian) { digest.update($0) }
         digest.updateField(Array(options.recording.utf8))
         withUnsafeBytes(of: options.misrecognitionRate.bitPattern.bigEndian) { digest.update($0) }
+        for (name, value) in options.labels.sorted(by: { $0.key < $1.key }) {
+            digest.updateField(Array(name.utf8))
+            digest.updateField(Array(value.utf8))
+        }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         digest.updateField(Array((try? encoder.encode(script)) ?? Data()))
@@ -98,10 +107,10 @@ public struct SessionRecorder: Sendable {
         let subject = hashSubject(options.subject)
         let locale = script.locale ?? "en"
         timeline.add(0, .sessionStarted(SessionStarted(subject: subject, locale: locale, device: "fixture", appVersion: nil,
-                                                       source: .fixture)))
+                                                       source: .fixture, labels: options.labels)))
         for consent in ["audio_recording", "transcription"] {
-            timeline.add(0, .consentGranted(ConsentChange(subject: subject, consentType: consent, method: "fixture_script",
-                                                          policyVersion: "fixture-1")))
+            timeline.add(0, .consentGranted(ConsentChange(subject: subject, consentType: consent, method: options.consentMethod,
+                                                          policyVersion: options.consentPolicyVersion)))
         }
         let format = audio.format
         timeline.add(0, .recordingStarted(RecordingStarted(recording: options.recording, sampleRate: UInt32(format.sampleRate),

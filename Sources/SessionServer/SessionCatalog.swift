@@ -59,7 +59,7 @@ final class SessionCatalog: @unchecked Sendable {
             var best = BoundedBest(capacity: query.limit + 1, descending: query.descending)
             facts.withUnsafeBufferPointer { facts in
                 func visit(_ index: Int) {
-                    guard filter.matches(facts[index]) else { return }
+                    guard filter.matches(facts[index]), query.labels.isEmpty || entries[index].hasLabels(query.labels) else { return }
                     matching += 1
                     let key = facts[index].key(query.sort)
                     if let after = query.after, query.descending ? !(key < after) : !(after < key) { return }
@@ -303,6 +303,8 @@ struct SessionQuery {
     var startedBefore: Int64?
     /// Only runs (replays), or only sessions that are not runs.
     var runs: Bool?
+    /// Only sessions with these labels (each name with this value).
+    var labels: [(name: String, value: String)] = []
     var sort: SessionSort = .started
     var descending = false
     var after: PageCursor?

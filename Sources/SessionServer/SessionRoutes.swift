@@ -32,8 +32,8 @@ struct SessionRoutes {
     }
 
     /// The session-list request in `parameters` (the API's and the console's): status, subject (a raw
-    /// id or a subject hash), `q` (an id prefix), started_after/started_before, runs, sort, order,
-    /// after (a cursor) and limit.
+    /// id or a subject hash), `q` (an id prefix), started_after/started_before, runs, label (each
+    /// NAME=VALUE), sort, order, after (a cursor) and limit.
     static func query(_ parameters: FormFields, for token: Principal, reader: StoreReader) throws -> SessionQuery {
         var query = SessionQuery()
         query.readableSubjects = token.subjects.isEmpty ? nil : token.subjects
@@ -56,6 +56,7 @@ struct SessionRoutes {
         query.startedAfter = try parameters.time("started_after")
         query.startedBefore = try parameters.time("started_before")
         query.runs = try parameters.boolean("runs")
+        query.labels = try SessionLabels.filter(parameters.getAll("label"), option: "label")
         if let sort = try parameters.choice("sort", SessionSort.self) { query.sort = sort }
         if let order = try parameters.choice("order", SortOrder.self) { query.descending = order == .desc }
         query.after = try parameters.single("after").map { value -> PageCursor in

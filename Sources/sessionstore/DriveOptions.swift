@@ -28,11 +28,16 @@ struct DriveOptions: ParsableArguments {
     @Flag(help: "With --drive: compare the run with the session (exit 4 when the check fails).")
     var expect = false
 
-    @Flag(help: "With --drive: every session that is not itself a run (or those of --locale).")
+    @Flag(help: "With --drive: every session that is not itself a run (or those of --locale and --session-label).")
     var all = false
 
     @Option(help: ArgumentHelp("With --all: only sessions in this locale (as recorded, e.g. en).", valueName: "locale"))
     var locale: String?
+
+    @Option(name: .customLong("session-label"), help: ArgumentHelp(
+        "With --all: only sessions labelled NAME=VALUE (a condition suite's suite=…, condition=…); repeat for several.",
+        valueName: "name=value"))
+    var sessionLabels: [String] = []
 
     @Option(help: ArgumentHelp("With --drive and several sessions: how many to drive at a time (default 2).", valueName: "n"))
     var jobs = 2
@@ -42,7 +47,8 @@ struct DriveOptions: ParsableArguments {
     func validate() throws {
         guard drive != nil else {
             for (given, name) in [(withTranscript, "--with-transcript"), (targetLog != nil, "--target-log"), (label != nil, "--label"),
-                                  (noStore, "--no-store"), (expect, "--expect"), (all, "--all"), (locale != nil, "--locale")]
+                                  (noStore, "--no-store"), (expect, "--expect"), (all, "--all"), (locale != nil, "--locale"),
+                                  (!sessionLabels.isEmpty, "--session-label")]
                 where given {
                 throw ValidationError("\(name) goes with --drive COMMAND")
             }
@@ -52,6 +58,7 @@ struct DriveOptions: ParsableArguments {
         guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout \(timeout) is not a positive number of seconds") }
         guard jobs >= 1 else { throw ValidationError("--jobs \(jobs) is not a positive number") }
         if locale != nil, !all { throw ValidationError("--locale goes with --all") }
+        if !sessionLabels.isEmpty, !all { throw ValidationError("--session-label goes with --all") }
         if !expect, let name = check.given.first { throw ValidationError("\(name) goes with --expect: without it the run is not checked") }
     }
 }

@@ -5,6 +5,7 @@ import Output
 import OutputRows
 import Projections
 import Replay
+import SessionModel
 
 extension ReplayCommand {
     /// `replay --drive`: one session, or a suite.
@@ -90,13 +91,16 @@ extension ReplayCommand {
         if failed > 0 { throw CommandFailure(.checkFailed, "\(failed) of \(outcomes.count) runs failed their check") }
     }
 
-    /// `--all`: every session that is not itself a run and whose data is readable, by start time.
+    /// `--all`: every session that is not itself a run and whose data is readable (of `--locale`, with
+    /// every `--session-label`), by start time.
     private func suiteSessions(_ log: EventLog) throws -> [UUID] {
         guard driveOptions.all else { return try sessions.map { try existingSession($0, in: log) } }
+        let wanted = try SessionLabels.filter(driveOptions.sessionLabels, option: "--session-label")
         let runner = ProjectionRunner(log: log)
         try runner.catchUp()
         return try runner.sessions()
             .filter { $0.runOf == nil && !$0.isShredded && (driveOptions.locale == nil || $0.locale == driveOptions.locale) }
+            .filter { $0.hasLabels(wanted) }
             .map { (key: SortKey(started: $0.startedAt ?? 0, id: $0.session), id: $0.session) }
             .sorted { $0.key < $1.key }
             .map(\.id)

@@ -3,6 +3,7 @@ import Foundation
 import Output
 import OutputRows
 import Projections
+import SessionModel
 
 struct SessionsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -17,14 +18,20 @@ struct SessionsCommand: AsyncParsableCommand {
     )
 
     @OptionGroup var storeOptions: StoreOptions
+    @Option(name: .customLong("label"), help: ArgumentHelp(
+        "Only sessions labelled NAME=VALUE (a derived session's condition=…, speaker=…); repeat to ask for several.",
+        valueName: "name=value"))
+    var labels: [String] = []
     @OptionGroup var output: OutputOptions<ListFormats>
 
     func run() async throws {
         try await reportingFailures {
+            let wanted = try SessionLabels.filter(labels, option: "--label")
             let runner = ProjectionRunner(log: try storeOptions.openLog())
             try runner.catchUp()
             // By start time, then id: keys made once (formatting uuidString per comparison dominated the command).
             let rows = try runner.sessions()
+                .filter { $0.hasLabels(wanted) }
                 .map { (key: SortKey(started: $0.startedAt ?? 0, id: $0.session), row: $0) }
                 .sorted { $0.key < $1.key }
             let sink = try output.sink()

@@ -34,6 +34,12 @@ import Testing
     }
 
     @Test(.enabled(if: jsonschemaAvailable, "needs python3 with jsonschema"))
+    func theSchemaAcceptsASessionsLabels() throws {
+        let line = #"{"type":"session.started","session":"\#(SessionIngestTests.session)","at":"2026-11-21T10:00:00Z","subject":"u","locale":"en","labels":{"suite":"nightly","condition":"noise:white:10"}}"#
+        #expect(try validate([line]) == [true])
+    }
+
+    @Test(.enabled(if: jsonschemaAvailable, "needs python3 with jsonschema"))
     func theSchemaRejectsStructuralErrors() throws {
         let session = SessionIngestTests.session
         let bad = [
@@ -44,6 +50,8 @@ import Testing
             #"{"type":"session.resumed","session":"\#(session)","at":"2026-11-21T10:00:00+02:00"}"#,  // not UTC
             #"{"type":"transcript.partial","session":"\#(session)","at":"2026-11-21T10:00:00Z","segment":1,"revision":true,"text":"","start_ms":0,"end_ms":1}"#,
             #"{"type":"subject.erased","session":"\#(session)","at":"2026-11-21T10:00:00Z"}"#,  // store-written
+            #"{"type":"session.started","session":"\#(session)","at":"2026-11-21T10:00:00Z","subject":"u","locale":"en","labels":{"Team":"x"}}"#,
+            #"{"type":"session.started","session":"\#(session)","at":"2026-11-21T10:00:00Z","subject":"u","locale":"en","labels":{"team":7}}"#,
         ]
         #expect(try validate(bad) == Array(repeating: false, count: bad.count))
     }

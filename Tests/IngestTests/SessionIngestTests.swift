@@ -95,6 +95,33 @@ import TestSupport
         }
     }
 
+    @Test func aSessionsLabelsAreKeptAndLabelsPastTheRulesAreRefusedNamingTheField() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let labelled = #"{"type":"session.started","session":"\#(Self.session)","at":"2026-11-21T10:00:00Z","subject":"u","locale":"en","labels":{"suite":"nightly","condition":"noise:white:10"}}"#
+            _ = try await SessionIngest(log: log).ingest(Data((labelled + "\n").utf8))
+            let started = try decoded(log, StreamID(UUID(uuidString: Self.session)!)).first?.event.payload
+            guard case .sessionStarted(let value) = started else { Issue.record("not a start: \(String(describing: started))"); return }
+            #expect(value.labels == ["suite": "nightly", "condition": "noise:white:10"])
+
+            let other = "5f0c3d2a-8b1e-4c7d-9a6f-112233445566"
+            let bad = [#"{"Team":"x"}"#, #"{"team":7}"#, #"{"team":""}"#, #"["team"]"#,
+                       "{" + (0...16).map { #""l\#($0)":"v""# }.joined(separator: ",") + "}"]
+            let file = bad.map { #"{"type":"session.started","session":"\#(other)","at":"2026-11-21T10:00:00Z","subject":"u","locale":"en","labels":\#($0)}"# }
+                .joined(separator: "\n")
+            let failure = await #expect(throws: IngestFailure.self) { try await SessionIngest(log: log).ingest(Data(file.utf8)) }
+            let described = failure?.problems.map(\.description) ?? []
+            #expect(described == [
+                #"line 1, field "labels": label name "Team" must hold only a-z, 0-9, _, - and ."#,
+                #"line 2, field "labels": member "team" must be a string"#,
+                #"line 3, field "labels": label team's value must be 1 to 256 bytes"#,
+                #"line 4, field "labels": must be an object of strings"#,
+                #"line 5, field "labels": holds 17 labels; a session has at most 16"#,
+            ], "\(described)")
+            #expect(try log.eventCount() == 1, "nothing of the rejected file")
+        }
+    }
+
     @Test func resendingAFileAppendsNothingNewEvenWithoutEventIds() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

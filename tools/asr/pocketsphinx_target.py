@@ -9,8 +9,10 @@ voice-activity endpointer (30 ms frames), and writes on standard output, in the 
     the recording or of the input.
 Segment spans are the endpointer's speech start and end in the recording, in milliseconds. Each event's
 `at` is the time of the chunk whose audio produced it, so the run's times follow the audio, whatever
-the replay speed. Only 16 kHz mono recordings are recognized (the model's rate); others are skipped
-with a note on standard error. One Decoder per session: nothing carries over between runs.
+the replay speed. Mono recordings at other rates are resampled to the model's 16 kHz (linear
+interpolation, as a client app would before a 16 kHz recognizer), so a narrowband recording is heard as
+the band it holds; recordings of several channels are skipped with a note on standard error. One
+Decoder per session: nothing carries over between runs.
 
 Any NAME=VALUE argument is a setting of pocketsphinx's decoder (its `config`): another configuration of
 the same recognizer, such as `lw=2` (a lighter language weight) or `beam=1e-20`, is another version to
@@ -20,7 +22,7 @@ compare (`replay --label`, `compare --baseline --candidate`).
     sessionstore replay SESSION --drive 'python3 tools/asr/pocketsphinx_target.py' --expect
     sessionstore replay --all --drive 'python3 tools/asr/pocketsphinx_target.py lw=2' --label lw2
 """
-import base64, json, sys
+import array, base64, json, sys
 
 from pocketsphinx import Decoder, Endpointer
 
@@ -39,9 +41,40 @@ def decoder_settings(arguments):
     return settings
 
 
+class LinearResampler:
+    """Streams 16-bit mono PCM from `source` Hz to `target` Hz by linear interpolation."""
+
+    def __init__(self, source, target):
+        self.step = source / target
+        self.pending = array.array("h")
+        self.position = 0.0  # of the next output sample, in samples of `pending`
+
+    def feed(self, pcm):
+        if self.step == 1:
+            return pcm
+        chunk = array.array("h")
+        chunk.frombytes(pcm)
+        if sys.byteorder != "little":
+            chunk.byteswap()
+        self.pending.extend(chunk)
+        out = array.array("h")
+        while self.position + 1 < len(self.pending):
+            index = int(self.position)
+            fraction = self.position - index
+            out.append(int(round(self.pending[index] * (1 - fraction) + self.pending[index + 1] * fraction)))
+            self.position += self.step
+        keep = int(self.position)
+        del self.pending[:keep]
+        self.position -= keep
+        if sys.byteorder != "little":
+            out.byteswap()
+        return out.tobytes()
+
+
 class Recognizer:
-    def __init__(self, settings):
+    def __init__(self, settings, sample_rate=16000):
         self.endpointer = Endpointer(window=0.3, ratio=0.9)
+        self.resampler = LinearResampler(sample_rate, self.endpointer.sample_rate)
         self.decoder = Decoder(samprate=self.endpointer.sample_rate, loglevel="FATAL", **settings)
         self.buffer = b""
         self.segment = 0
@@ -50,7 +83,7 @@ class Recognizer:
         self.in_utterance = False
 
     def feed(self, pcm, at):
-        self.buffer += pcm
+        self.buffer += self.resampler.feed(pcm)
         size = self.endpointer.frame_bytes
         while len(self.buffer) >= size:
             frame, self.buffer = self.buffer[:size], self.buffer[size:]
@@ -116,12 +149,12 @@ def main():
         last_at = event.get("occurred_at", last_at)
         kind = event["type"]
         if kind == "recording.started":
-            if event["sample_rate"] == 16000 and event["channels"] == 1:
-                recognizers[event["recording"]] = Recognizer(settings)
+            if event["channels"] == 1:
+                recognizers[event["recording"]] = Recognizer(settings, event["sample_rate"])
             else:
                 skipped.add(event["recording"])
-                print(f"pocketsphinx_target: recording {event['recording']} is {event['sample_rate']} Hz, "
-                      f"{event['channels']} channels; only 16 kHz mono is recognized", file=sys.stderr)
+                print(f"pocketsphinx_target: recording {event['recording']} has {event['channels']} channels; "
+                      f"only mono is recognized", file=sys.stderr)
         elif kind == "recording.chunk" and event["recording"] in recognizers:
             recognizers[event["recording"]].feed(base64.b64decode(event["pcm"]), event["occurred_at"])
         elif kind == "recording.stopped" and event["recording"] in recognizers:

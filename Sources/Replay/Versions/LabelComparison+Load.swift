@@ -22,7 +22,8 @@ extension LabelComparison {
         var pairs: [SessionPair] = []
         for source in sources {
             pairs.append(SessionPair(source: source, baseline: try await timelines.comparison(of: baselineRuns[source]!.run, with: source),
-                                     candidate: try await timelines.comparison(of: candidateRuns[source]!.run, with: source)))
+                                     candidate: try await timelines.comparison(of: candidateRuns[source]!.run, with: source),
+                                     condition: runs.sourceLabels[source]?["condition"]))
         }
         return LabelComparison(baselineLabel: baseline, candidateLabel: candidate, pairs: pairs, options: options)
     }

@@ -67,21 +67,24 @@ public struct LabelComparison: Sendable {
         public var source: UUID
         public var baseline: TranscriptComparison
         public var candidate: TranscriptComparison
+        /// The source's `condition` label (a condition suite's member), if it has one.
+        public var condition: String?
         public var referenceWords: Int { baseline.alignment.reference.count }
         public var baselineErrors: Int { baseline.alignment.errors }
         public var candidateErrors: Int { candidate.alignment.errors }
 
-        public init(source: UUID, baseline: TranscriptComparison, candidate: TranscriptComparison) {
+        public init(source: UUID, baseline: TranscriptComparison, candidate: TranscriptComparison, condition: String? = nil) {
             self.source = source
             self.baseline = baseline
             self.candidate = candidate
+            self.condition = condition
         }
     }
 
-    /// Source segments of one kind (a length range, a speaker), both versions' errors on them.
+    /// Source segments of one kind (a length range, a speaker, a condition), both versions' errors on them.
     public struct SegmentGroup: Sendable, Equatable {
-        /// The group: `1-4`, `5-9`, `10-19`, `20+` reference words, or a speaker's name (`unnamed` for
-        /// segments whose commit names none).
+        /// The group: `1-4`, `5-9`, `10-19`, `20+` reference words, a speaker's name (`unnamed` for
+        /// segments whose commit names none), or a condition (`none` for sources not derived under one).
         public var name: String
         public var segments: Int
         public var referenceWords: Int
@@ -108,9 +111,10 @@ public struct LabelComparison: Sendable {
     /// NIST's MAPSSWE over segments of every session.
     public let matchedPairs: MatchedPairsTest
     public let verdict: Verdict
-    /// Source segments by length, and by speaker (by name).
+    /// Source segments by length, by speaker (by name), and by their session's condition (by name).
     public let byLength: [SegmentGroup]
     public let bySpeaker: [SegmentGroup]
+    public let byCondition: [SegmentGroup]
 
     /// Whether the CI gate passes: it fails when, at the confidence asked, the candidate is worse by more
     /// than `maxWorse` (the interval's low end is above it).
@@ -132,10 +136,11 @@ public struct LabelComparison: Sendable {
         signedRank = PairedTests.wilcoxonSignedRank(counts.map { Double($0.candidate - $0.baseline) })
         matchedPairs = MatchedPairsTest(sessions: sessions.map { ($0.baseline.alignment, $0.candidate.alignment) })
         verdict = interval.low > 0 ? .worse : interval.high < 0 ? .better : .noSignificantDifference
-        byLength = Self.groups(sessions, order: Self.lengthRanges.map(\.name)) { segment in
+        byLength = Self.groups(sessions, order: Self.lengthRanges.map(\.name)) { _, segment in
             Self.lengthRanges.first { $0.words.contains(segment.reference.count) }?.name
         }
-        bySpeaker = Self.groups(sessions, order: nil) { $0.speaker ?? "unnamed" }
+        bySpeaker = Self.groups(sessions, order: nil) { $1.speaker ?? "unnamed" }
+        byCondition = Self.groups(sessions, order: nil) { pair, _ in pair.condition ?? "none" }
     }
 
     static func system(_ label: String, _ runs: [TranscriptComparison]) -> System {
@@ -157,11 +162,11 @@ public struct LabelComparison: Sendable {
     /// Every source segment's errors in both runs, in the group `group` names (none: left out), groups in
     /// `order` or by name.
     private static func groups(_ sessions: [SessionPair], order: [String]?,
-                               _ group: (TranscriptComparison.SegmentResult) -> String?) -> [SegmentGroup] {
+                               _ group: (SessionPair, TranscriptComparison.SegmentResult) -> String?) -> [SegmentGroup] {
         var groups: [String: SegmentGroup] = [:]
         for pair in sessions {
             for (one, two) in zip(pair.baseline.segments, pair.candidate.segments) {
-                guard let name = group(one) else { continue }
+                guard let name = group(pair, one) else { continue }
                 groups[name, default: SegmentGroup(name: name, segments: 0, referenceWords: 0, baselineErrors: 0, candidateErrors: 0)]
                     .add(one, two)
             }

@@ -18,6 +18,8 @@ struct LabeledRuns {
     private(set) var latest: [String: [UUID: Run]] = [:]
     /// Label → the first and the last drive start among all its runs.
     private(set) var span: [String: ClosedRange<Int64>] = [:]
+    /// Each source session's labels (a derived session's `condition`, …).
+    private(set) var sourceLabels: [UUID: [String: String]] = [:]
 
     /// The labelled runs of `log` (its session list caught up first), or only those of `labels`.
     init(in log: EventLog, labels: Set<String>? = nil) throws {
@@ -26,6 +28,9 @@ struct LabeledRuns {
         let sessions = try runner.sessions()
         // An erased or purged session has no transcript left to compare, as a source or as a run.
         let readable = Set(sessions.filter { $0.status != .erased && $0.status != .purged }.map(\.session))
+        for summary in sessions where readable.contains(summary.session) && !summary.labels.isEmpty {
+            sourceLabels[summary.session] = summary.labels
+        }
         for summary in sessions where readable.contains(summary.session) {
             guard let source = summary.runOf, readable.contains(source), let label = summary.runLabel, labels?.contains(label) ?? true else {
                 continue

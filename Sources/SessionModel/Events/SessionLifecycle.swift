@@ -29,17 +29,20 @@ public struct SessionStarted: Hashable, Sendable {
     public var appVersion: String?
     /// Where the session came from: live, a fixture, or an import.
     public var source: SessionSource = .live
+    /// What the session is tagged with (``SessionLabels``): a derived session's `condition`, `speaker`, ….
+    public var labels: [String: String] = [:]
 
     init() {}
 
     /// The start of a session by `subject` in `locale`.
     public init(subject: SubjectHash, locale: String, device: String? = nil, appVersion: String? = nil,
-                source: SessionSource = .live) {
+                source: SessionSource = .live, labels: [String: String] = [:]) {
         self.subject = subject
         self.locale = locale
         self.device = device
         self.appVersion = appVersion
         self.source = source
+        self.labels = labels
     }
 }
 

@@ -11,7 +11,13 @@ public struct SessionModelError: CodedError, Sendable {
     public var message: String
     /// The global position of the event concerned.
     public var position: UInt64?
+}
 
+extension SessionModelError {
+    /// A failure of kind `code`, said in `message`.
+    public init(_ code: Code, _ message: String) {
+        self.init(code: code, message: message, position: nil)
+    }
 }
 
 extension ErrorCode where Domain == SessionModelError {
@@ -21,4 +27,6 @@ extension ErrorCode where Domain == SessionModelError {
     public static let unknownType = Self("unknown type", .invalidData)
     /// The event was written with a newer schema version than this build reads.
     public static let newerSchema = Self("newer schema", .invalidData)
+    /// A session label, or a filter on labels, that breaks ``SessionLabels``' rules.
+    public static let invalidLabel = Self("invalid label", .usage)
 }

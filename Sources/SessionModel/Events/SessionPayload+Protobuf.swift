@@ -72,6 +72,12 @@ extension SessionPayload {
             if let device = p.device { m.device = device }
             if let appVersion = p.appVersion { m.appVersion = appVersion }
             m.source = UInt32(p.source.rawValue)
+            m.labels = p.labels.sorted { $0.key < $1.key }.map { name, value in
+                var label = Sessionstore_V1_SessionLabel()
+                label.name = name
+                label.value = value
+                return label
+            }
             return m
         case .sessionPaused(let p): return p.message(Sessionstore_V1_SessionPaused())
         case .sessionResumed: return Sessionstore_V1_SessionResumed()
@@ -259,6 +265,7 @@ extension SessionPayload {
                 started.device = m.hasDevice ? m.device : nil
                 started.appVersion = m.hasAppVersion ? m.appVersion : nil
                 started.source = SessionSource(rawValue: UInt64(m.source)) ?? .live
+                for label in m.labels { started.labels[label.name] = label.value }
                 return .sessionStarted(started)
             }
         case .sessionPaused: return try parse(Sessionstore_V1_SessionPaused.self) { .sessionPaused(SessionTransition($0)) }

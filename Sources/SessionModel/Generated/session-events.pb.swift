@@ -75,12 +75,32 @@ nonisolated struct Sessionstore_V1_SessionStarted: Sendable {
   /// 0 live, 1 fixture, 2 import, 3 replay (a run of `replay --drive`)
   var source: UInt32 = 0
 
+  /// ordered by name, each name once (docs/INGEST.md "Labels")
+  var labels: [Sessionstore_V1_SessionLabel] = []
+
   var unknownFields = SwiftProtobuf.UnknownStorage()
 
   init() {}
 
   fileprivate var _device: String? = nil
   fileprivate var _appVersion: String? = nil
+}
+
+/// a name and value a session is tagged with: condition, speaker, suite, …
+nonisolated struct Sessionstore_V1_SessionLabel: Sendable {
+  // SwiftProtobuf.Message conformance is added in an extension below. See the
+  // `Message` and `Message+*Additions` files in the SwiftProtobuf library for
+  // methods supported on all messages.
+
+  /// 1–64 bytes of a–z, 0–9, `_`, `-`, `.`
+  var name: String = String()
+
+  /// 1–256 bytes of UTF-8
+  var value: String = String()
+
+  var unknownFields = SwiftProtobuf.UnknownStorage()
+
+  init() {}
 }
 
 /// "session.paused"; "session.ended" has the same fields (SessionEnded)
@@ -1130,7 +1150,7 @@ fileprivate nonisolated let _protobuf_package = "sessionstore.v1"
 
 nonisolated extension Sessionstore_V1_SessionStarted: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
   static let protoMessageName: String = _protobuf_package + ".SessionStarted"
-  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}subject_hash\0\u{1}locale\0\u{1}device\0\u{3}app_version\0\u{1}source\0")
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{3}schema_version\0\u{3}occurred_at_ms\0\u{3}correlation_id\0\u{3}causation_id\0\u{3}session_id\0\u{4}\u{3}subject_hash\0\u{1}locale\0\u{1}device\0\u{3}app_version\0\u{1}source\0\u{1}labels\0")
 
   mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
     while let fieldNumber = try decoder.nextFieldNumber() {
@@ -1148,6 +1168,7 @@ nonisolated extension Sessionstore_V1_SessionStarted: SwiftProtobuf.Message, Swi
       case 10: try { try decoder.decodeSingularStringField(value: &self._device) }()
       case 11: try { try decoder.decodeSingularStringField(value: &self._appVersion) }()
       case 12: try { try decoder.decodeSingularUInt32Field(value: &self.source) }()
+      case 13: try { try decoder.decodeRepeatedMessageField(value: &self.labels) }()
       default: break
       }
     }
@@ -1188,6 +1209,9 @@ nonisolated extension Sessionstore_V1_SessionStarted: SwiftProtobuf.Message, Swi
     if self.source != 0 {
       try visitor.visitSingularUInt32Field(value: self.source, fieldNumber: 12)
     }
+    if !self.labels.isEmpty {
+      try visitor.visitRepeatedMessageField(value: self.labels, fieldNumber: 13)
+    }
     try unknownFields.traverse(visitor: &visitor)
   }
 
@@ -1202,6 +1226,42 @@ nonisolated extension Sessionstore_V1_SessionStarted: SwiftProtobuf.Message, Swi
     if lhs._device != rhs._device {return false}
     if lhs._appVersion != rhs._appVersion {return false}
     if lhs.source != rhs.source {return false}
+    if lhs.labels != rhs.labels {return false}
+    if lhs.unknownFields != rhs.unknownFields {return false}
+    return true
+  }
+}
+
+nonisolated extension Sessionstore_V1_SessionLabel: SwiftProtobuf.Message, SwiftProtobuf._MessageImplementationBase, SwiftProtobuf._ProtoNameProviding {
+  static let protoMessageName: String = _protobuf_package + ".SessionLabel"
+  static let _protobuf_nameMap = SwiftProtobuf._NameMap(bytecode: "\0\u{1}name\0\u{1}value\0")
+
+  mutating func decodeMessage<D: SwiftProtobuf.Decoder>(decoder: inout D) throws {
+    while let fieldNumber = try decoder.nextFieldNumber() {
+      // The use of inline closures is to circumvent an issue where the compiler
+      // allocates stack space for every case branch when no optimizations are
+      // enabled. https://github.com/apple/swift-protobuf/issues/1034
+      switch fieldNumber {
+      case 1: try { try decoder.decodeSingularStringField(value: &self.name) }()
+      case 2: try { try decoder.decodeSingularStringField(value: &self.value) }()
+      default: break
+      }
+    }
+  }
+
+  func traverse<V: SwiftProtobuf.Visitor>(visitor: inout V) throws {
+    if !self.name.isEmpty {
+      try visitor.visitSingularStringField(value: self.name, fieldNumber: 1)
+    }
+    if !self.value.isEmpty {
+      try visitor.visitSingularStringField(value: self.value, fieldNumber: 2)
+    }
+    try unknownFields.traverse(visitor: &visitor)
+  }
+
+  static func ==(lhs: Sessionstore_V1_SessionLabel, rhs: Sessionstore_V1_SessionLabel) -> Bool {
+    if lhs.name != rhs.name {return false}
+    if lhs.value != rhs.value {return false}
     if lhs.unknownFields != rhs.unknownFields {return false}
     return true
   }

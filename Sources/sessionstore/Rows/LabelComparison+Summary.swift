@@ -18,7 +18,8 @@ extension LabelComparison {
                 + "MAPSSWE p \(p(matchedPairs.pValue)) over \(matchedPairs.segments.count) segments",
             "verdict: \(verdict.rawValue.replacingOccurrences(of: "_", with: " "))",
         ]
-        for (title, groups, unit) in [("by segment length", byLength, " words"), ("by speaker", bySpeaker, "")] where !groups.isEmpty {
+        for (title, groups, unit) in [("by segment length", byLength, " words"), ("by speaker", bySpeaker, ""),
+                                     ("by condition", byCondition, "")] where !groups.isEmpty {
             lines.append("\(title): " + groups.map {
                 let words = Double(max($0.referenceWords, 1))
                 return "\($0.name)\(unit) \(rate(Double($0.baselineErrors) / words)) → \(rate(Double($0.candidateErrors) / words))"

@@ -1,0 +1,119 @@
+import EventLog
+import Foundation
+import Ingest
+import Output
+import Projections
+import SessionModel
+
+/// Makes a condition suite: for every source session and every condition, a new fixture session whose
+/// audio is the source's changed as the condition says and whose transcript truth is the source's,
+/// labelled with its `condition`, `speaker` (its segments' speakers, joined by `+`), `derived_from`
+/// and, when named, `suite`. Deterministic: the same sources, conditions and seed give the same
+/// sessions, ids included, so making a suite again stores nothing new.
+public enum ConditionSuite {
+    /// What a suite is made of, besides its sources.
+    public struct Options: Sendable {
+        public var conditions: [Condition]
+        /// Seeds the noise, the voices picked and the derived sessions' partials and commit times.
+        public var seed: UInt64
+        /// The suite's name (the `suite` label), when given.
+        public var suite: String?
+        /// More labels for every derived session.
+        public var labels: [String: String]
+
+        public init(conditions: [Condition], seed: UInt64 = 1, suite: String? = nil, labels: [String: String] = [:]) {
+            self.conditions = conditions
+            self.seed = seed
+            self.suite = suite
+            self.labels = labels
+        }
+    }
+
+    /// One derived session, as stored.
+    public struct Derived: Sendable {
+        public var source: UUID
+        public var session: UUID
+        public var condition: Condition
+        public var labels: [String: String]
+        /// Its audio, in milliseconds.
+        public var audioMilliseconds: Int
+        /// Events stored now, and events found stored already (a suite made again).
+        public var appended: Int
+        public var duplicates: Int
+    }
+
+    /// The sessions of `summaries` a suite can be made from when none is named: not a run, not derived
+    /// (no `derived_from` label), not erased, with a recording and a committed segment; in start order.
+    public static func sources(among summaries: [SessionSummary]) -> [UUID] {
+        summaries
+            .filter { $0.runOf == nil && $0.labels["derived_from"] == nil && !$0.isShredded && !$0.recordings.isEmpty && $0.segments > 0 }
+            .sorted { ($0.startedAt ?? 0, $0.session.uuidString) < ($1.startedAt ?? 0, $1.session.uuidString) }
+            .map(\.session)
+    }
+
+    /// Derives every condition of `options` from every session of `sessions` and stores the results in
+    /// `log`, one session at a time; `progress` is told of each.
+    /// - Throws: ``ConditionError`` (a source that cannot be derived from, babble or overlap with one
+    ///   source, labels past the rules) before anything is stored; the store's and ingest's errors.
+    public static func derive(from sessions: [UUID], in log: EventLog, options: Options,
+                              progress: (Derived) -> Void = { _ in }) async throws -> [Derived] {
+        guard !options.conditions.isEmpty else { throw ConditionError(.invalidCondition, "no condition given; name at least one") }
+        guard !sessions.isEmpty else { throw ConditionError(.unusableSource, "no source session to derive from") }
+        let sources = try sessions.map { try SuiteSource.load($0, from: log) }
+        let plans = try sources.flatMap { source throws(ConditionError) in
+            try options.conditions.map { condition throws(ConditionError) in
+                let labels = try labels(of: source, under: condition, options: options)
+                if condition.needsOtherVoices, sources.count < 2 {
+                    throw ConditionError(.unusableSource, "condition \(condition) mixes in another source's voice; give at least two sources")
+                }
+                return (source, condition, labels)
+            }
+        }
+        var derived: [Derived] = []
+        for (source, condition, labels) in plans {
+            let seed = derivedSeed(options.seed, source.session, condition)
+            let (audio, script) = try ConditionMixer.apply(condition, to: source, voices: sources, seed: seed)
+            var recorderOptions = SessionRecorder.Options(subject: "derived:" + Hex.uuid(source.session), seed: seed,
+                                                          startAt: source.recordingStartedAt, recording: source.recording)
+            recorderOptions.labels = labels
+            recorderOptions.consentMethod = "derived_from_source"
+            recorderOptions.consentPolicyVersion = source.consentPolicyVersion
+            let subject = source.subject
+            let recorder = SessionRecorder(audio: audio, script: script, options: recorderOptions) { _ in subject }
+            let events: [SessionEvent]
+            do throws(FixtureError) { events = try recorder.events() } catch {
+                throw ConditionError(.unusableSource, "session \(Hex.uuid(source.session)) under \(condition): \(error.message)")
+            }
+            let report = try await SessionIngest(log: log).ingest(events: events)
+            let one = Derived(source: source.session, session: recorder.session, condition: condition, labels: labels,
+                              audioMilliseconds: recorder.audioMilliseconds, appended: report.appended, duplicates: report.duplicates)
+            progress(one)
+            derived.append(one)
+        }
+        return derived
+    }
+
+    /// The derived session's labels: the source's, the options', then `condition`, `speaker`,
+    /// `derived_from` and `suite`.
+    static func labels(of source: SuiteSource, under condition: Condition, options: Options) throws(ConditionError) -> [String: String] {
+        var labels = source.labels.merging(options.labels) { $1 }
+        labels["condition"] = condition.description
+        labels["derived_from"] = Hex.uuid(source.session)
+        if !source.speakers.isEmpty { labels["speaker"] = source.speakers.joined(separator: "+") }
+        if let suite = options.suite { labels["suite"] = suite }
+        if let problem = SessionLabels.problem(labels: labels) {
+            throw ConditionError(.invalidCondition, "the session derived from \(Hex.uuid(source.session)) under \(condition): \(problem)")
+        }
+        return labels
+    }
+
+    /// One seed per source and condition, from the suite's.
+    static func derivedSeed(_ seed: UInt64, _ source: UUID, _ condition: Condition) -> UInt64 {
+        var digest = SHA256()
+        digest.update("sessionstore condition suite v1")
+        withUnsafeBytes(of: seed.bigEndian) { digest.update($0) }
+        withUnsafeBytes(of: source.uuid) { digest.update($0) }
+        digest.updateField(Array(condition.description.utf8))
+        return digest.digest().prefix(8).reduce(0) { $0 << 8 | UInt64($1) }
+    }
+}

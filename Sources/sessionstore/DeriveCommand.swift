@@ -1,0 +1,83 @@
+import ArgumentParser
+import Foundation
+import Output
+import OutputRows
+import Projections
+import Replay
+import SessionModel
+
+struct DeriveCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "derive",
+        abstract: "Make a condition suite: new sessions from stored ones, their audio changed under named conditions.",
+        discussion: """
+            For every source session and every --condition, stores a new fixture session whose audio is the \
+            source's changed as the condition says and whose transcript truth is the source's committed \
+            transcript: clean; noise:white|pink|babble:SNR (dB over the speech; babble is the other sources' \
+            voices); gain:DB; pauses:MS (longer silences between segments); overlap:DB (another source's \
+            speaker over every other segment); clip:DB (below the peak); rate:HZ. Each derived session \
+            belongs to its source's subject and carries the labels condition, speaker, derived_from and, \
+            with --suite, suite; `sessions --label` and `replay --drive --all --session-label` select them. \
+            The same sources, conditions and seed give the same sessions, ids included: deriving again \
+            stores nothing new. A source whose subject has not granted audio_recording and transcription \
+            consent is refused. Definitions: docs/REPLAY.md ("Condition suites").
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Argument(help: ArgumentHelp("Source sessions: ids or unique prefixes of at least 8 characters.", valueName: "session"))
+    var sessions: [String] = []
+
+    @Flag(help: "Derive from every session that is not a run, not derived and has a recording and a transcript.")
+    var all = false
+
+    @Option(name: .customLong("condition"), help: ArgumentHelp("A condition, such as noise:white:10 or gain:-20; repeat for several.",
+                                                              valueName: "condition"))
+    var conditions: [String] = []
+
+    @Option(help: "The seed of the noise, the voices picked and the sessions' partials.")
+    var seed: UInt64 = 1
+
+    @Option(help: ArgumentHelp("The suite's name, kept as every derived session's suite label.", valueName: "name"))
+    var suite: String?
+
+    @Option(name: .customLong("label"), help: ArgumentHelp("One more label for every derived session; repeat for several.",
+                                                          valueName: "name=value"))
+    var labels: [String] = []
+
+    @OptionGroup var output: OutputOptions<ListFormats>
+
+    func validate() throws {
+        if all, !sessions.isEmpty { throw ValidationError("give source sessions or --all, not both") }
+        if !all, sessions.isEmpty { throw ValidationError("give the source sessions, or --all") }
+        if conditions.isEmpty { throw ValidationError("give at least one --condition, such as --condition noise:white:10") }
+    }
+
+    func run() async throws {
+        try await reportingFailures {
+            let extra = try SessionLabels.parse(labels, option: "--label")
+            let options = ConditionSuite.Options(conditions: try conditions.map { try Condition($0) }, seed: seed, suite: suite,
+                                                 labels: extra)
+            let log = try storeOptions.openLog()
+            let sources: [UUID]
+            if all {
+                let runner = ProjectionRunner(log: log)
+                try runner.catchUp()
+                sources = ConditionSuite.sources(among: try runner.sessions())
+            } else {
+                sources = try sessions.map { try existingSession($0, in: log) }
+            }
+            let sink = try output.sink()
+            var writer = RowWriter<DerivedSessionRow>(format: output.format, sink: sink)
+            let derived = try await ConditionSuite.derive(from: sources, in: log, options: options)
+            for one in derived { try writer.write(DerivedSessionRow(derived: one)) }
+            try writer.finish()
+            try sink.close()
+            try log.close()
+            let appended = derived.count { $0.appended > 0 }
+            Console.err("derived \(derived.count) sessions from \(sources.count) sources under \(options.conditions.count) conditions; "
+                        + "\(appended) stored now, \(derived.count - appended) stored already\n")
+        }
+    }
+}
