@@ -23,12 +23,15 @@ import Testing
         }
     }
 
-    /// Two fixtures recorded, and runs of both labelled v1 (perfect) and v2 (a word short in every segment).
+    /// Two fixtures recorded as members of suite `s` (one `clean`, one `quiet`), and runs of both labelled v1
+    /// (perfect) and v2 (a word short in every segment).
     static func store(_ log: EventLog) async throws {
-        for name in ["short-dictation", "paused-resumed"] {
+        for (name, condition) in [("short-dictation", "clean"), ("paused-resumed", "quiet")] {
+            var options = SessionRecorder.Options(seed: 1)
+            options.labels = ["suite": "s", "condition": condition]
             let recorder = SessionRecorder(audio: try AudioFile.read(RepositoryFixtures.audioPath(name)),
                                            script: try FixtureScript.load(RepositoryFixtures.audioPath(name, "json")),
-                                           options: .init(seed: 1)) { _ in SubjectHash(bytes: Array(repeating: 7, count: 32))! }
+                                           options: options) { _ in SubjectHash(bytes: Array(repeating: 7, count: 32))! }
             _ = try await SessionIngest(log: log).ingest(events: try recorder.events())
             for (label, dropping) in [("v1", 0), ("v2", 1)] {
                 let result = try await ReplayDrive(session: recorder.session, log: log, options: .init(withTranscript: true))
@@ -61,6 +64,16 @@ import Testing
                 #expect(document["resamples"] as? Int == 2000 && document["seed"] as? Int == 3)
                 #expect(document["verdict"] as? String == "worse" && document["passed"] as? Bool == false,
                         "v2 errs in every segment of both sessions: \(compared.text)")
+                let conditions = (document["by_condition"] as? [[String: Any]])?.compactMap { $0["group"] as? String }
+                #expect(conditions == ["clean", "quiet"], "\(compared.text)")
+                // A run keeps its source's labels: a suite's runs are found by them too.
+                let labelled = try await client.execute(uri: "/v1/sessions?label=suite%3Ds&label=condition=quiet", method: .get, headers: read)
+                let listed = try #require(labelled.object["sessions"] as? [[String: Any]], "\(labelled.text)")
+                #expect(listed.count == 3 && listed.allSatisfy { ($0["labels"] as? [String: String])?["condition"] == "quiet" }, "\(labelled.text)")
+                let sources = try await client.execute(uri: "/v1/sessions?label=condition=quiet&runs=false", method: .get, headers: read)
+                #expect((sources.object["sessions"] as? [[String: Any]])?.count == 1, "\(sources.text)")
+                let badLabel = try await client.execute(uri: "/v1/sessions?label=Suite=s", method: .get, headers: read)
+                #expect(badLabel.status == .badRequest && badLabel.text.contains("the name must hold only a-z"), "\(badLabel.text)")
                 let itself = try await client.execute(uri: "/v1/compare?baseline=v2&candidate=v2", method: .get, headers: read)
                 #expect(itself.status == .ok && itself.object["difference"] as? Double == 0, "a label against itself: \(itself.text)")
 
@@ -83,6 +96,34 @@ import Testing
                         "a token limited to subjects would read everyone's transcripts")
                 #expect(try await client.execute(uri: "/v1/compare?baseline=v1&candidate=v2", method: .get,
                                                  headers: fixture.bearer(.ingest)).status == .forbidden)
+            }
+        }
+    }
+
+    @Test func theConsolesRunsPageShowsTheSuitesTheTrendItsChartAndTheComparisonWithLinksToEachRun() async throws {
+        try await withServer { fixture in
+            try await Self.store(fixture.log)
+            let cookie = ConsoleRouteTests.cookie(fixture.tokens[.read]!)
+            try await fixture.test { client in
+                let page = try await client.execute(uri: "/ui/runs", method: .get, headers: cookie)
+                #expect(page.status == .ok, "\(page.text)")
+                let html = page.text
+                #expect(html.contains(#"<a href="/ui/sessions?label=suite%3Ds">s</a>"#), "the suite, linked to its sessions")
+                #expect(html.contains("<td>clean, quiet</td>"), "the suite's conditions")
+                #expect(html.contains(#"<svg class="trend""#) && html.contains("<title>v2: "), "the chart, a point per label")
+                #expect(html.contains("v2 against v1") && html.contains("Verdict: <strong>worse</strong>"), "the last two labels compared")
+                #expect(html.contains("<h3>By condition</h3>") && html.contains("<td>quiet</td>"))
+                let runs = try await client.execute(uri: "/v1/sessions?runs=true", method: .get, headers: fixture.bearer(.read))
+                let runIDs = (runs.object["sessions"] as? [[String: Any]] ?? []).compactMap { $0["session"] as? String }
+                #expect(runIDs.count == 4 && runIDs.allSatisfy { html.contains(#"href="/ui/sessions/\#($0)""#) }, "each run's word diff, one click away")
+
+                let reversed = try await client.execute(uri: "/ui/runs?baseline=v2&candidate=v1", method: .get, headers: cookie)
+                #expect(reversed.text.contains("Verdict: <strong>better</strong>"))
+                let unknown = try await client.execute(uri: "/ui/runs?baseline=v1&candidate=v9", method: .get, headers: cookie)
+                #expect(unknown.status == .ok && unknown.text.contains("no run in the store is labelled &quot;v9&quot;"), "\(unknown.text)")
+                let limited = try await AccessTokens(log: fixture.log).create(scope: .read, subjects: [SubjectHash(bytes: Array(repeating: 7, count: 32))!],
+                                                                              name: "one person", actor: "test", at: ServerFixture.now).secret
+                #expect(try await client.execute(uri: "/ui/runs", method: .get, headers: ConsoleRouteTests.cookie(limited)).status == .forbidden)
             }
         }
     }

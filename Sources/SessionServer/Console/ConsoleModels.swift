@@ -19,6 +19,7 @@ struct SessionsPage {
     var sessionsPage = true
     var q: String
     var subject: String
+    var label: String
     var statuses: [Choice]
     var kinds: [Choice]
     var sorts: [Choice]

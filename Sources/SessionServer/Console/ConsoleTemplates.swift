@@ -19,7 +19,7 @@ enum ConsoleTemplates {
 
     static let templates: [String: String] = [
         "layout": layout, "login": login, "sessions": sessions, "session": session, "subject": subject,
-        "erase": erase, "integrity": integrity, "live": live, "message": message,
+        "erase": erase, "integrity": integrity, "live": live, "message": message, "runs": runs,
     ]
 
     static let layout = #"""
@@ -34,6 +34,7 @@ enum ConsoleTemplates {
         <a class="brand" href="/ui/sessions">SessionStore</a>
         {{#actor}}<nav aria-label="Console">
         <a href="/ui/sessions"{{#sessionsPage}} aria-current="page"{{/sessionsPage}}>Sessions</a>
+        <a href="/ui/runs"{{#runsPage}} aria-current="page"{{/runsPage}}>Runs</a>
         <a href="/ui/integrity"{{#integrityPage}} aria-current="page"{{/integrityPage}}>Integrity</a>
         <a href="/ui/live"{{#livePage}} aria-current="page"{{/livePage}}>Live</a>
         </nav>
@@ -45,6 +46,53 @@ enum ConsoleTemplates {
         <script src="/ui/assets/console.js"></script>
         </body></html>
 
+        """#
+
+    static let runs = #"""
+        {{<layout}}
+        {{$title}}Runs{{/title}}
+        {{$content}}
+        <h1>Runs</h1>
+        <p>Versions of a system under test, by the labels of their runs (<code>replay --drive … --label</code>), over the sessions
+        they drove; two labels compared over the sessions both drove (docs/REPLAY.md).</p>
+        {{#hasSuites}}<section aria-labelledby="suites-heading"><h2 id="suites-heading">Condition suites</h2>
+        <table><thead><tr><th scope="col">Suite</th><th scope="col">Sessions</th><th scope="col">Conditions</th></tr></thead><tbody>
+        {{#suites}}<tr><td><a href="{{url}}">{{name}}</a></td><td class="number">{{sessions}}</td><td>{{conditions}}</td></tr>{{/suites}}
+        </tbody></table></section>{{/hasSuites}}
+        {{#hasTrend}}<section aria-labelledby="trend-heading"><h2 id="trend-heading">Word error rate by label</h2>
+        <figure class="chart">{{{chart}}}</figure>
+        <table><thead><tr><th scope="col">Label</th><th scope="col">Sessions</th><th scope="col">Word error rate</th><th scope="col">Errors / words</th><th scope="col">Commit latency p50</th><th scope="col">p95</th><th scope="col">First drive</th></tr></thead><tbody>
+        {{#trend}}<tr><td>{{label}}</td><td class="number">{{sessions}}</td><td class="number">{{wer}}</td><td class="number">{{errors}} / {{words}}</td><td class="number">{{latencyP50}}</td><td class="number">{{latencyP95}}</td><td>{{first}}</td></tr>{{/trend}}
+        </tbody></table>
+        <form class="filters" method="get" action="/ui/runs" aria-label="Compare two labels">
+        <label>Baseline <select name="baseline">{{#labels}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/labels}}</select></label>
+        <label>Candidate <select name="candidate">{{#candidates}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/candidates}}</select></label>
+        <button type="submit">Compare</button>
+        </form></section>{{/hasTrend}}
+        {{^hasTrend}}<p class="empty">No labelled runs yet: <code>sessionstore replay --all --drive COMMAND --label v1</code> stores some.</p>{{/hasTrend}}
+        {{#notice}}<p class="error" role="alert">{{notice}}</p>{{/notice}}
+        {{#comparison}}<section aria-labelledby="compare-heading"><h2 id="compare-heading">{{candidate.label}} against {{baseline.label}}</h2>
+        <p class="verdict {{verdictClass}}">Verdict: <strong>{{verdict}}</strong> · difference {{difference}}, {{confidence}} interval {{interval}}</p>
+        <table><thead><tr><th scope="col">Version</th><th scope="col">Word error rate</th><th scope="col">Errors / words</th><th scope="col">Commit latency p50</th><th scope="col">p95</th></tr></thead><tbody>
+        {{#baseline}}<tr><th scope="row">{{label}} (baseline)</th><td class="number">{{wer}}</td><td class="number">{{errors}} / {{words}}</td><td class="number">{{latencyP50}}</td><td class="number">{{latencyP95}}</td></tr>{{/baseline}}
+        {{#candidate}}<tr><th scope="row">{{label}} (candidate)</th><td class="number">{{wer}}</td><td class="number">{{errors}} / {{words}}</td><td class="number">{{latencyP50}}</td><td class="number">{{latencyP95}}</td></tr>{{/candidate}}
+        </tbody></table>
+        <p>Sign test p {{pSign}} ({{sessionsBetter}} sessions better, {{sessionsWorse}} worse) · Wilcoxon p {{pWilcoxon}} · MAPSSWE p {{pMapsswe}} · <a href="{{jsonURL}}">JSON</a></p>
+        {{#breakdowns}}<h3>{{title}}</h3>
+        <table><thead><tr><th scope="col">Group</th><th scope="col">Segments</th><th scope="col">Words</th><th scope="col">Baseline</th><th scope="col">Candidate</th></tr></thead><tbody>
+        {{#groups}}<tr><td>{{name}}</td><td class="number">{{segments}}</td><td class="number">{{words}}</td><td class="number">{{baseline}}</td><td class="number{{#worse}} bad{{/worse}}{{#better}} good{{/better}}">{{candidate}}</td></tr>{{/groups}}
+        </tbody></table>{{/breakdowns}}
+        <h3>Sessions</h3>
+        <div class="table-scroll" role="region" aria-label="Each source session and its two runs" tabindex="0">
+        <table><thead><tr><th scope="col">Source</th><th scope="col">Condition</th><th scope="col">Words</th><th scope="col">Baseline run</th><th scope="col">Candidate run</th></tr></thead><tbody>
+        {{#pairs}}<tr><td><a class="id" href="/ui/sessions/{{source}}">{{shortSource}}</a></td><td>{{condition}}</td><td class="number">{{words}}</td>
+        <td class="number"><a href="/ui/sessions/{{baselineRun}}" title="word diff of the baseline's run">{{baseline}}</a></td>
+        <td class="number{{#worse}} bad{{/worse}}{{#better}} good{{/better}}"><a href="/ui/sessions/{{candidateRun}}" title="word diff of the candidate's run">{{candidate}}</a></td></tr>{{/pairs}}
+        </tbody></table></div>
+        <p class="hint">A run's word error rate links to its page: the run against its source, word by word.</p>
+        </section>{{/comparison}}
+        {{/content}}
+        {{/layout}}
         """#
 
     static let login = #"""
@@ -74,6 +122,7 @@ enum ConsoleTemplates {
         <label>Id starts with <input name="q" value="{{q}}" inputmode="latin" autocomplete="off" size="12"></label>
         <label>Subject <input name="subject" value="{{subject}}" autocomplete="off" size="16" aria-describedby="subject-hint"></label>
         <label>Status <select name="status"><option value="">any</option>{{#statuses}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/statuses}}</select></label>
+        <label>Label <input name="label" value="{{label}}" autocomplete="off" size="16" placeholder="suite=nightly"></label>
         <label>Kind <select name="runs">{{#kinds}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/kinds}}</select></label>
         <label>Sort by <select name="sort">{{#sorts}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/sorts}}</select></label>
         <label>Order <select name="order">{{#orders}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/orders}}</select></label>

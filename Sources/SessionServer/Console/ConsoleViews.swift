@@ -28,7 +28,7 @@ struct ConsoleViews {
         let page = try await reader.sessions(query)
         let audit = state.lastAudit
         var filters: [String: String] = [:]
-        for name in ["q", "subject", "status", "runs", "sort", "order", "limit", "started_after", "started_before"] {
+        for name in ["q", "subject", "label", "status", "runs", "sort", "order", "limit", "started_after", "started_before"] {
             if let value = parameters.nonEmpty(name) { filters[name] = value }
         }
         func url(_ extra: [String: String]) -> String {
@@ -40,7 +40,7 @@ struct ConsoleViews {
                            runs: reader.catalog.runCount(of: summary.session))
         }
         let model = SessionsPage(
-            actor: token.actor, q: filters["q"] ?? "", subject: filters["subject"] ?? "",
+            actor: token.actor, q: filters["q"] ?? "", subject: filters["subject"] ?? "", label: filters["label"] ?? "",
             statuses: SessionSummary.Status.allCases.map { Choice(value: $0.rawValue, label: $0.rawValue, selected: query.status == $0) },
             kinds: [Choice(value: "", label: "sessions and runs", selected: query.runs == nil),
                     Choice(value: "false", label: "recorded sessions", selected: query.runs == false),

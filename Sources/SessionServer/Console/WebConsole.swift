@@ -47,6 +47,7 @@ struct WebConsole {
         pages.post("integrity/verify") { _, context in try await views.verify(context) }
         pages.post("integrity/audit") { _, context in try await views.audit(context) }
         pages.get("integrity/proof") { request, context in try await views.proof(request, context) }
+        pages.get("runs") { request, context in try await views.runs(request, context) }
         pages.get("live") { _, context in try await views.live(context) }
     }
 

@@ -1,0 +1,53 @@
+import Foundation
+
+/// A line chart of word error rates, one point per run label in the order the labels ran, as inline SVG
+/// (the console's Runs page, a session report's runs): no script, no library, the same bytes for the
+/// same points. Each point carries its label and value as a tooltip and as text under the axis.
+public enum TrendChart {
+    /// One point: the label under it, its rate, and the text of its tooltip.
+    public struct Point: Sendable, Equatable {
+        public var label: String
+        public var rate: Double
+        public var detail: String
+
+        public init(label: String, rate: Double, detail: String) {
+            self.label = label
+            self.rate = rate
+            self.detail = detail
+        }
+    }
+
+    static let width = 640, height = 220
+    static let left = 48, right = 16, top = 16, bottom = 48
+
+    /// The chart of `points` titled `title` (its accessible name); empty when there are no points.
+    public static func svg(_ points: [Point], title: String) -> String {
+        guard !points.isEmpty else { return "" }
+        let ceiling = max(1, (points.map(\.rate).max() ?? 0).rounded(.up))
+        let plotWidth = Double(width - left - right), plotHeight = Double(height - top - bottom)
+        func x(_ index: Int) -> Int {
+            points.count == 1 ? left + Int(plotWidth / 2) : left + Int((plotWidth * Double(index) / Double(points.count - 1)).rounded())
+        }
+        func y(_ rate: Double) -> Int { top + Int((plotHeight * (1 - min(rate, ceiling) / ceiling)).rounded()) }
+        var svg = #"<svg class="trend" viewBox="0 0 \#(width) \#(height)" role="img" aria-labelledby="trend-title">"#
+        svg += #"<title id="trend-title">\#(SessionReportHTML.escape(title))</title>"#
+        for step in 0...4 {
+            let rate = ceiling * Double(step) / 4
+            svg += #"<line class="grid" x1="\#(left)" y1="\#(y(rate))" x2="\#(width - right)" y2="\#(y(rate))"/>"#
+            svg += #"<text class="axis" x="\#(left - 6)" y="\#(y(rate) + 4)" text-anchor="end">\#(Int((rate * 100).rounded()))%</text>"#
+        }
+        let path = points.indices.map { "\(x($0)),\(y(points[$0].rate))" }.joined(separator: " ")
+        svg += #"<polyline class="line" points="\#(path)"/>"#
+        for (index, point) in points.enumerated() {
+            svg += #"<g class="point"><circle cx="\#(x(index))" cy="\#(y(point.rate))" r="4"/>"#
+            svg += #"<title>\#(SessionReportHTML.escape(point.detail))</title></g>"#
+            svg += #"<text class="tick" x="\#(x(index))" y="\#(height - bottom + 18)" text-anchor="middle">\#(SessionReportHTML.escape(short(point.label)))</text>"#
+        }
+        return svg + "</svg>"
+    }
+
+    /// A label cut to 14 characters with "…", so that ticks do not run into each other.
+    static func short(_ label: String) -> String {
+        label.count <= 14 ? label : String(label.prefix(13)) + "…"
+    }
+}

@@ -1,0 +1,65 @@
+import Foundation
+import Hummingbird
+import Output
+import Replay
+import Reports
+
+extension ConsoleViews {
+    /// The Runs page: what `GET /v1/runs` and `GET /v1/compare` answer, for people. Scope read, by a token
+    /// not limited to subjects (a comparison reads everyone's driven sessions); recorded in the access log.
+    func runs(_ request: Request, _ context: ServerContext) async throws -> Response {
+        let token = try RunRoutes.unlimitedReader(context)
+        let parameters = request.form.withoutEmptyValues()
+        let trend = try await LabelTrend.load(from: reader.log)
+        try await reader.recordRead("runs", of: trend.sessionsRead, by: token, for: request)
+        let labels = trend.entries.map(\.system.label)
+        let baseline = parameters.nonEmpty("baseline") ?? (labels.count >= 2 ? labels[labels.count - 2] : nil)
+        let candidate = parameters.nonEmpty("candidate") ?? (labels.count >= 2 ? labels[labels.count - 1] : nil)
+        var comparison: RunsPage.Comparison?
+        var notice: String?
+        if let baseline, let candidate {
+            do {
+                let compared = try await LabelComparison.load(baseline: baseline, candidate: candidate, from: reader.log)
+                try await reader.recordRead("compare", of: compared.sessions.flatMap { [$0.source, $0.baseline.run, $0.candidate.run] },
+                                            by: token, for: request)
+                comparison = RunsPage.Comparison(compared)
+            } catch let error as LabelComparisonError {
+                notice = error.message
+            }
+        }
+        let entries = trend.entries.map { entry in
+            RunsPage.Trend(label: entry.system.label, sessions: entry.sessions, wer: Self.percent(entry.system.wordErrorRate),
+                           errors: entry.system.errors, words: entry.system.referenceWords,
+                           latencyP50: entry.system.commitLatencyP50.map { "\($0) ms" } ?? "—",
+                           latencyP95: entry.system.commitLatencyP95.map { "\($0) ms" } ?? "—", first: RFC3339.string(entry.firstDriveAt))
+        }
+        let points = trend.entries.map { entry in
+            TrendChart.Point(label: entry.system.label, rate: entry.system.wordErrorRate,
+                             detail: "\(entry.system.label): \(Self.percent(entry.system.wordErrorRate)) over \(entry.sessions) sessions")
+        }
+        let suites = try await self.suites()
+        let model = RunsPage(
+            actor: token.actor, suites: suites, hasSuites: !suites.isEmpty, trend: entries, hasTrend: !entries.isEmpty,
+            chart: TrendChart.svg(points, title: "Word error rate of each label, in the order the labels ran"),
+            labels: labels.map { Choice(value: $0, label: $0, selected: $0 == baseline) },
+            candidates: labels.map { Choice(value: $0, label: $0, selected: $0 == candidate) },
+            comparison: comparison, notice: notice)
+        return WebConsole.page("runs", model)
+    }
+
+    /// Every `suite` label of the store's sessions, with its sessions and conditions.
+    private func suites() async throws -> [RunsPage.Suite] {
+        var sessions: [String: Int] = [:]
+        var conditions: [String: Set<String>] = [:]
+        for summary in try await reader.sessions(.all()).sessions {
+            guard let suite = summary.labels["suite"] else { continue }
+            sessions[suite, default: 0] += 1
+            if let condition = summary.labels["condition"] { conditions[suite, default: []].insert(condition) }
+        }
+        return sessions.keys.sorted().map { name in
+            let query = (try? URLEncodedFormEncoder().encode(["label": "suite=" + name])) ?? ""
+            return RunsPage.Suite(name: name, sessions: sessions[name] ?? 0,
+                                  conditions: (conditions[name] ?? []).sorted().joined(separator: ", "), url: "/ui/sessions?" + query)
+        }
+    }
+}
