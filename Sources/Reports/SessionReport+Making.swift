@@ -38,6 +38,7 @@ extension SessionReport {
         let origin = recordingStart ?? exported.summary.startedAt ?? events.first?.event.occurredAt ?? 0
         report.fold(events, transcript: exported.transcript, origin: origin)
         report.addConsentAndViolationMarkers(origin: origin)
+        report.runs = try await runs(of: session, events: events, in: log)
         if let recording {
             let (samples, format) = try RecordingExport.samples(of: recording, in: events, session: Hex.uuid(session))
             let frames = samples.count / max(format.channels, 1)
@@ -51,6 +52,23 @@ extension SessionReport {
             }
         }
         return report
+    }
+
+    /// The session's readable runs, each compared with it, by when their drives started.
+    static func runs(of session: UUID, events: [RecordedSessionEvent], in log: EventLog) async throws -> [Run] {
+        let runner = ProjectionRunner(log: log)
+        try runner.catchUp()
+        let summaries = try runner.sessions().filter { $0.runOf == session && !$0.isShredded }
+        guard !summaries.isEmpty else { return [] }
+        let source = TranscriptTimeline(session: session, events: events.map(\.event))
+        var runs: [Run] = []
+        for summary in summaries {
+            let comparison = TranscriptComparison(source: source, run: try await TranscriptTimeline.load(summary.session, from: log))
+            runs.append(Run(run: summary.session, label: summary.runLabel, drivenAt: try LabeledRuns.driveStart(of: summary.session, in: log),
+                            wordErrorRate: comparison.wordErrorRate, errors: comparison.alignment.errors,
+                            referenceWords: comparison.alignment.reference.count))
+        }
+        return runs.sorted { ($0.drivenAt, $0.run.uuidString) < ($1.drivenAt, $1.run.uuidString) }
     }
 
     init(summary: SessionSummary, options: Options) {

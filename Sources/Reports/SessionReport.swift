@@ -86,6 +86,19 @@ public struct SessionReport: Sendable {
     public var pauses: [Pause] = []
     public var markers: [Marker] = []
     public var violations: [Violation] = []
+    /// The runs of this session (`replay --drive`), in the order they were driven, each scored against it.
+    public var runs: [Run] = []
+
+    /// A run of the session scored against it.
+    public struct Run: Sendable, Equatable {
+        public var run: UUID
+        public var label: String?
+        /// When its drive started (wall clock, milliseconds since 1970).
+        public var drivenAt: Int64
+        public var wordErrorRate: Double
+        public var errors: Int
+        public var referenceWords: Int
+    }
     /// The session's consent changes, in log order.
     public var consent: [ConsentTrail.Entry] = []
     public var waveform: Waveform?

@@ -23,7 +23,7 @@ public enum SessionReportHTML {
         page.line("<!DOCTYPE html>")
         page.line(#"<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">"#)
         page.line("<title>Session \(escape(Hex.uuid(report.session))) · SessionStore report</title>")
-        page.line("<style>\(pageStyle)\(partsStyle)</style></head><body>")
+        page.line("<style>\(pageStyle)\(partsStyle)\(report.runs.isEmpty ? "" : TrendChart.style)</style></head><body>")
         header(report, &page)
         if report.isShredded {
             page.line(#"<p class="notice">"# + escape(shreddedNotice(report)) + "</p>")
@@ -32,6 +32,7 @@ public enum SessionReportHTML {
         timeline(report, &page)
         transcript(report, &page)
         page.line("</main>")
+        runs(report, &page)
         findings(report, &page)
         page.line("<script>\(script)</script>")
         page.line("</body></html>")
@@ -91,6 +92,25 @@ public enum SessionReportHTML {
         if let asOf = report.options.asOf { fact("As of", RFC3339.string(asOf)) }
         page.line("</dl></header>")
     }
+
+    /// The session's runs: their word error rates in the order they were driven, as a chart and a table.
+    private static func runs(_ report: SessionReport, _ page: inout Page) {
+        guard !report.runs.isEmpty else { return }
+        page.line(#"<section class="runs"><h2>Runs of this session</h2>"#)
+        let points = report.runs.map { run in
+            TrendChart.Point(label: run.label ?? String(Hex.uuid(run.run).prefix(8)), rate: run.wordErrorRate,
+                             detail: "\(run.label ?? Hex.uuid(run.run)): word error rate \(percent(run.wordErrorRate)), driven \(RFC3339.string(run.drivenAt))")
+        }
+        page.line(#"<figure class="chart">"# + TrendChart.svg(points, title: "Word error rate of each run, in the order they were driven") + "</figure>")
+        page.line("<table><thead><tr><th>Run</th><th>Label</th><th>Driven</th><th>Word error rate</th><th>Errors / words</th></tr></thead><tbody>")
+        for run in report.runs {
+            page.line("<tr><td><code>\(escape(Hex.uuid(run.run)))</code></td><td>\(escape(run.label ?? "—"))</td><td>\(RFC3339.string(run.drivenAt))</td>"
+                      + "<td>\(percent(run.wordErrorRate))</td><td>\(run.errors) / \(run.referenceWords)</td></tr>")
+        }
+        page.line("</tbody></table></section>")
+    }
+
+    private static func percent(_ rate: Double) -> String { String(format: "%.1f%%", rate * 100) }
 
     private static func shreddedNotice(_ report: SessionReport) -> String {
         let how = report.summary.status == .erased ? "erased at the person's request" : "purged by the retention policy"

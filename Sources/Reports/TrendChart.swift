@@ -17,6 +17,11 @@ public enum TrendChart {
         }
     }
 
+    /// The chart's style, for the page that shows it.
+    public static let style = ".chart{margin:.5rem 0;max-width:44rem}svg.trend{width:100%;height:auto}svg.trend .grid{stroke:#e4e7ee}"
+        + "svg.trend .axis,svg.trend .tick{font-size:11px;fill:#4f5869}svg.trend .line{fill:none;stroke:#1f5fbf;stroke-width:2}"
+        + "svg.trend circle{fill:#1f5fbf}"
+
     static let width = 640, height = 220
     static let left = 48, right = 16, top = 16, bottom = 48
 

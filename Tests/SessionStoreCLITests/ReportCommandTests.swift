@@ -100,4 +100,25 @@ import TestSupport
             #expect(!FileManager.default.fileExists(atPath: cli.directory.appendingPathComponent("r.html").path))
         }
     }
+
+    @Test func aSessionsRunsAreChartedAndTabledInTheOrderTheyWereDriven() async throws {
+        try await withCLI { cli in
+            let source = try DriveCommandTests.record("short-dictation", in: cli)
+            for (label, flaws) in [("v1", ""), ("v2", " --drop-every 3")] {
+                let drove = try await cli.runInProcess(["replay", source, "--drive", DriveCommandTests.echo + flaws, "--with-transcript", "--label", label])
+                try #require(drove.status == 0, "\(drove.stderr)")
+            }
+            let page = try await cli.runInProcess(["report", source, "--no-audio", "--out", "-"])
+            try #require(page.status == 0, "\(page.stderr)")
+            let html = page.stdout
+            #expect(html.contains("<h2>Runs of this session</h2>") && html.contains(#"<svg class="trend""#))
+            let first = try #require(html.range(of: "<td>v1</td>"))
+            let second = try #require(html.range(of: "<td>v2</td>"))
+            #expect(first.lowerBound < second.lowerBound, "in the order they were driven")
+            #expect(html.contains("<title>v1: word error rate 0.0%"), "an echo without flaws is exact")
+            #expect(!html.contains("<title>v2: word error rate 0.0%"), "every third word dropped")
+            let again = try await cli.runInProcess(["report", source, "--no-audio", "--out", "-"])
+            #expect(again.stdout == html, "the same store, the same bytes")
+        }
+    }
 }

@@ -7,7 +7,7 @@ import SessionModel
 
 /// The runs in a store that carry a label (`replay --drive … --label`): for each label and source
 /// session, the latest run (by when its drive started), and when each label's drives started and ended.
-struct LabeledRuns {
+package struct LabeledRuns {
     /// A label's latest run of one source.
     struct Run {
         var run: UUID
@@ -43,7 +43,7 @@ struct LabeledRuns {
     }
 
     /// When the drive that stored `run` started (its `replay.run` record, the run's second event).
-    private static func driveStart(of run: UUID, in log: EventLog) throws -> Int64 {
+    package static func driveStart(of run: UUID, in log: EventLog) throws -> Int64 {
         let codec = SessionMigrations.codec
         let events = try log.readStream(SessionStreams.session(run), from: 0, maxCount: 2, skippingErased: true) { try codec.decode($0) }
         for recorded in events {

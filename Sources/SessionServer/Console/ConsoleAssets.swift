@@ -1,3 +1,4 @@
+import Reports
 /// The console's stylesheet and script, served by the server itself (`/ui/assets/…`): the pages ask
 /// nothing of any other origin (the Content-Security-Policy says so to the browser), use the system's
 /// fonts, and work without the script except where a page must react (playing, the live tail).
@@ -26,12 +27,11 @@ enum ConsoleAssets {
         .session-grid{display:grid;grid-template-columns:minmax(0,3fr) minmax(16rem,2fr);gap:1.5rem;align-items:start}
         .transcript li.playing{background:#fff1b8}.pages{margin-top:.8rem;display:flex;gap:1rem}
         .plain{list-style:none;padding:0}.plain li{margin:.2rem 0}pre.note{background:#f5f6f9;padding:.6rem;overflow-x:auto;font-size:.85rem}
-        .chart{margin:.5rem 0;max-width:44rem}svg.trend{width:100%;height:auto}svg.trend .grid{stroke:#e4e7ee}svg.trend .axis,svg.trend .tick{font-size:11px;fill:var(--muted)}
-        svg.trend .line{fill:none;stroke:var(--accent);stroke-width:2}svg.trend circle{fill:var(--accent)}h3{font-size:1rem;margin:1rem 0 .3rem}.verdict{font-size:1.05rem}
+        h3{font-size:1rem;margin:1rem 0 .3rem}.verdict{font-size:1.05rem}
         .w.substitute{background:#ffe2a8}.w.delete{background:#f6c9c5;text-decoration:line-through}.w.insert{background:#cfe8d6}
         @media (max-width:900px){.session-grid{grid-template-columns:1fr}main{padding:0 .7rem 2rem}}
         @media (max-width:640px){table.sessions thead{display:none}table.sessions tr{display:grid;grid-template-columns:1fr 1fr;border-bottom:1px solid var(--line);padding:.3rem 0}table.sessions td{border:0;padding:.1rem .3rem}table.sessions td.number{text-align:left}}
-        """
+        """ + TrendChart.style
 
     /// Plays the recording from a clicked segment, marks the segment being played, and fills the live
     /// table from the server's event stream.
