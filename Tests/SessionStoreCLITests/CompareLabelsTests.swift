@@ -95,7 +95,7 @@ import TestSupport
                                      "--resamples", "5000", "--confidence", "0.9"])
             #expect(again.stdout == compared.stdout, "the same runs and seed give the same numbers")
             let csv = try cli.run(["compare", "--baseline", "v3", "--candidate", "v4", "--format", "csv"])
-            #expect(csv.stdout.hasPrefix("source,baseline_run,candidate_run,reference_words,baseline_errors,candidate_errors"))
+            #expect(csv.stdout.hasPrefix("source,condition,baseline_run,candidate_run,reference_words,baseline_errors,candidate_errors"))
             #expect(csv.stdout.split(separator: "\r\n").count == 7, "a header and one row per session: \(csv.stdout)")
         }
     }

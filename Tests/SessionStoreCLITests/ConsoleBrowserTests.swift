@@ -27,7 +27,7 @@ import TestSupport
             // What the browser did is in the store: the erasure, the bundle's export, the console's reads.
             let listed = try cli.run(["sessions", "--format", "json"])
             let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
-            #expect(rows.filter { $0["status"] as? String == "erased" }.count == 7, "the demo's six sessions and the run are erased")
+            #expect(rows.filter { $0["status"] as? String == "erased" }.count == 8, "the demo's six sessions and the two runs are erased")
             let access = try cli.run(["audit", "access", "--format", "json"])
             #expect(access.stdout.contains("bundle"), "the bundle is recorded as an export: \(access.stdout.prefix(600))")
             #expect(access.stdout.contains("console"), "the console's reads are recorded")
@@ -35,7 +35,7 @@ import TestSupport
         }
     }
 
-    /// The demo's sessions, a run of the longest with a word left out, and an admin and an ingest token.
+    /// The demo's sessions, two labelled runs of the longest with words left out, and an admin and an ingest token.
     static func prepare(_ cli: CLIRunner) throws -> (admin: String, ingest: String) {
         let fixtures = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("Fixtures/audio").path
         let demo = try cli.run(["demo", "--fixtures", fixtures])
@@ -44,8 +44,10 @@ import TestSupport
         let sessions = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
         let longest = try #require(sessions.max { ($0["words"] as? Int ?? 0) < ($1["words"] as? Int ?? 0) }?["session"] as? String)
         let echo = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/replay/echo_target.py").path
-        let drove = try cli.run(["replay", longest, "--drive", "python3 \(echo) --drop-word 3", "--with-transcript", "--speed", "max"])
-        try #require(drove.status == 0, "\(drove.stderr)")
+        for (label, flaws) in [("v1", "--drop-word 3"), ("v2", "--drop-every 4")] {
+            let drove = try cli.run(["replay", longest, "--drive", "python3 \(echo) \(flaws)", "--with-transcript", "--speed", "max", "--label", label])
+            try #require(drove.status == 0, "\(drove.stderr)")
+        }
         var tokens: [String] = []
         for scope in ["admin", "ingest"] {
             let made = try cli.run(["tokens", "create", "--scope", scope, "--name", "browser-\(scope)"])

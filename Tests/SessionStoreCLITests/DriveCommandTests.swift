@@ -262,26 +262,26 @@ import TestSupport
         }
     }
 
-    /// The real recognizer's two configurations driven over a condition suite made from three fixtures:
+    /// The real recognizer's two configurations driven over a condition suite made from two fixtures:
     /// the comparison breaks the errors down by condition, and noise at 0 dB costs the default
     /// configuration words that it hears in the clean copies.
     @Test(.timeLimit(.minutes(15)), .enabled(if: pythonTestEnabled("pocketsphinx, jiwer")))
     func twoRecognizerConfigurationsDrivenOverAConditionSuiteAreComparedConditionByCondition() async throws {
         try requirePython("pocketsphinx, jiwer")
         try await withCLI { cli in
-            for fixture in ["short-dictation", "two-speakers", "paused-resumed"] { _ = try Self.record(fixture, in: cli) }
-            let conditions = ["clean", "noise:white:0", "rate:8000"]
+            for fixture in ["short-dictation", "two-speakers"] { _ = try Self.record(fixture, in: cli) }
+            let conditions = ["clean", "noise:white:0"]
             let derived = try cli.run(["derive", "--all", "--suite", "real", "--format", "json"] + conditions.flatMap { ["--condition", $0] })
             try #require(derived.status == 0, "\(derived.stderr)")
             for (label, settings) in [("default", ""), ("lw30", " lw=30")] {
                 let drove = try cli.run(["replay", "--all", "--session-label", "suite=real", "--drive", Self.recognizer + settings,
-                                         "--label", label, "--jobs", "2", "--quiet"], limit: .seconds(600))
+                                         "--label", label, "--jobs", "2", "--quiet", "--timeout", "300"], limit: .seconds(600))
                 try #require(drove.status == 0, "\(drove.stderr)")
             }
             let compared = try cli.run(["compare", "--baseline", "default", "--candidate", "lw30", "--format", "json"])
             #expect(compared.status == 0 || compared.status == 4, "\(compared.stderr)")
             let document = try Self.json(compared.stdout)
-            #expect((document["sessions"] as? [[String: Any]])?.count == 9, "three sources under three conditions, and only those")
+            #expect((document["sessions"] as? [[String: Any]])?.count == 4, "two sources under two conditions, and only those")
             let groups = try #require(document["by_condition"] as? [[String: Any]])
             #expect(groups.compactMap { $0["group"] as? String } == conditions.sorted())
             func rate(_ condition: String) -> Double {

@@ -105,7 +105,9 @@ import TestSupport
         try await withCLI { cli in
             let source = try DriveCommandTests.record("short-dictation", in: cli)
             for (label, flaws) in [("v1", ""), ("v2", " --drop-every 3")] {
-                let drove = try await cli.runInProcess(["replay", source, "--drive", DriveCommandTests.echo + flaws, "--with-transcript", "--label", label])
+                // A generous --timeout: the first pass runs this beside many other tests on two cores.
+                let drove = try await cli.runInProcess(["replay", source, "--drive", DriveCommandTests.echo + flaws, "--with-transcript", "--label", label,
+                                                        "--timeout", "300"])
                 try #require(drove.status == 0, "\(drove.stderr)")
             }
             let page = try await cli.runInProcess(["report", source, "--no-audio", "--out", "-"])

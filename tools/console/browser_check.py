@@ -4,11 +4,11 @@ chromium-driver and PyPI's selenium, headless.
 
 usage: browser_check.py URL ADMIN_TOKEN INGEST_TOKEN SUBJECT_USER_ID [--screenshots DIR]
 
-The store must hold the demo's sessions (all of SUBJECT_USER_ID) and at least one run of one of them
-(`replay --drive`). Checks, in order: the login (a bad token refused, a good one kept in an HttpOnly
+The store must hold the demo's sessions (all of SUBJECT_USER_ID) and two runs of one of them
+(`replay --drive`) labelled v1 and v2. Checks, in order: the login (a bad token refused, a good one kept in an HttpOnly
 cookie), the session list (filters, sort, a narrow screen), a session (its audio plays and its
 `currentTime` advances, a click on a segment seeks the audio and the transcript follows, a run's diff
-against its source), a subject (the consent trail, a bundle exported as a ZIP), the erase flow (refused
+against its source), the Runs page (the chart, the comparison, a run's diff from it), a subject (the consent trail, a bundle exported as a ZIP), the erase flow (refused
 without or with a wrong confirmation, nothing erased; then confirmed), the integrity page (verification,
 a proof downloaded), the live page (an event appended through the API appears), and that no page asked
 anything of another origin. With --screenshots, saves a PNG of each page there.
@@ -148,7 +148,7 @@ try:
     driver.find_element(By.CSS_SELECTOR, "form.filters button[type=submit]").click()
     wait(driver, lambda d: "runs=true" in d.current_url, "the kind filter is sent")
     runs = rows(driver)
-    check(len(runs) == 1 and "run of" in runs[0].text, "the kind filter shows only the run", [r.text for r in runs])
+    check(len(runs) == 2 and all("run of" in r.text for r in runs), "the kind filter shows only the runs", [r.text for r in runs])
     run_id = runs[0].get_attribute("data-session")
     driver.get(base + "/ui/sessions?subject=" + options.subject + "&sort=words&order=desc")
     words = [int(r.find_elements(By.TAG_NAME, "td")[4].text) for r in rows(driver)]
@@ -204,6 +204,14 @@ try:
     rates = driver.find_elements(By.CSS_SELECTOR, "section[aria-labelledby=runs-heading] tbody td.number")
     check(rates and rates[0].text.endswith("%") and rates[0].text != "0.0%", "the source's page lists the run with its word error rate",
           [r.text for r in rates])
+
+    # The Runs page: the two labels charted, compared, and each run's diff one click away.
+    driver.get(base + "/ui/runs")
+    check(len(driver.find_elements(By.CSS_SELECTOR, "svg.trend circle")) == 2, "the chart has a point per label")
+    check("v2 against v1" in driver.find_element(By.ID, "compare-heading").text, "the last two labels are compared")
+    shot(driver, "runs")
+    driver.find_element(By.CSS_SELECTOR, "a[title^='word diff of the candidate']").click()
+    wait(driver, lambda d: d.find_elements(By.CSS_SELECTOR, "table.diff tbody tr"), "a comparison's run links to its word diff")
 
     # A subject: the consent trail, the sessions, and a bundle.
     driver.get(base + "/ui/sessions/" + session_id)
