@@ -5,7 +5,7 @@ import SessionModel
 
 /// One session of a JSON export (docs/export.schema.json).
 struct ExportSessionRow: OutputRow {
-    static let columns = ["session", "subject_hash", "locale", "status", "started_at", "ended_at", "duration_ms",
+    static let columns = ["session", "subject_hash", "locale", "labels", "status", "started_at", "ended_at", "duration_ms",
                           "segments", "recordings", "consent"]
 
     var session: ExportedSession
@@ -16,6 +16,7 @@ struct ExportSessionRow: OutputRow {
         fields.field("session", id: summary.session)
         fields.field("subject_hash", summary.subject?.description)
         fields.field("locale", summary.locale)
+        fields.field(labels: summary.labels)
         fields.field("status", summary.status.rawValue)
         fields.field("started_at", time: summary.startedAt)
         fields.field("ended_at", time: summary.endedAt)
