@@ -26,13 +26,12 @@ struct ChunkDecoder {
         decode(entries, in: txn) { $0 }
     }
 
-    /// Opens the records and applies `transform` to each, both on the workers. `whileDecoding` runs once
-    /// the transaction's lookups are done and before the workers start (a walk's ``StorageCursor/readAhead()``).
+    /// Opens the records and applies `transform` to each, both on the workers (on this thread for a chunk
+    /// of fewer than ``parallelThreshold``). `whileDecoding` runs once the transaction's lookups are done and
+    /// before the workers start (a walk's ``StorageCursor/readAhead()``). Each data key and nonce base is
+    /// looked up once per chunk, not once per record: on PostgreSQL a lookup is a round trip.
     func decode<T>(_ entries: [Entry], in txn: StoreTransaction, whileDecoding: () -> Void = {},
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
-        guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
-            return entries.map { entry in Result { try transform(try opener.open(entry.record, position: entry.position, in: txn)) } }
-        }
         // The data keys of the chunk in one round trip on PostgreSQL (a failure shows in the lookups below).
         let keyIDs = Set(entries.compactMap { $0.record.count >= RecordHeader.byteCount ? $0.record.loadBigEndian(at: 4) as UInt32 : nil })
         try? txn.prefetch(StoreLayout.keys, keys: keyIDs.sorted().map { [UInt8](bigEndian: $0) })
@@ -47,7 +46,8 @@ struct ChunkDecoder {
             if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
         }
         whileDecoding()
-        return parallelMap(count: entries.count, workers: Self.workers) { _, range in
+        let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
+        return parallelMap(count: entries.count, workers: workers) { _, range in
             opener.decompressors.withDecompressor { decompressor in
                 range.map { index in
                     let entry = entries[index]

@@ -5,9 +5,11 @@ extension EventLog {
     public func readStream(_ stream: StreamID, from number: UInt64? = nil, direction: ReadDirection = .forward,
                            maxCount: Int = .max) throws -> [RecordedEvent] {
         try reading { txn in
-            try streamPositions(stream, from: number, direction: direction, maxCount: maxCount, in: txn).map {
-                try readIndexed(stream, number: $0.number, position: $0.position, in: txn)
-            }
+            let places = try streamPositions(stream, from: number, direction: direction, maxCount: maxCount, in: txn)
+            // Opened in log order, so that each nonce base and data key is looked up once per chunk.
+            let ascending = direction == .forward ? places : places.reversed()
+            let events = try readIndexed(stream, at: ascending, skippingErased: false, in: txn) { $0 }
+            return direction == .forward ? events : events.reversed()
         }
     }
 
@@ -25,8 +27,16 @@ extension EventLog {
     /// ``readStream(_:from:maxCount:skippingErased:transform:)`` in a transaction of the caller's.
     func readStream<T>(_ stream: StreamID, from number: UInt64, maxCount: Int, skippingErased: Bool, in txn: StoreTransaction,
                        transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
-        let decoder = ChunkDecoder(opener: opener)
         let places = try streamPositions(stream, from: number, direction: .forward, maxCount: maxCount, in: txn)
+        return try readIndexed(stream, at: places, skippingErased: skippingErased, in: txn, transform: transform)
+    }
+
+    /// The events of `stream` at `places` (its index's stream numbers and positions, in ascending order),
+    /// read a chunk at a time and checked against the index; `skippingErased` and `transform` as in
+    /// ``readStream(_:from:maxCount:skippingErased:transform:)``.
+    private func readIndexed<T>(_ stream: StreamID, at places: [(number: UInt64, position: UInt64)], skippingErased: Bool,
+                                in txn: StoreTransaction, transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
+        let decoder = ChunkDecoder(opener: opener)
         var results: [T] = []
         results.reserveCapacity(places.count)
         for start in stride(from: 0, to: places.count, by: 1024) {
