@@ -219,14 +219,21 @@ import TestSupport
         try await withCLI { cli in
             let fixtures = ["short-dictation", "long-pauses", "dialog-interruptions", "multilingual", "paused-resumed"]
             for fixture in fixtures { _ = try Self.record(fixture, in: cli) }
-            let suite = try cli.run(["replay", "--all", "--drive", Self.recognizer, "--expect", "--max-wer", "1", "--no-store"],
+            let suite = try cli.run(["replay", "--all", "--drive", Self.recognizer, "--expect", "--max-wer", "1", "--label", "default"],
                                     limit: .seconds(600))
             #expect(suite.status == 0, "\(suite.stderr)")
-            for source in try Self.sessionIDs(cli) {
-                let drove = try cli.run(["replay", source, "--drive", Self.recognizer, "--expect", "--max-wer", "1", "--format", "json",
-                                         "--label", "default"])
-                try #require(drove.status == 0, "\(drove.stderr)")
-                let report = try Self.json(drove.stdout)
+            // Each stored run, scored again by `compare SOURCE RUN` (the report `--expect` prints), against jiwer.
+            let listed = try cli.run(["sessions", "--format", "json"])
+            let rows = try #require(try JSONSerialization.jsonObject(with: Data(listed.stdout.utf8)) as? [[String: Any]])
+            let runs = rows.compactMap { row -> (source: String, run: String)? in
+                guard let source = row["run_of"] as? String, let run = row["session"] as? String else { return nil }
+                return (source, run)
+            }
+            #expect(runs.count == fixtures.count, "one stored run of each fixture: \(runs)")
+            for (source, run) in runs {
+                let scored = try cli.run(["compare", source, run, "--max-wer", "1", "--format", "json"])
+                try #require(scored.status == 0, "\(scored.stderr)")
+                let report = try Self.json(scored.stdout)
                 let segments = try #require(report["segments"] as? [[String: Any]])
                 let reference = segments.flatMap { $0["reference"] as? [String] ?? [] }
                 let hypothesis = segments.flatMap { $0["hypothesis"] as? [String] ?? [] }
