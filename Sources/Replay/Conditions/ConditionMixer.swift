@@ -14,12 +14,18 @@ enum ConditionMixer {
     static func apply(_ condition: Condition, to source: SuiteSource, voices: [SuiteSource],
                       seed: UInt64) throws(ConditionError) -> (audio: DecodedAudio, script: FixtureScript) {
         let audio = source.audio
+        switch condition {
+        case .clean: return (audio, source.script)
+        case .pauses(let extra): return longerPauses(source, by: extra)
+        case .sampleRate(let rate): return (audio.resampled(to: rate), source.script)
+        default: break
+        }
         var random = SeededGenerator(seed: seed)
         var samples = audio.samples.map { Float($0) / 32768 }
         let speechPower = power(of: samples, inside: speechRanges(source.script, audio.format))
         switch condition {
-        case .clean:
-            return (audio, source.script)
+        case .clean, .pauses, .sampleRate:
+            break
         case .noise(let kind, let snr):
             var noise: [Float]
             switch kind {
@@ -60,10 +66,6 @@ enum ConditionMixer {
                     cursor += 1
                 }
             }
-        case .pauses(let extra):
-            return longerPauses(source, by: extra)
-        case .sampleRate(let rate):
-            return (audio.resampled(to: rate), source.script)
         }
         let changed = samples.map { Int16(clamping: Int(($0 * 32768).rounded())) }
         return (DecodedAudio(samples: changed, format: audio.format), source.script)
