@@ -166,8 +166,31 @@ import TestSupport
             let runID = try #require(runs.first?["session"] as? String)
             let fromRun = try await cli.runInProcess(["derive", runID, "--condition", "clean"])
             #expect(fromRun.status == 64 && fromRun.stderr.contains("is a run of a replay"), "\(fromRun.stderr)")
+            // A subject who revoked transcription consent: their session is not derived from.
+            let revoked = #"{"type":"consent.revoked","session":"\#(source)","at":"2026-01-05T09:10:00Z","subject":"fixture-subject","consent_type":"transcription","method":"settings_screen"}"#
+            let ingested = try await cli.runInProcess(["ingest", "-"], input: Data((revoked + "\n").utf8))
+            try #require(ingested.status == 0, "\(ingested.stderr)")
+            let withoutConsent = try await cli.runInProcess(["derive", source, "--condition", "clean"])
+            #expect(withoutConsent.status == 64 && withoutConsent.stderr.contains("has not granted transcription consent"), "\(withoutConsent.stderr)")
             let listed = try Self.rows(try await cli.runInProcess(["sessions", "--format", "json"]).stdout)
             #expect(listed.count == Self.fixtures.count + 1, "nothing derived was stored")
+        }
+    }
+
+    @Test(.timeLimit(.minutes(10)))
+    func erasingTheSourcesSubjectErasesWhatWasDerivedFromTheirSessions() async throws {
+        try await withCLI { cli in
+            let source = try #require(try await Self.recordFixtures(in: cli)["short-dictation"])
+            let derived = try await Self.derive(cli, [source], conditions: ["clean", "gain:-20"])
+            #expect(derived.count == 2)
+            let erased = try await cli.runInProcess(["erase", "--subject", "fixture-subject", "--yes"])
+            try #require(erased.status == 0, "\(erased.stderr)")
+            let listed = try Self.rows(try await cli.runInProcess(["sessions", "--format", "json"]).stdout)
+            let derivedIDs = Set(derived.compactMap { $0["session"] as? String })
+            let statuses = listed.filter { derivedIDs.contains($0["session"] as? String ?? "") }.map { $0["status"] as? String }
+            #expect(statuses == ["erased", "erased"], "the derived sessions are the subject's: \(listed)")
+            let transcript = try await cli.runInProcess(["transcript", try #require(derivedIDs.first)])
+            #expect(transcript.status != 0 && transcript.stderr.contains("erased"), "\(transcript.stderr)")
         }
     }
 }
