@@ -142,12 +142,8 @@ struct IngestLineParser {
                 default: f.problem("source", "must be live, fixture or import")
                 }
             }
-            let labels = f.stringMap("labels") { name, value in
-                SessionLabels.problem(labels: [name: value])
-            } ?? [:]
-            if labels.count > SessionLabels.maxCount {
-                f.problem("labels", "holds \(labels.count) labels; a session has at most \(SessionLabels.maxCount)")
-            }
+            let labels = f.stringMap("labels") ?? [:]
+            if let problem = SessionLabels.problem(labels: labels) { f.problem("labels", problem) }
             guard let subject, let locale else { return nil }
             return .sessionStarted(SessionStarted(subject: subject, locale: locale, device: device, appVersion: appVersion,
                                                   source: source, labels: labels))
