@@ -80,7 +80,7 @@ public struct SubjectErasure {
         try log.destroyKeys(of: sessions.map(SessionStreams.session), updatingViews: views) { views in
             for session in sessions {
                 try views[0].put(session.wireBytes, SessionSummary.shredded(session, status: status, subject: subject).rowBytes)
-                try views[1].remove(session.wireBytes)
+                try views[1].removeRows(startingWith: session.wireBytes)
             }
             if let subject {
                 for (key, value) in try views[2].rows(startingWith: subject.bytes) { try views[2].put(key, value) }

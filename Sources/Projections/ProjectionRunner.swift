@@ -13,8 +13,10 @@ public struct ProjectionRunner: Sendable {
     public static let sessionsView = "sessions"
     /// The persisted consent trails, one row per grant or revocation.
     public static let consentView = "consent-trail"
-    /// The persisted transcripts, one row per session.
-    public static let transcriptsView = "transcripts"
+    /// The persisted transcripts, a row per committed segment and one of partials per session (``TranscriptParts``).
+    public static let transcriptsView = "transcript-parts"
+    /// The view that held the transcripts before, one row per session: dropped at the first catch-up.
+    static let retiredTranscriptsView = "transcripts"
     static let views = [sessionsView, transcriptsView, consentView]
     /// Events read and folded per batch.
     public static let defaultBatchSize = 32_768
@@ -36,6 +38,8 @@ public struct ProjectionRunner: Sendable {
     /// being recorded is folded again from here, not decoded from its row at every catch-up (its row
     /// grows with the session). Used only while the stored checkpoint is still that one.
     private let written = Shared<(checkpoint: UInt64, transcripts: [UUID: TranscriptView])?>(nil)
+    /// Whether this runner has seen to it that the retired transcripts view is gone.
+    private let retiredViewDropped = Shared(false)
 
     /// A runner over `log`'s persisted views.
     public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec, batchSize: Int = defaultBatchSize,
@@ -61,6 +65,7 @@ public struct ProjectionRunner: Sendable {
         var checkpoints: [UInt64] = []
         for view in Self.views { checkpoints.append(try log.readView(view) { try $0.checkpoint() } ?? 0) }
         let readOnly = try log.isReadOnlyReplica()
+        if !readOnly { try dropRetiredView() }
         var unwritten = FoldedRows()
         var read: UInt64 = 0
         let reader = BatchPrefetcher(log: log, codec: codec, batchSize: batchSize)
@@ -113,10 +118,22 @@ public struct ProjectionRunner: Sendable {
         return (changed, position)
     }
 
+    /// The transcripts' rows of the layout before ``TranscriptParts`` are derived data: they go, and the
+    /// new view is folded from the start.
+    private func dropRetiredView() throws {
+        guard !retiredViewDropped.current else { return }
+        if try log.readView(Self.retiredTranscriptsView, { try $0.checkpoint() }) != nil {
+            try log.dropView(Self.retiredTranscriptsView)
+        }
+        retiredViewDropped.current = true
+    }
+
     /// View rows folded and not written yet.
     private struct FoldedRows: Sendable {
         var summaries: [UUID: SessionSummary] = [:]
         var transcripts: [UUID: TranscriptView] = [:]
+        /// What changed in each of `transcripts` since its rows were stored.
+        var transcriptChanges: [UUID: TranscriptChanges] = [:]
         /// Sessions erased or purged: their transcript rows go.
         var shreddedTranscripts: Set<UUID> = []
         /// Sessions whose partials retention discarded, whose transcript rows are not in memory.
@@ -148,7 +165,7 @@ public struct ProjectionRunner: Sendable {
             for session in transcriptSessions { rows.transcripts[session] = kept[session] }
             transcriptSessions = transcriptSessions.filter { kept[$0] == nil }
         }
-        rows.transcripts.merge(try loadRows(Self.transcriptsView, for: transcriptSessions, decode: TranscriptView.init(session:row:))) { $1 }
+        rows.transcripts.merge(try loadRows(Self.transcriptsView, for: transcriptSessions, read: TranscriptParts.read)) { $1 }
         SessionListFold.fold(events, from: sessionsFrom, into: &rows.summaries)
         events.forEachRun { first, run in
             if first.isCopy {  // consent copies in subjects' trails feed the trails, not the session list
@@ -158,22 +175,30 @@ public struct ProjectionRunner: Sendable {
             }
             if let sessions = first.discardedPartials, first.position >= transcriptsFrom {
                 for session in sessions {
-                    if rows.transcripts[session] != nil { rows.transcripts[session]!.dropPartials() } else { rows.partialsDropped.insert(session) }
+                    if rows.transcripts[session] != nil {
+                        rows.transcripts[session]!.dropPartials()
+                        rows.transcriptChanges[session, default: TranscriptChanges()].partials = true
+                    } else {
+                        rows.partialsDropped.insert(session)
+                    }
                 }
             }
             if let (sessions, _, _) = first.shredding, first.position >= transcriptsFrom {
                 for session in sessions {
                     rows.transcripts[session] = nil
+                    rows.transcriptChanges[session] = nil
                     rows.shreddedTranscripts.insert(session)
                 }
             }
             guard let run, run.last!.position >= transcriptsFrom, run.contains(where: { Self.isTranscript($0.event.type) }) else { return }
             let session = first.event.session
             var transcript = rows.transcripts.removeValue(forKey: session) ?? TranscriptView(session: session)
+            var changes = rows.transcriptChanges[session] ?? TranscriptChanges()
             for event in run where event.position >= transcriptsFrom && Self.isTranscript(event.event.type) {
-                transcript.apply(event.event)
+                changes.apply(event.event, to: &transcript)
             }
             rows.transcripts[session] = transcript
+            rows.transcriptChanges[session] = changes
             rows.shreddedTranscripts.remove(session)
         }
         rows.events += events.count
@@ -192,15 +217,12 @@ public struct ProjectionRunner: Sendable {
                 try sessions.setCheckpoint(next)
             }
             if try due(1) {
-                for session in folded.shreddedTranscripts { try transcripts.remove(session.wireBytes) }
+                for session in folded.shreddedTranscripts { try TranscriptParts.remove(session, from: transcripts) }
                 for session in folded.partialsDropped where folded.transcripts[session] == nil {
-                    guard var transcript = try transcripts.row(session.wireBytes).map({ try TranscriptView(session: session, row: $0) })
-                    else { continue }
-                    transcript.dropPartials()
-                    try Self.putTranscript(transcript, of: session, into: transcripts)
+                    try transcripts.remove(TranscriptParts.partialsKey(session))
                 }
                 for (session, transcript) in folded.transcripts {
-                    try Self.putTranscript(transcript, of: session, into: transcripts)
+                    try TranscriptParts.write(transcript, changes: folded.transcriptChanges[session] ?? TranscriptChanges(), into: transcripts)
                 }
                 try transcripts.setCheckpoint(next)
                 written.current = (next, folded.transcripts)  // unused unless the commit stores `next`
@@ -209,17 +231,6 @@ public struct ProjectionRunner: Sendable {
                 for (key, value) in folded.trailRows { try trails.put(key, value) }
                 try trails.setCheckpoint(next)
             }
-        }
-    }
-
-    /// A transcript row is the session's content: it is sealed with the session's data key, so
-    /// erasing the session leaves no readable copy of it, wherever stale pages keep one. A session
-    /// erased since its events were read gets no row.
-    static func putTranscript(_ transcript: TranscriptView, of session: UUID, into writer: ViewWriter) throws {
-        do {
-            try writer.put(session.wireBytes, transcript.rowBytes, sealedWithKeyOf: SessionStreams.session(session))
-        } catch let error as EventLogError where error.code == .keyDestroyed {
-            try writer.remove(session.wireBytes)
         }
     }
 
@@ -233,11 +244,16 @@ public struct ProjectionRunner: Sendable {
     /// The stored rows of these sessions.
     private func loadRows<Row>(_ view: String, for sessions: Set<UUID>,
                                decode: (UUID, [UInt8]) throws -> Row) throws -> [UUID: Row] {
+        try loadRows(view, for: sessions) { session, reader in try reader.row(session.wireBytes).map { try decode(session, $0) } }
+    }
+
+    private func loadRows<Row>(_ view: String, for sessions: Set<UUID>,
+                               read: (UUID, ViewReader) throws -> Row?) throws -> [UUID: Row] {
         guard !sessions.isEmpty else { return [:] }
         return try log.readView(view) { reader in
             var rows: [UUID: Row] = [:]
             for session in sessions {
-                if let row = try reader.row(session.wireBytes) { rows[session] = try decode(session, row) }
+                if let row = try read(session, reader) { rows[session] = row }
             }
             return rows
         }
@@ -249,9 +265,7 @@ public struct ProjectionRunner: Sendable {
         let unstored = unstored.current
         if let transcript = unstored?.transcripts[session] { return transcript }
         if unstored?.shreddedTranscripts.contains(session) == true { return nil }
-        var stored = try log.readView(Self.transcriptsView) { view in
-            try view.row(session.wireBytes).map { try TranscriptView(session: session, row: $0) }
-        }
+        var stored = try log.readView(Self.transcriptsView) { try TranscriptParts.read(session, from: $0) }
         if unstored?.partialsDropped.contains(session) == true { stored?.dropPartials() }
         return stored
     }
@@ -348,7 +362,7 @@ public struct ProjectionRunner: Sendable {
     }
 }
 
-extension UInt64 {
+extension FixedWidthInteger {
     var bigEndianBytes: [UInt8] { withUnsafeBytes(of: bigEndian) { Array($0) } }
 }
 

@@ -1,26 +1,48 @@
 import Foundation
 import SessionModel
 
-/// A session's transcript row in the `transcripts` view, keyed by the session id: protobuf wire
-/// format, fields 1 segment {1 id · 2 text · 3 correction · 4 start · 5 end · 6 confidence · 7 speaker ·
+/// A session's transcript as a `TranscriptRow` (docs/views.proto): protobuf wire format, fields 1 segment {1 id · 2 text · 3 correction · 4 start · 5 end · 6 confidence · 7 speaker ·
 /// 8 word {1 word · 2 start · 3 end · 4 confidence} · 9 committed-at} (repeated, in commit order) and
 /// 2 partial {1 segment · 2 revision · 3 text · 4 start · 5 end · 6 stability} (repeated, in order).
 extension TranscriptView {
+    /// The whole transcript as one row: what the rows of ``TranscriptParts`` give, concatenated.
     package var rowBytes: [UInt8] {
         var writer = WireWriter(capacity: segments.count * 96 + 64)
-        for segment in segments {
-            writer.message(1) { w in
-                w.string(1, segment.id)
-                w.string(2, segment.text)
-                w.optionalString(3, segment.correction)
-                w.uint(4, segment.startMilliseconds)
-                w.uint(5, segment.endMilliseconds)
-                w.double(6, segment.confidence)
-                w.optionalString(7, segment.speaker)
-                for word in segment.words { word.write(asMessage: 8, to: &w) }
-                w.optionalSint(9, segment.committedAt)
-            }
+        for index in segments.indices { writeSegment(index, to: &writer) }
+        writePartials(to: &writer)
+        return writer.bytes
+    }
+
+    /// Committed segment `index` as field 1 of a row: a `TranscriptRow` holding that segment alone.
+    func segmentRowBytes(_ index: Int) -> [UInt8] {
+        var writer = WireWriter(capacity: 128)
+        writeSegment(index, to: &writer)
+        return writer.bytes
+    }
+
+    /// The partials as fields 2 of a row: a `TranscriptRow` holding the partials alone.
+    var partialsRowBytes: [UInt8] {
+        var writer = WireWriter(capacity: partialOrder.count * 64)
+        writePartials(to: &writer)
+        return writer.bytes
+    }
+
+    private func writeSegment(_ index: Int, to writer: inout WireWriter) {
+        let segment = segments[index]
+        writer.message(1) { w in
+            w.string(1, segment.id)
+            w.string(2, segment.text)
+            w.optionalString(3, segment.correction)
+            w.uint(4, segment.startMilliseconds)
+            w.uint(5, segment.endMilliseconds)
+            w.double(6, segment.confidence)
+            w.optionalString(7, segment.speaker)
+            for word in segment.words { word.write(asMessage: 8, to: &w) }
+            w.optionalSint(9, segment.committedAt)
         }
+    }
+
+    private func writePartials(to writer: inout WireWriter) {
         for partial in partials {
             writer.message(2) { w in
                 w.string(1, partial.segment)
@@ -31,7 +53,6 @@ extension TranscriptView {
                 w.double(6, partial.stability)
             }
         }
-        return writer.bytes
     }
 
     init(session: UUID, row: [UInt8]) throws {

@@ -30,7 +30,7 @@ struct EventRoutes {
 
     private func append(_ request: Request, _ context: ServerContext) async throws -> Response {
         try context.require(.ingest)
-        if let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingCharacters(in: .whitespaces).lowercased(),
+        if let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingOptionalWhiteSpace.lowercased(),
            !Self.ndjsonTypes.contains(type) {
             throw Problem(status: .unsupportedMediaType, type: "unsupported-media-type", title: "The body must be NDJSON.",
                           detail: "Content-Type \(type) is not NDJSON; send application/x-ndjson, one event per line (docs/INGEST.md)")

@@ -70,7 +70,7 @@ struct TokenAuthentication: RouterMiddleware {
         let presented: String
         if let header = request.headers[.authorization] {
             guard header.count > 7, header.prefix(7).lowercased() == "bearer " else { throw Problem.unauthenticated }
-            presented = header.dropFirst(7).trimmingCharacters(in: .whitespaces)
+            presented = String(header.dropFirst(7).trimmingOptionalWhiteSpace)
         } else if request.method == .get || request.method == .head, let cookie = request.cookies[WebConsole.cookieName] {
             presented = cookie.value
         } else {

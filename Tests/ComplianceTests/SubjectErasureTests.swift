@@ -42,7 +42,7 @@ import TestSupport
                 var entry = try cursor.first()
                 while let (key, value) = entry {
                     let key = Array(key)
-                    if sessions.contains(where: { key.ends(with: $0.wireBytes) }) || key.contains(subsequence: subject.bytes) {
+                    if sessions.contains(where: { key.contains(subsequence: $0.wireBytes) }) || key.contains(subsequence: subject.bytes) {
                         found.append(Array(value))
                     }
                     entry = try cursor.next()

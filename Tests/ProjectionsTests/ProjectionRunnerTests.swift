@@ -1,4 +1,4 @@
-import EventLog
+@testable import EventLog
 import Foundation
 import Ingest
 import Migrations
@@ -181,6 +181,86 @@ import TestSupport
             #expect(updated.partials.isEmpty)
             try runner.rebuild()
             #expect(try runner.transcript(of: session) == updated)
+        }
+    }
+
+    /// The sealed bytes of every stored row of the transcripts view, by row key.
+    static func storedTranscriptRows(in log: EventLog) throws -> [[UInt8]: [UInt8]] {
+        let prefix = [UInt8(ProjectionRunner.transcriptsView.utf8.count)] + Array(ProjectionRunner.transcriptsView.utf8)
+        return try log.reading { txn in
+            var rows: [[UInt8]: [UInt8]] = [:]
+            try txn.withCursor(StoreLayout.views) { cursor in
+                var entry = try cursor.seek(atOrAfter: prefix)
+                while let (key, value) = entry, key.starts(with: prefix) {
+                    rows[Array(key.dropFirst(prefix.count))] = Array(value)
+                    entry = try cursor.next()
+                }
+            }
+            return rows
+        }
+    }
+
+    @Test func aCatchUpSealsAgainOnlyTheTranscriptPartsThatChanged() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID()
+            let id = session.uuidString.lowercased()
+            func commit(_ segment: Int) -> String {
+                #"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:00:1\#(segment)Z","segment":"\#(segment)","text":"Segment \#(segment).","start_ms":\#(segment * 1000),"end_ms":\#(segment * 1000 + 900)}"#
+            }
+            let first = [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}"#,
+                         commit(0), commit(1), commit(2),
+                         #"{"type":"transcript.partial","session":"\#(id)","at":"2026-11-21T10:00:13Z","segment":"3","revision":1,"text":"segm","start_ms":3000,"end_ms":3400}"#]
+            _ = try await SessionIngest(log: log).ingest(Data(first.joined(separator: "\n").utf8))
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            let before = try Self.storedTranscriptRows(in: log)
+            #expect(Set(before.keys) == Set([0, 1, 2].map { TranscriptParts.segmentKey(session, $0) } + [TranscriptParts.partialsKey(session)]))
+
+            let second = [commit(3), #"{"type":"transcript.corrected","session":"\#(id)","at":"2026-11-21T10:00:14Z","segment":"0","text":"Corrected."}"#]
+            _ = try await SessionIngest(log: log).ingest(Data(second.joined(separator: "\n").utf8))
+            try runner.catchUp()
+            let after = try Self.storedTranscriptRows(in: log)
+            // Segments 1 and 2 were not sealed again; the corrected segment was; the commit of 3 added its row and
+            // emptied the partials, whose row went.
+            #expect(after[TranscriptParts.segmentKey(session, 1)] == before[TranscriptParts.segmentKey(session, 1)])
+            #expect(after[TranscriptParts.segmentKey(session, 2)] == before[TranscriptParts.segmentKey(session, 2)])
+            #expect(after[TranscriptParts.segmentKey(session, 0)] != before[TranscriptParts.segmentKey(session, 0)])
+            #expect(after[TranscriptParts.segmentKey(session, 3)] != nil)
+            #expect(after[TranscriptParts.partialsKey(session)] == nil)
+            let folded = TranscriptView.fold(session: session, try log.readStream(StreamID(session)).map { try SessionMigrations.codec.decode($0).event })
+            #expect(try runner.transcript(of: session) == folded)
+            #expect(try ProjectionRunner(log: log).transcript(of: session)?.segments.map(\.currentText)
+                    == ["Corrected.", "Segment 1.", "Segment 2.", "Segment 3."])
+        }
+    }
+
+    @Test func aStoreWhoseTranscriptsAreInTheRetiredOneRowLayoutHasThemDroppedAndFoldedAgain() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID()
+            let id = session.uuidString.lowercased()
+            let file = """
+            {"type":"session.started","session":"\(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}
+            {"type":"transcript.committed","session":"\(id)","at":"2026-11-21T10:00:02Z","segment":"1","text":"Hello.","start_ms":0,"end_ms":900}
+            """
+            _ = try await SessionIngest(log: log).ingest(Data(file.utf8))
+            var stale = TranscriptView(session: session)
+            stale.apply(SessionEvent(session: session, occurredAt: 0, payload: .transcriptCommitted(
+                TranscriptCommitted(segment: "1", text: "Stale.", startMilliseconds: 0, endMilliseconds: 900))))
+            try log.updateView(ProjectionRunner.retiredTranscriptsView) { view in
+                try view.put(session.wireBytes, stale.rowBytes, sealedWithKeyOf: SessionStreams.session(session))
+                try view.setCheckpoint(try log.eventCount())
+            }
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            #expect(try runner.transcript(of: session)?.segments.map(\.currentText) == ["Hello."])
+            #expect(try log.readView(ProjectionRunner.retiredTranscriptsView) { try $0.checkpoint() } == nil)
+            #expect(try log.readView(ProjectionRunner.retiredTranscriptsView) { view in
+                var rows = 0
+                try view.forEachRow { _, _ in rows += 1 }
+                return rows
+            } == 0)
         }
     }
 }

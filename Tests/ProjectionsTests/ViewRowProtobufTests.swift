@@ -28,16 +28,17 @@ import TestSupport
         let entry = ConsentTrail.Entry(granted: true, session: session.session, consentType: "transcription",
                                        method: "in_app_prompt", policyVersion: "v2", occurredAt: -5, recordedAt: 1_795_255_200_000)
         let rows = [("view:sessions", summary.rowBytes), ("view:transcripts", transcript.rowBytes),
-                    ("view:consent-trail", entry.rowBytes)]
+                    ("view:consent-trail", entry.rowBytes), ("view:transcript-parts", transcript.segmentRowBytes(0)),
+                    ("view:transcript-parts", transcript.partialsRowBytes)]
         let lines = try ProtobufDecoder.decode(rows.map { $0.0 + "\t" + Hex.string($0.1) + "\n" }.joined())
-        try #require(lines.count == 3)
+        try #require(lines.count == 5)
         var messages: [[String: Any]] = []
         for (line, row) in zip(lines, rows) {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(json["canonical"] as? Bool == true, "\(row.0) is not canonical protobuf: \(line)")
             messages.append(try #require(json["message"] as? [String: Any]))
         }
-        try #require(messages.count >= 3)
+        try #require(messages.count >= 5)
         #expect(messages[0]["locale"] as? String == "en-GB")
         #expect(messages[0]["status"] as? Int == 2)
         #expect((messages[0]["recordings"] as? [[String: Any]])?.first?["channels"] as? Int == 2)
@@ -51,5 +52,11 @@ import TestSupport
         #expect(messages[2]["granted"] as? Bool == true)
         #expect(messages[2]["occurred_at_ms"] as? String == "-5")  // 64-bit integers are strings in protobuf's JSON
         #expect(messages[2]["policy_version"] as? String == "v2")
+        // The transcript's parts, each a row of its own: a segment alone, the partials alone, together the whole row.
+        #expect((messages[3]["segments"] as? [[String: Any]])?.first?["correction"] as? String == "Hello, world")
+        #expect(messages[3]["partials"] == nil)
+        #expect((messages[4]["partials"] as? [[String: Any]])?.first?["text"] as? String == "and th")
+        #expect(messages[4]["segments"] == nil)
+        #expect(transcript.segmentRowBytes(0) + transcript.partialsRowBytes == transcript.rowBytes)
     }
 }

@@ -152,7 +152,7 @@ final class WaitRecorder: @unchecked Sendable {
             var wrong = try #require(try ProjectionRunner(log: log).transcript(of: Self.session))
             try #require(wrong.segments.count >= 2)
             wrong.segments[1].text = "Much sooner."
-            try log.updateView(ProjectionRunner.transcriptsView) { try $0.put(Self.session.wireBytes, wrong.rowBytes) }
+            try log.updateView(ProjectionRunner.transcriptsView) { try TranscriptParts.write(wrong, changes: .all(of: wrong), into: $0) }
             var replay = try SessionReplay.load(Self.session, from: log)
             let found = try #require(try await replay.verify(against: log).divergence)
             #expect(found.view == "transcript")

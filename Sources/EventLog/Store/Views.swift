@@ -19,7 +19,12 @@ public struct ViewWriter {
     /// - Throws: ``EventLogError/Code/keyDestroyed`` when `stream` was erased;
     ///   ``EventLogError/Code/invalidArgument`` when `stream` does not exist.
     public func put(_ key: [UInt8], _ value: [UInt8], sealedWithKeyOf stream: StreamID? = nil) throws {
-        let storedKey = reader.storedKey(key)
+        try put([(key, value)], sealedWithKeyOf: stream)
+    }
+
+    /// Stores each of `rows` as ``put(_:_:sealedWithKeyOf:)`` does, finding the sealing key once.
+    public func put(_ rows: [(key: [UInt8], value: [UInt8])], sealedWithKeyOf stream: StreamID? = nil) throws {
+        guard !rows.isEmpty else { return }
         var keyID: UInt32 = 0
         var sealingKey = reader.key
         if let stream {
@@ -33,22 +38,40 @@ public struct ViewWriter {
             }
             sealingKey = found
         }
-        let sealed = value.withUnsafeBytes {
-            AEAD.sealBox($0, additionalData: reader.additionalData(storedKey), key: sealingKey)
+        for (key, value) in rows {
+            let storedKey = reader.storedKey(key)
+            let sealed = value.withUnsafeBytes {
+                AEAD.sealBox($0, additionalData: reader.additionalData(storedKey), key: sealingKey)
+            }
+            let stored = [UInt8](bigEndian: keyID) + sealed
+            // LMDB overwrites a value of the same size in place; a value of another size it moves, and the
+            // old bytes could stay in the page's free space: overwrite them first.
+            if let old = try reader.txn.get(StoreLayout.views, storedKey), old.count != stored.count {
+                try reader.txn.scrubAndDelete(StoreLayout.views, storedKey)
+            }
+            try reader.txn.put(StoreLayout.views, storedKey, stored)
         }
-        let stored = [UInt8](bigEndian: keyID) + sealed
-        // LMDB overwrites a value of the same size in place; a value of another size it moves, and the
-        // old bytes could stay in the page's free space: overwrite them first.
-        if let old = try reader.txn.get(StoreLayout.views, storedKey), old.count != stored.count {
-            try reader.txn.scrubAndDelete(StoreLayout.views, storedKey)
-        }
-        try reader.txn.put(StoreLayout.views, storedKey, stored)
     }
 
     /// Removes the row at `key`, if any, overwriting its bytes first so that no copy of them is
     /// left in the page that held it.
     public func remove(_ key: [UInt8]) throws {
         try reader.txn.scrubAndDelete(StoreLayout.views, reader.storedKey(key))
+    }
+
+    /// Removes every row whose key starts with `keyPrefix` as ``remove(_:)`` does, without opening them
+    /// (they may be sealed with a key destroyed in this transaction).
+    public func removeRows(startingWith keyPrefix: [UInt8]) throws {
+        let start = reader.storedKey(keyPrefix)
+        var keys: [[UInt8]] = []
+        try reader.txn.withCursor(StoreLayout.views) { cursor in
+            var entry = try cursor.seek(atOrAfter: start)
+            while let (storedKey, _) = entry, storedKey.starts(with: start) {
+                keys.append(Array(storedKey))
+                entry = try cursor.next()
+            }
+        }
+        for key in keys { try reader.txn.scrubAndDelete(StoreLayout.views, key) }
     }
 
     /// The position of the first event the view has not folded yet; nil for a view never written.
