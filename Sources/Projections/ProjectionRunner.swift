@@ -34,10 +34,8 @@ public struct ProjectionRunner: Sendable {
     /// ``catchUp(progress:)`` folded past the stored checkpoints. The queries answer from the stored
     /// rows with these over them, as they would after the rows were written.
     private let unstored = Shared<FoldedRows?>(nil)
-    /// The transcripts this runner last wrote and the checkpoint written with them: a session still
-    /// being recorded is folded again from here, not decoded from its row at every catch-up (its row
-    /// grows with the session). Used only while the stored checkpoint is still that one.
-    private let written = Shared<(checkpoint: UInt64, transcripts: [UUID: TranscriptView])?>(nil)
+    /// The transcripts this runner stored last: a session still being recorded is folded on from here.
+    private let storedTranscripts = TranscriptCache()
     /// Whether this runner has seen to it that the retired transcripts view is gone.
     private let retiredViewDropped = Shared(false)
 
@@ -161,10 +159,9 @@ public struct ProjectionRunner: Sendable {
         }
         let summarySessions = SessionListFold.sessions(in: events, from: sessionsFrom).filter { rows.summaries[$0] == nil }
         rows.summaries.merge(try loadRows(Self.sessionsView, for: summarySessions, decode: SessionSummary.init(session:row:))) { $1 }
-        if let (checkpoint, kept) = written.current, checkpoint == transcriptsFrom {
-            for session in transcriptSessions { rows.transcripts[session] = kept[session] }
-            transcriptSessions = transcriptSessions.filter { kept[$0] == nil }
-        }
+        let kept = storedTranscripts.take(transcriptSessions, storedThrough: transcriptsFrom)
+        transcriptSessions.subtract(kept.keys)
+        rows.transcripts.merge(consume kept) { $1 }
         rows.transcripts.merge(try loadRows(Self.transcriptsView, for: transcriptSessions, read: TranscriptParts.read)) { $1 }
         SessionListFold.fold(events, from: sessionsFrom, into: &rows.summaries)
         events.forEachRun { first, run in
@@ -225,7 +222,9 @@ public struct ProjectionRunner: Sendable {
                     try TranscriptParts.write(transcript, changes: folded.transcriptChanges[session] ?? TranscriptChanges(), into: transcripts)
                 }
                 try transcripts.setCheckpoint(next)
-                written.current = (next, folded.transcripts)  // unused unless the commit stores `next`
+                // Unused unless the commit stores `next`.
+                storedTranscripts.stored(folded.transcripts, removed: folded.shreddedTranscripts.union(folded.partialsDropped),
+                                         checkpoint: next, previous: checkpoints[1])
             }
             if try due(2) {
                 for (key, value) in folded.trailRows { try trails.put(key, value) }
@@ -305,6 +304,7 @@ public struct ProjectionRunner: Sendable {
     @discardableResult
     public func rebuild(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
         for view in Self.views { try log.dropView(view) }
+        storedTranscripts.clear()
         return try catchUp(progress: progress)
     }
 

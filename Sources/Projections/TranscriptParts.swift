@@ -3,17 +3,22 @@ import Foundation
 import SessionLog
 import SessionModel
 
-/// A session's transcript in the `transcript-parts` view: one row per committed segment, key
-/// `session id (16) ‖ 0x00 ‖ commit index u32`, and one row of its partials, key `session id ‖ 0x01`
-/// (absent while it has none). Each row is a `TranscriptRow` holding its part alone, so a session's rows
-/// concatenated in key order are its whole `TranscriptRow` (protobuf concatenates repeated fields).
+/// A session's transcript in the `transcript-parts` view: one row per block of 64 committed segments,
+/// key `session id (16) ‖ 0x00 ‖ block u32` (block `b` holds the segments committed `64b ..< 64b + 64`th),
+/// and one row of its partials, key `session id ‖ 0x01` (absent while it has none). Each row is a
+/// `TranscriptRow` holding its part alone, so a session's rows concatenated in key order are its whole
+/// `TranscriptRow` (protobuf concatenates repeated fields).
 ///
-/// A catch-up writes only the parts that changed: a session's new segments, a corrected one, its
-/// partials. One row for the whole transcript had to be encoded and sealed again at every catch-up
-/// that touched the session, a cost that grew with the session (docs/FORMAT.md §8).
+/// A catch-up writes only the parts that changed: the blocks of a session's new or corrected segments,
+/// its partials. One row for the whole transcript had to be encoded and sealed again at every catch-up
+/// that touched the session, a cost that grew with the session (docs/FORMAT.md §8); a row per segment
+/// made reading a long transcript back one decryption per segment.
 enum TranscriptParts {
-    static func segmentKey(_ session: UUID, _ index: Int) -> [UInt8] {
-        session.wireBytes + [0] + UInt32(index).bigEndianBytes
+    /// Committed segments per row.
+    static let segmentsPerBlock = 64
+
+    static func blockKey(_ session: UUID, _ block: Int) -> [UInt8] {
+        session.wireBytes + [0] + UInt32(block).bigEndianBytes
     }
 
     static func partialsKey(_ session: UUID) -> [UInt8] {
@@ -36,7 +41,12 @@ enum TranscriptParts {
     /// keeps no rows.
     static func write(_ transcript: TranscriptView, changes: TranscriptChanges, into view: ViewWriter) throws {
         let session = transcript.session
-        var rows = changes.segments.sorted().map { (key: segmentKey(session, $0), value: transcript.segmentRowBytes($0)) }
+        let blocks = Set(changes.segments.map { $0 / segmentsPerBlock })
+        var rows = blocks.sorted().map { block in
+            let first = block * segmentsPerBlock
+            return (key: blockKey(session, block),
+                    value: transcript.segmentsRowBytes(first..<min(first + segmentsPerBlock, transcript.segments.count)))
+        }
         if changes.partials {
             if transcript.partials.isEmpty {
                 try view.remove(partialsKey(session))

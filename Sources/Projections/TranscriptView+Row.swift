@@ -13,10 +13,10 @@ extension TranscriptView {
         return writer.bytes
     }
 
-    /// Committed segment `index` as field 1 of a row: a `TranscriptRow` holding that segment alone.
-    func segmentRowBytes(_ index: Int) -> [UInt8] {
-        var writer = WireWriter(capacity: 128)
-        writeSegment(index, to: &writer)
+    /// Committed segments `indexes` as fields 1 of a row: a `TranscriptRow` holding those segments alone.
+    func segmentsRowBytes(_ indexes: Range<Int>) -> [UInt8] {
+        var writer = WireWriter(capacity: indexes.count * 96)
+        for index in indexes { writeSegment(index, to: &writer) }
         return writer.bytes
     }
 

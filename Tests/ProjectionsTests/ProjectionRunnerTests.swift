@@ -206,32 +206,63 @@ import TestSupport
             let session = UUID()
             let id = session.uuidString.lowercased()
             func commit(_ segment: Int) -> String {
-                #"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:00:1\#(segment)Z","segment":"\#(segment)","text":"Segment \#(segment).","start_ms":\#(segment * 1000),"end_ms":\#(segment * 1000 + 900)}"#
+                #"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:00:10Z","segment":"\#(segment)","text":"Segment \#(segment).","start_ms":\#(segment * 1000),"end_ms":\#(segment * 1000 + 900)}"#
             }
-            let first = [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}"#,
-                         commit(0), commit(1), commit(2),
-                         #"{"type":"transcript.partial","session":"\#(id)","at":"2026-11-21T10:00:13Z","segment":"3","revision":1,"text":"segm","start_ms":3000,"end_ms":3400}"#]
+            // 130 segments: blocks 0 and 1 full, block 2 holding two; then a partial of the next one.
+            let first = [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}"#]
+                + (0..<130).map(commit)
+                + [#"{"type":"transcript.partial","session":"\#(id)","at":"2026-11-21T10:00:13Z","segment":"130","revision":1,"text":"segm","start_ms":130000,"end_ms":130400}"#]
             _ = try await SessionIngest(log: log).ingest(Data(first.joined(separator: "\n").utf8))
             let runner = ProjectionRunner(log: log)
             try runner.catchUp()
             let before = try Self.storedTranscriptRows(in: log)
-            #expect(Set(before.keys) == Set([0, 1, 2].map { TranscriptParts.segmentKey(session, $0) } + [TranscriptParts.partialsKey(session)]))
+            let blocks = (0..<3).map { TranscriptParts.blockKey(session, $0) }
+            #expect(Set(before.keys) == Set(blocks + [TranscriptParts.partialsKey(session)]))
 
-            let second = [commit(3), #"{"type":"transcript.corrected","session":"\#(id)","at":"2026-11-21T10:00:14Z","segment":"0","text":"Corrected."}"#]
+            let second = [commit(130), #"{"type":"transcript.corrected","session":"\#(id)","at":"2026-11-21T10:00:14Z","segment":"0","text":"Corrected."}"#]
             _ = try await SessionIngest(log: log).ingest(Data(second.joined(separator: "\n").utf8))
             try runner.catchUp()
             let after = try Self.storedTranscriptRows(in: log)
-            // Segments 1 and 2 were not sealed again; the corrected segment was; the commit of 3 added its row and
+            // Block 1 was not sealed again; block 0 (the correction) and block 2 (the new segment) were; the commit
             // emptied the partials, whose row went.
-            #expect(after[TranscriptParts.segmentKey(session, 1)] == before[TranscriptParts.segmentKey(session, 1)])
-            #expect(after[TranscriptParts.segmentKey(session, 2)] == before[TranscriptParts.segmentKey(session, 2)])
-            #expect(after[TranscriptParts.segmentKey(session, 0)] != before[TranscriptParts.segmentKey(session, 0)])
-            #expect(after[TranscriptParts.segmentKey(session, 3)] != nil)
+            #expect(after[blocks[1]] == before[blocks[1]])
+            #expect(after[blocks[0]] != before[blocks[0]])
+            #expect(after[blocks[2]] != before[blocks[2]])
             #expect(after[TranscriptParts.partialsKey(session)] == nil)
             let folded = TranscriptView.fold(session: session, try log.readStream(StreamID(session)).map { try SessionMigrations.codec.decode($0).event })
             #expect(try runner.transcript(of: session) == folded)
-            #expect(try ProjectionRunner(log: log).transcript(of: session)?.segments.map(\.currentText)
-                    == ["Corrected.", "Segment 1.", "Segment 2.", "Segment 3."])
+            let fresh = try #require(try ProjectionRunner(log: log).transcript(of: session))
+            #expect(fresh.segments.count == 131)
+            #expect(fresh.segments.first?.currentText == "Corrected.")
+            #expect(fresh.segments.last?.currentText == "Segment 130.")
+        }
+    }
+
+    @Test func runnersTakingTurnsAtOneStoreKeepEachTranscriptEqualToItsFold() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let sessions = [UUID(), UUID()]
+            let ingest = SessionIngest(log: log)
+            let runners = [ProjectionRunner(log: log), ProjectionRunner(log: log)]
+            for round in 0..<6 {
+                let session = sessions[round % 2]
+                let id = session.uuidString.lowercased()
+                var lines = round < 2 ? [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}"#] : []
+                lines += (0..<70).map { number in
+                    let segment = round * 70 + number
+                    return #"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:00:10Z","segment":"\#(segment)","text":"Round \#(round), \#(number).","start_ms":\#(segment),"end_ms":\#(segment + 1)}"#
+                }
+                lines.append(#"{"type":"transcript.corrected","session":"\#(id)","at":"2026-11-21T10:00:11Z","segment":"\#(round * 70)","text":"Corrected in round \#(round)."}"#)
+                _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8))
+                // Rounds 0, 1 by the first runner, 2 by the second, 3, 4 by the first again (its copies stale), 5 by the second.
+                try runners[[0, 0, 1, 0, 0, 1][round]].catchUp()
+                for runner in runners {
+                    for session in sessions {
+                        let events = try log.readStream(StreamID(session)).map { try SessionMigrations.codec.decode($0).event }
+                        #expect(try runner.transcript(of: session) == (events.isEmpty ? nil : TranscriptView.fold(session: session, events)))
+                    }
+                }
+            }
         }
     }
 

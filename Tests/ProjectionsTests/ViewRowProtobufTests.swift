@@ -28,7 +28,7 @@ import TestSupport
         let entry = ConsentTrail.Entry(granted: true, session: session.session, consentType: "transcription",
                                        method: "in_app_prompt", policyVersion: "v2", occurredAt: -5, recordedAt: 1_795_255_200_000)
         let rows = [("view:sessions", summary.rowBytes), ("view:transcripts", transcript.rowBytes),
-                    ("view:consent-trail", entry.rowBytes), ("view:transcript-parts", transcript.segmentRowBytes(0)),
+                    ("view:consent-trail", entry.rowBytes), ("view:transcript-parts", transcript.segmentsRowBytes(0..<1)),
                     ("view:transcript-parts", transcript.partialsRowBytes)]
         let lines = try ProtobufDecoder.decode(rows.map { $0.0 + "\t" + Hex.string($0.1) + "\n" }.joined())
         try #require(lines.count == 5)
@@ -57,6 +57,6 @@ import TestSupport
         #expect(messages[3]["partials"] == nil)
         #expect((messages[4]["partials"] as? [[String: Any]])?.first?["text"] as? String == "and th")
         #expect(messages[4]["segments"] == nil)
-        #expect(transcript.segmentRowBytes(0) + transcript.partialsRowBytes == transcript.rowBytes)
+        #expect(transcript.segmentsRowBytes(0..<1) + transcript.partialsRowBytes == transcript.rowBytes)
     }
 }

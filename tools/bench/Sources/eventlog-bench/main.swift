@@ -89,6 +89,12 @@ case "session-growth":
     let measurements = Measurements(work: URL(fileURLWithPath: arguments[2]), postgresServer: postgres)
     try await SessionGrowthMeasurement(measurements: measurements, samples: samples).run(sizes: sizes)
 
+case "transcript-growth":
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: transcript-growth WORK_DIR SAMPLES [SIZE…]") }
+    let sizes = arguments.count > 4 ? arguments.dropFirst(4).compactMap { Int($0) } : [1, 400, 4_000, 40_000]
+    try await TranscriptGrowthMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples)
+        .run(sizes: sizes)
+
 case "access-policy":
     guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: access-policy WORK_DIR SAMPLES [READS…]") }
     let reads = arguments.count > 4 ? arguments[4...].compactMap { Int($0) } : [0, 1_000, 10_000, 100_000]

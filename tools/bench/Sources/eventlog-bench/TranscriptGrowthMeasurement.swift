@@ -1,0 +1,60 @@
+import BenchSupport
+import EventLog
+import Foundation
+import Ingest
+import Projections
+
+/// What keeping the persisted transcript current costs as its session grows: a session of `holds` committed
+/// segments, its views caught up, then `samples` rounds of one more commit and the catch-up that folds it
+/// (what `serve` runs in the background after appends). Each alternates with the same commit and catch-up
+/// for a session of one segment in the same store: their ratio is what the session's length costs.
+struct TranscriptGrowthMeasurement {
+    let measurements: Measurements
+    let samples: Int
+
+    func run(sizes: [Int]) async throws {
+        for holds in sizes {
+            let path = try measurements.freshStorePath("transcript-growth")
+            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
+            let ingest = SessionIngest(log: log)
+            let (long, short) = (UUID(), UUID())
+            var lines = [Self.started(long), Self.started(short), Self.commit(0, in: short)]
+            for number in 0..<holds {
+                lines.append(Self.commit(number, in: long))
+                if lines.count == 1000 {
+                    _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8))
+                    lines.removeAll()
+                }
+            }
+            if !lines.isEmpty { _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8)) }
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            var longCatchUps: [Double] = [], shortCatchUps: [Double] = []
+            for sample in 0..<samples {
+                _ = try await ingest.ingest(Data(Self.commit(holds + sample, in: long).utf8))
+                longCatchUps.append(try Self.seconds { try runner.catchUp() })
+                _ = try await ingest.ingest(Data(Self.commit(1 + sample, in: short).utf8))
+                shortCatchUps.append(try Self.seconds { try runner.catchUp() })
+            }
+            let segments = try runner.transcript(of: long)?.segments.count ?? 0
+            try log.close()
+            Report.emit(["scenario": "transcript-growth", "holds": holds, "segments_after": segments,
+                         "catch_up": Report.latencyFields(longCatchUps), "catch_up_one_segment_session": Report.latencyFields(shortCatchUps)])
+        }
+    }
+
+    private static func started(_ session: UUID) -> String {
+        #"{"type":"session.started","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:00Z","subject":"growth","locale":"en"}"#
+    }
+
+    private static func commit(_ number: Int, in session: UUID) -> String {
+        #"{"type":"transcript.committed","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:01Z","segment":"s\#(number)","text":"the words of segment number \#(number), about as long as one","start_ms":\#(number * 1000),"end_ms":\#(number * 1000 + 900)}"#
+    }
+
+    private static func seconds(_ body: () throws -> Void) throws -> Double {
+        let clock = ContinuousClock()
+        let started = clock.now
+        try body()
+        return Report.seconds(clock.now - started)
+    }
+}
