@@ -8,6 +8,7 @@ let package = Package(
         .library(name: "Failures", targets: ["Failures"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "EventLogPostgres", targets: ["EventLogPostgres"]),
+        .library(name: "HexCoding", targets: ["HexCoding"]),
         .library(name: "Output", targets: ["Output"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "SessionLog", targets: ["SessionLog"]),
@@ -70,17 +71,19 @@ let package = Package(
 
         // The one shape of every module's errors (CodedError, ErrorCode): no dependencies.
         .target(name: "Failures"),
+        // Bytes as lowercase hexadecimal: ids, hashes and key names as people and formats read them.
+        .target(name: "HexCoding"),
         // The engine, written against its storage protocols, with LMDB (the embedded default) and memory.
-        .target(name: "EventLog", dependencies: ["Failures", "CLMDB", "CSodium", "CZstd", "CCrypto"]),
+        .target(name: "EventLog", dependencies: ["Failures", "HexCoding", "CLMDB", "CSodium", "CZstd", "CCrypto"]),
         // PostgreSQL as a store's storage: only what registers it links libpq.
         .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ"]),
         // Streaming writers of rows as JSON, NDJSON, CSV and aligned tables; RFC 3339 times.
-        .target(name: "Output", dependencies: ["Failures"]),
+        .target(name: "Output", dependencies: ["Failures", "HexCoding"]),
         // Reading, writing and losslessly coding 16-bit PCM (libsndfile).
         .target(name: "Audio", dependencies: ["Failures", "CSndFile"]),
         // The dictation vocabulary and its codec over plain bytes: no C library, no storage. The payload
         // messages are generated from docs/session-events.proto (Generated/, tools/protobuf/generate).
-        .target(name: "SessionModel", dependencies: ["Failures", "Output", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .target(name: "SessionModel", dependencies: ["Failures", "HexCoding", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         // Session events on the log: the codec's log events, which stream holds what, the dictionary.

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import HexCoding
 import Migrations
 import Output
 import Projections

@@ -1,4 +1,5 @@
 import Foundation
+import HexCoding
 import Output
 import SessionModel
 

@@ -1,6 +1,7 @@
 import Audio
 import EventLog
 import Foundation
+import HexCoding
 import Output
 import SessionAudio
 import SessionLog

@@ -1,4 +1,5 @@
 import Foundation
+import HexCoding
 
 /// Where a row writes its fields: straight into JSON bytes, or into the cells of a CSV or table line.
 ///

@@ -1,5 +1,6 @@
 import Compliance
 import Foundation
+import HexCoding
 import Output
 import SessionModel
 

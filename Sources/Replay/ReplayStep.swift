@@ -1,3 +1,4 @@
+import HexCoding
 import Output
 import SessionModel
 

@@ -1,4 +1,5 @@
 import Foundation
+import HexCoding
 import Output
 
 /// A ``SessionReport`` as one self-contained HTML page: inline styles, inline SVG, the recording as a

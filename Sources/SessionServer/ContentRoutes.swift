@@ -3,6 +3,7 @@ import Compliance
 import EventLog
 import Exports
 import Foundation
+import HexCoding
 import Hummingbird
 import Migrations
 import Output

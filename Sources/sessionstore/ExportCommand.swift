@@ -3,6 +3,7 @@ import Compliance
 import Exports
 import EventLog
 import Foundation
+import HexCoding
 import Output
 import SessionLog
 import SessionModel

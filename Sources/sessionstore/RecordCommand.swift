@@ -2,6 +2,7 @@ import ArgumentParser
 import Audio
 import EventLog
 import Foundation
+import HexCoding
 import Ingest
 import Output
 import Replay

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Exports
 import Foundation
+import HexCoding
 import Output
 import Reports
 

@@ -2,6 +2,7 @@
 import EventLog
 import Exports
 import Foundation
+import HexCoding
 import Output
 import SessionLog
 import SessionModel

@@ -1,4 +1,5 @@
 import Foundation
+import HexCoding
 import Output
 @testable import Projections
 import SessionModel

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import HexCoding
 
 /// What a witness remembers of each log, on disk: per origin, the latest checkpoint it cosigned, in a
 /// directory. Each log's state is one file (`HEX(SHA-256(origin)).checkpoint`: the checkpoint's note as
@@ -54,7 +55,7 @@ struct WitnessState {
     }
 
     private func file(of origin: String) -> URL {
-        directory.appendingPathComponent(SHA256.hash(Array(origin.utf8)).map { String(format: "%02x", $0) }.joined() + ".checkpoint")
+        directory.appendingPathComponent(Hex.string(SHA256.hash(Array(origin.utf8))) + ".checkpoint")
     }
 }
 

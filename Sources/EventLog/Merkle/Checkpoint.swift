@@ -1,5 +1,6 @@
 internal import CSodium
 import Foundation
+import HexCoding
 
 /// A signed tree head in the C2SP tlog-checkpoint form: the origin line, the tree size in decimal,
 /// the root hash in base64, each ending in a newline, then a blank line and one Ed25519 signed-note
@@ -72,7 +73,7 @@ struct CheckpointVerifierKey {
     }
 
     static func string(name: String, publicKey: [UInt8]) -> String {
-        let hash = keyHash(name: name, publicKey: publicKey).map { String(format: "%02x", $0) }.joined()
+        let hash = Hex.string(keyHash(name: name, publicKey: publicKey))
         return "\(name)+\(hash)+\(Data([0x01] + publicKey).base64EncodedString())"
     }
 
@@ -83,7 +84,7 @@ struct CheckpointVerifierKey {
         }
         name = String(parts[0])
         publicKey = Array(blob.dropFirst())
-        let expected = Self.keyHash(name: name, publicKey: publicKey).map { String(format: "%02x", $0) }.joined()
+        let expected = Hex.string(Self.keyHash(name: name, publicKey: publicKey))
         guard parts[1] == expected else { throw EventLogError(.invalidArgument, "the verifier key's hash does not match its name and key") }
     }
 

@@ -1,5 +1,6 @@
 internal import CSodium
 import Foundation
+import HexCoding
 
 /// A witness's Ed25519 key as C2SP tlog-cosignature/v1 uses it: it cosigns a checkpoint with a
 /// signed-note line `— NAME BASE64(key ID (4) ‖ timestamp u64 (8) ‖ Ed25519 signature (64))` over
@@ -44,7 +45,7 @@ public struct Cosigner: Sendable {
 
     /// The verifier key that checks this cosigner's cosignatures.
     public var verifierKey: String {
-        "\(name)+\(CosignatureVerifier.hex(CosignatureVerifier.keyID(name: name, publicKey: publicKey)))+"
+        "\(name)+\(Hex.string(CosignatureVerifier.keyID(name: name, publicKey: publicKey)))+"
             + Data([0x04] + publicKey).base64EncodedString()
     }
 
@@ -74,7 +75,7 @@ public struct CosignatureVerifier: Hashable, Sendable {
         }
         name = String(parts[0])
         publicKey = Array(blob.dropFirst())
-        guard parts[1] == Self.hex(Self.keyID(name: name, publicKey: publicKey)) else {
+        guard parts[1] == Hex.string(Self.keyID(name: name, publicKey: publicKey)) else {
             throw EventLogError(.invalidArgument, "the witness key \(vkey) has a key ID that does not match its name and key")
         }
     }
@@ -105,8 +106,6 @@ public struct CosignatureVerifier: Hashable, Sendable {
     static func keyID(name: String, publicKey: [UInt8]) -> [UInt8] {
         Array(SHA256.hash(Array(name.utf8) + [0x0A, 0x04] + publicKey).prefix(4))
     }
-
-    static func hex(_ bytes: [UInt8]) -> String { bytes.map { String(format: "%02x", $0) }.joined() }
 
     /// A signed-note key name: non-empty, no spaces, no `+`, printable.
     static func isValidName(_ name: String) -> Bool {

@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import HexCoding
 import Ingest
 import Output
 import Projections

@@ -2,6 +2,7 @@ import Audio
 import EventLog
 import Exports
 import Foundation
+import HexCoding
 import Migrations
 import Output
 import SessionLog

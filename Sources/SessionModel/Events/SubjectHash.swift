@@ -1,5 +1,5 @@
-import Output
 import Foundation
+import HexCoding
 
 /// A person as the store knows them: the keyed BLAKE2b-256 hash of their raw user id, never the id.
 public struct SubjectHash: Hashable, Sendable, Comparable, CustomStringConvertible {

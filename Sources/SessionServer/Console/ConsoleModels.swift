@@ -1,6 +1,7 @@
 import Compliance
 import EventLog
 import Foundation
+import HexCoding
 import Output
 import Projections
 import Replay

@@ -2,6 +2,7 @@ import Compliance
 import EventLog
 import Exports
 import Foundation
+import HexCoding
 import Hummingbird
 import Output
 import Projections

@@ -1,6 +1,7 @@
 import Compliance
 import Foundation
 import EventLog
+import HexCoding
 import Output
 import Projections
 import SessionModel
