@@ -1,11 +1,10 @@
-import Foundation
+import Synchronization
 
 /// The bounded queue of appends: at most `capacity` requests wait for the store at once; one more is
 /// refused at once (503 with Retry-After) instead of queueing without bound.
-final class AppendGate: @unchecked Sendable {
-    private let lock = NSLock()
+final class AppendGate: Sendable {
     private let capacity: Int
-    private var waiting = 0
+    private let waiting = Mutex(0)
 
     init(capacity: Int) {
         self.capacity = capacity
@@ -13,26 +12,17 @@ final class AppendGate: @unchecked Sendable {
 
     /// Runs `body` holding a place in the queue; throws a 503 problem when the queue is full.
     func withPlace<T>(_ body: () async throws -> T) async throws -> T {
-        guard take() else {
+        let placed = waiting.withLock { waiting in
+            guard waiting < capacity else { return false }
+            waiting += 1
+            return true
+        }
+        guard placed else {
             var problem = Problem(status: .serviceUnavailable, type: "busy", title: "The server has too many appends waiting; try again shortly.")
             problem.retryAfter = 1
             throw problem
         }
-        defer { release() }
+        defer { waiting.withLock { $0 -= 1 } }
         return try await body()
-    }
-
-    private func take() -> Bool {
-        lock.lock()
-        defer { lock.unlock() }
-        guard waiting < capacity else { return false }
-        waiting += 1
-        return true
-    }
-
-    private func release() {
-        lock.lock()
-        waiting -= 1
-        lock.unlock()
     }
 }
