@@ -36,13 +36,16 @@ public struct AudioError: CodedError, Sendable {
     public var code: Code
     /// One sentence naming what and where.
     public var message: String
+    /// The error that caused this one, when there was one.
+    public var underlying: (any Error)?
     /// The file concerned, when there is one.
     public var path: String?
 
     /// An error of kind `code`, with its sentence and file.
-    public init(_ code: Code, _ message: String, path: String? = nil) {
+    public init(_ code: Code, _ message: String, path: String? = nil, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = underlying
         self.path = path
     }
 }

@@ -4,6 +4,7 @@ import Migrations
 import Output
 import SessionLog
 import SessionModel
+import Synchronization
 
 /// What an access token of `sessionstore serve` may do.
 public enum TokenScope: String, CaseIterable, Hashable, Sendable {
@@ -60,7 +61,7 @@ public struct AccessToken: Hashable, Sendable {
 /// The store keeps the id, the scope and the keyed hash of the secret (BLAKE2b-256 with the store's
 /// subject-hashing key, of `"sessionstore token v1\n"` + the secret), never the secret: a stolen copy of
 /// the store, even with its key, yields no usable token.
-public struct AccessTokens {
+public struct AccessTokens: Sendable {
     /// The store whose tokens these are.
     public let log: EventLog
     static let prefix = "sst_"
@@ -143,13 +144,17 @@ public struct AccessTokens {
 /// Checks presented tokens against the tokens stream, reading it again only when it has grown (a
 /// token made or revoked by another process): at most once per `refreshInterval`, or at once for a
 /// token id it does not know yet.
-public final class TokenVerifier: @unchecked Sendable {
+public final class TokenVerifier: Sendable {
+    private struct Cache {
+        var table = TokenTable(events: [])
+        var version: UInt64?
+        var checkedAt: ContinuousClock.Instant?
+    }
+
     private let tokens: AccessTokens
     private let refreshInterval: Duration
-    private let lock = NSLock()
-    private var table = TokenTable(events: [])
-    private var version: UInt64?
-    private var checkedAt: ContinuousClock.Instant?
+    /// Held while the stream is read again, so that one reader refreshes and the others wait for it.
+    private let cache = Mutex(Cache())
 
     /// A verifier over `log`'s tokens; a revocation by another process takes effect within `refreshInterval`.
     public init(log: EventLog, refreshInterval: Duration = .seconds(1)) {
@@ -169,17 +174,17 @@ public final class TokenVerifier: @unchecked Sendable {
     }
 
     private func current(now force: Bool = false) throws -> TokenTable {
-        lock.lock()
-        defer { lock.unlock() }
-        let now = ContinuousClock.now
-        if !force, let checkedAt, now - checkedAt < refreshInterval { return table }
-        checkedAt = now
-        let stored = try tokens.log.streamMetadata(SessionStreams.tokens)?.version
-        if stored != version {
-            table = TokenTable(events: try tokens.read())
-            version = stored
+        try cache.withLock { cache in
+            let now = ContinuousClock.now
+            if !force, let checkedAt = cache.checkedAt, now - checkedAt < refreshInterval { return cache.table }
+            cache.checkedAt = now
+            let stored = try tokens.log.streamMetadata(SessionStreams.tokens)?.version
+            if stored != cache.version {
+                cache.table = TokenTable(events: try tokens.read())
+                cache.version = stored
+            }
+            return cache.table
         }
-        return table
     }
 
     private func constantTimeEqual(_ a: [UInt8], _ b: [UInt8]) -> Bool {
@@ -189,7 +194,7 @@ public final class TokenVerifier: @unchecked Sendable {
 }
 
 /// The tokens the stream's events describe.
-private struct TokenTable {
+private struct TokenTable: Sendable {
     var tokens: [AccessToken] = []
     var byID: [UUID: AccessToken] = [:]
 

@@ -11,10 +11,13 @@ public struct ExportError: CodedError, Sendable {
     public var code: Code
     /// One sentence naming what is wrong.
     public var message: String
+    /// The error that caused this one, when there was one.
+    public var underlying: (any Error)?
 
-    init(_ code: Code, _ message: String) {
+    init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = underlying
     }
 }
 

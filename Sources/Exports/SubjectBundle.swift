@@ -105,7 +105,7 @@ public struct SubjectBundle {
         let built = staging.appendingPathComponent(".bundle-\(UUID().uuidString).zip")
         let archive: Archive
         do { archive = try Archive(url: built, accessMode: .create) } catch {
-            throw ExportError(.cannotWrite, "cannot create \(path): \(fileErrorReason(error))")
+            throw ExportError(.cannotWrite, "cannot create \(path): \(fileErrorReason(error))", underlying: error)
         }
         let date = Date(timeIntervalSince1970: Double(time / 1000))
         for name in names {

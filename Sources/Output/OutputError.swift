@@ -11,12 +11,15 @@ public struct OutputError: CodedError, Sendable {
     public var code: Code
     /// One sentence naming the file and what went wrong.
     public var message: String
+    /// The error that caused this one, when there was one.
+    public var underlying: (any Error)?
     /// The file concerned; `nil` for standard output.
     public var path: String?
 
-    init(_ code: Code, _ message: String, path: String?) {
+    init(_ code: Code, _ message: String, path: String?, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = underlying
         self.path = path
     }
 }

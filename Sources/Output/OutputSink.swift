@@ -140,7 +140,7 @@ public final class OutputSink {
             do {
                 try deliver(buffer)
             } catch {
-                let failure = OutputError(.writeFailed, "the output stopped: \(error)", path: nil)
+                let failure = OutputError(.writeFailed, "the output stopped: \(error)", path: nil, underlying: error)
                 pendingError = failure
                 throw failure
             }

@@ -90,11 +90,11 @@ public struct FixtureScript: Codable, Hashable, Sendable {
     public static func load(_ path: String) throws(FixtureError) -> FixtureScript {
         let data: Data
         do { data = try Data(contentsOf: URL(fileURLWithPath: path)) } catch {
-            throw FixtureError(.unreadable, "\(path) cannot be read: \(fileErrorReason(error))", path: path)
+            throw FixtureError(.unreadable, "\(path) cannot be read: \(fileErrorReason(error))", path: path, underlying: error)
         }
         let script: FixtureScript
         do { script = try JSONDecoder().decode(FixtureScript.self, from: data) } catch {
-            throw FixtureError(.invalidScript, "\(path) is not a fixture script: \(Self.describe(error))", path: path)
+            throw FixtureError(.invalidScript, "\(path) is not a fixture script: \(Self.describe(error))", path: path, underlying: error)
         }
         try script.check(source: path)
         return script
@@ -156,15 +156,18 @@ public struct FixtureError: CodedError, Sendable {
     public var code: Code
     /// One sentence naming what and where.
     public var message: String
+    /// The error that caused this one, when there was one.
+    public var underlying: (any Error)?
     /// The script concerned, when known.
     public var path: String?
     /// The place in the script (`segments[2].end_ms`), when known.
     public var field: String?
 
     /// An error of kind `code`, with its sentence and place.
-    public init(_ code: Code, _ message: String, path: String? = nil, field: String? = nil) {
+    public init(_ code: Code, _ message: String, path: String? = nil, field: String? = nil, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = underlying
         self.path = path
         self.field = field
     }

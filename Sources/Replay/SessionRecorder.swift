@@ -151,7 +151,7 @@ public struct SessionRecorder: Sendable {
         for result in results {
             switch result {
             case .success(let chunk): chunks.append(chunk)
-            case .failure(let error): throw FixtureError(.mismatch, "audio chunk \(chunks.count): \(error.message)")
+            case .failure(let error): throw FixtureError(.mismatch, "audio chunk \(chunks.count): \(error.message)", underlying: error)
             }
         }
         return chunks

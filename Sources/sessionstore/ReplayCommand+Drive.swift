@@ -6,6 +6,7 @@ import OutputRows
 import Projections
 import Replay
 import SessionModel
+import Synchronization
 
 extension ReplayCommand {
     /// `replay --drive`: one session, or a suite.
@@ -59,7 +60,7 @@ extension ReplayCommand {
     private func runSuite(_ sources: [UUID], _ runner: DriveRunner) async throws {
         guard !sources.isEmpty else { throw CommandFailure(.invalidData, "no session to drive: the store holds none that is not itself a run" + (driveOptions.locale.map { " in locale \($0)" } ?? "")) }
         let progress = Progress("driving sessions", unit: "sessions", shown: !quiet && Progress.standardErrorIsATerminal)
-        let done = Counter()
+        let done = Atomic<Int>(0)
         let outcomes = await withTaskGroup(of: (Int, DriveOutcome).self) { group in
             var results = [DriveOutcome?](repeating: nil, count: sources.count)
             var next = 0
@@ -71,7 +72,7 @@ extension ReplayCommand {
             while next < min(driveOptions.jobs, sources.count) { start() }
             while let (index, outcome) = await group.next() {
                 results[index] = outcome
-                progress.update(done.increment(), of: sources.count)
+                progress.update(done.add(1, ordering: .relaxed).newValue, of: sources.count)
                 if next < sources.count { start() }
             }
             return results.map { $0! }
@@ -131,13 +132,4 @@ func writeComparison(_ comparison: TranscriptComparison, run: UUID?, label: Stri
                          + (comparison.passed ? "passed" : "failed: " + comparison.failures.joined(separator: "; ")) + "\n")
         }
     }
-}
-
-/// A count shared by the tasks of a suite.
-private final class Counter: @unchecked Sendable {
-    // @unchecked: `value` is guarded by `lock`.
-    private let lock = NSLock()
-    private var value = 0
-
-    func increment() -> Int { lock.withLock { value += 1; return value } }
 }

@@ -115,7 +115,16 @@ func recorder(_ name: String, seed: UInt64 = 1, session: UUID? = nil) throws -> 
             #expect(error?.path == path)
             #expect(error?.code == .invalidScript)
             #expect(error?.message.contains(expected) == true, "\(error?.message ?? "") lacks \(expected)")
+            // The decoder's own error is kept as the cause, for logs and for people debugging.
+            if !text.hasPrefix(#"{"segments":[{"text":"  ""#), !text.contains(#""start_ms":9"#) {
+                #expect(error?.underlying is DecodingError)
+                #expect(error.map { String(reflecting: $0).contains("caused by") } == true)
+            }
         }
+        let missing = directory.appendingPathComponent("absent.json").path
+        let unreadable = #expect(throws: FixtureError.self) { try FixtureScript.load(missing) }
+        #expect(unreadable?.code == .unreadable)
+        #expect(unreadable?.underlying != nil)
     }
 
     @Test func recordingTheSameFixtureTwiceStoresItOnce() async throws {

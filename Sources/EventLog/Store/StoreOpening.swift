@@ -39,7 +39,8 @@ enum StoreOpening {
             do {
                 try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw EventLogError(.storeUnusable, "cannot create the directory \(path): \(fileErrorReason(error))", path: path)
+                throw EventLogError(.storeUnusable, "cannot create the directory \(path): \(fileErrorReason(error))", path: path,
+                                    underlying: error)
             }
         }
     }
@@ -55,7 +56,7 @@ enum StoreOpening {
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
             throw EventLogError(.storeUnusable, "cannot create the store directory \(directory): \(fileErrorReason(error))",
-                                path: directory)
+                                path: directory, underlying: error)
         }
         return staging
     }

@@ -83,7 +83,7 @@ public enum ConditionSuite {
             let recorder = SessionRecorder(audio: audio, script: script, options: recorderOptions) { _ in subject }
             let events: [SessionEvent]
             do throws(FixtureError) { events = try recorder.events() } catch {
-                throw ConditionError(.unusableSource, "session \(Hex.uuid(source.session)) under \(condition): \(error.message)")
+                throw ConditionError(.unusableSource, "session \(Hex.uuid(source.session)) under \(condition): \(error.message)", underlying: error)
             }
             let report = try await SessionIngest(log: log).ingest(events: events)
             let one = Derived(source: source.session, session: recorder.session, condition: condition, labels: labels,

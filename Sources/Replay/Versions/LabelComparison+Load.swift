@@ -35,10 +35,13 @@ public struct LabelComparisonError: CodedError, Sendable {
 
     public var code: Code
     public var message: String
+    /// The error that caused this one, when there was one.
+    public var underlying: (any Error)?
 
-    public init(_ code: Code, _ message: String) {
+    public init(_ code: Code, _ message: String, underlying: (any Error)? = nil) {
         self.code = code
         self.message = message
+        self.underlying = underlying
     }
 }
 

@@ -9,6 +9,8 @@ public struct SessionModelError: CodedError, Sendable {
     public var code: Code
     /// One sentence naming the event's position and what is wrong.
     public var message: String
+    /// The error that caused this one, when there was one.
+    public var underlying: (any Error)? = nil
     /// The global position of the event concerned.
     public var position: UInt64?
 }

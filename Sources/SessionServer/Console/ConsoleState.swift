@@ -1,12 +1,11 @@
 import Foundation
+import Synchronization
 
 /// What the console remembers between pages, for as long as the server runs: the last check of the
 /// consent and retention rules, whose violations the session list shows. (Verifications and
 /// checkpoints are recorded in the store itself: ``IntegrityEvidence``.)
-final class ConsoleState: @unchecked Sendable {
-    // @unchecked: every stored property is guarded by `lock`.
-    private let lock = NSLock()
-    private var audit: AuditCheck?
+final class ConsoleState: Sendable {
+    private let audit = Mutex<AuditCheck?>(nil)
 
     struct AuditCheck {
         var violationsBySession: [UUID: Int]
@@ -15,7 +14,7 @@ final class ConsoleState: @unchecked Sendable {
     }
 
     var lastAudit: AuditCheck? {
-        get { lock.withLock { audit } }
-        set { lock.withLock { audit = newValue } }
+        get { audit.withLock { $0 } }
+        set { audit.withLock { $0 = newValue } }
     }
 }

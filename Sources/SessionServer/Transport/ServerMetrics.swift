@@ -1,6 +1,7 @@
 import CoreMetrics
 import Foundation
 import Prometheus
+import Synchronization
 
 /// What `/metrics` reports, in Prometheus' text format: swift-metrics instruments on a registry of this
 /// server's own (no process-wide bootstrap, so servers in one process do not share counts).
@@ -16,7 +17,7 @@ final class ServerMetrics: Sendable {
     let rejectedRequests: CoreMetrics.Counter
     /// Connections open now.
     let openConnections: CoreMetrics.Gauge
-    private let connections = Atomic(0)
+    private let connections = Atomic<Int>(0)
 
     init() {
         let factory = PrometheusMetricsFactory(registry: registry)
@@ -27,26 +28,11 @@ final class ServerMetrics: Sendable {
         openConnections = Gauge(label: "sessionstore_open_connections", dimensions: [], factory: factory)
     }
 
-    func connectionOpened() { openConnections.record(connections.add(1)) }
-    func connectionClosed() { openConnections.record(connections.add(-1)) }
+    func connectionOpened() { openConnections.record(connections.add(1, ordering: .relaxed).newValue) }
+    func connectionClosed() { openConnections.record(connections.subtract(1, ordering: .relaxed).newValue) }
 
     /// The text `/metrics` answers with.
     func exposition() -> [UInt8] {
         registry.emitToBuffer()
-    }
-}
-
-/// A counter shared between tasks.
-private final class Atomic: @unchecked Sendable {
-    private let lock = NSLock()
-    private var value: Int
-
-    init(_ value: Int) { self.value = value }
-
-    func add(_ delta: Int) -> Int {
-        lock.lock()
-        defer { lock.unlock() }
-        value += delta
-        return value
     }
 }
