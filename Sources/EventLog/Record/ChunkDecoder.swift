@@ -32,6 +32,33 @@ struct ChunkDecoder {
     /// looked up once per chunk, not once per record: on PostgreSQL a lookup is a round trip.
     func decode<T>(_ entries: [Entry], in txn: StoreTransaction, whileDecoding: () -> Void = {},
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
+        let open = opening(entries, in: txn, transform: transform)
+        whileDecoding()
+        let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
+        return parallelMap(count: entries.count, workers: workers) { _, range in open(range) }
+    }
+
+    /// ``decode(_:in:whileDecoding:transform:)``, with `meanwhile` run on this thread while the workers
+    /// decrypt and decompress: the transaction is free for it then (work on the chunk before, in order).
+    /// Returns the chunk's results once both are done; `meanwhile`'s error is thrown after the workers end.
+    func decode<T>(_ entries: [Entry], in txn: StoreTransaction, meanwhile: () throws -> Void,
+                   transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [Result<T, any Error>] {
+        let open = opening(entries, in: txn, transform: transform)
+        guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
+            try meanwhile()
+            return open(0..<entries.count)
+        }
+        let background = BackgroundWork { parallelMap(count: entries.count, workers: Self.workers) { _, range in open(range) } }
+        let meanwhileResult = Result { try meanwhile() }
+        let results = background.wait()
+        try meanwhileResult.get()
+        return results
+    }
+
+    /// Looks up the chunk's data keys and nonce bases in `txn` (on this thread), and returns what opens a
+    /// range of the chunk with them, without the transaction: safe on several threads at once.
+    private func opening<T>(_ entries: [Entry], in txn: StoreTransaction,
+                            transform: @escaping @Sendable (RecordedEvent) throws -> T) -> (Range<Int>) -> [Result<T, any Error>] {
         // The data keys of the chunk in one round trip on PostgreSQL (a failure shows in the lookups below).
         let keyIDs = Set(entries.compactMap { $0.record.count >= RecordHeader.byteCount ? $0.record.loadBigEndian(at: 4) as UInt32 : nil })
         try? txn.prefetch(StoreLayout.keys, keys: keyIDs.sorted().map { [UInt8](bigEndian: $0) })
@@ -45,9 +72,7 @@ struct ChunkDecoder {
             let id: UInt32 = entry.record.loadBigEndian(at: 4)
             if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
         }
-        whileDecoding()
-        let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
-        return parallelMap(count: entries.count, workers: workers) { _, range in
+        return { [opener, keys, bases] range in
             opener.decompressors.withDecompressor { decompressor in
                 range.map { index in
                     let entry = entries[index]
@@ -62,4 +87,30 @@ struct ChunkDecoder {
             }
         }
     }
+}
+
+/// Work started on another thread at once, whose result this thread waits for.
+private final class BackgroundWork<T>: @unchecked Sendable {
+    // @unchecked: `result` is written once, by the work's thread, before `done` is signalled, and read only after
+    // waiting for it; the work may capture values that are not Sendable, which only it uses until then.
+    private let done = DispatchSemaphore(value: 0)
+    private var result: T?
+
+    init(_ work: @escaping () -> T) {
+        let box = UncheckedSendable(work)
+        DispatchQueue.global().async { [self] in
+            result = box.value()
+            done.signal()
+        }
+    }
+
+    func wait() -> T {
+        done.wait()
+        return result!
+    }
+}
+
+private struct UncheckedSendable<Value>: @unchecked Sendable {
+    let value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -60,8 +60,8 @@ extension EventLog {
         let decoder = ChunkDecoder(opener: opener)
         return try reading { txn in
             try Self.verify(in: txn, origin: checkpointOrigin, anchor: anchor, checkingStructure: checkingStructure,
-                            progress: progress) { chunk in
-                decoder.decode(chunk, in: txn) { (stream: $0.stream, number: $0.streamNumber) }
+                            progress: progress) { chunk, meanwhile in
+                try decoder.decode(chunk, in: txn, meanwhile: meanwhile) { (stream: $0.stream, number: $0.streamNumber) }
             }
         }
     }
@@ -95,7 +95,8 @@ extension EventLog {
                 let storeID = try StoreOpening.storeID(in: txn).withUnsafeBytes { UUID(bytes: $0) }
                 var report = try verify(in: txn, origin: "sessionstore/\(storeID.uuidString.lowercased())", anchor: anchor,
                                         checkingStructure: false,  // checked above, before opening
-                                        progress: progress) { chunk in
+                                        progress: progress) { chunk, meanwhile in
+                    try meanwhile()
                     var bases = NonceBaseCursor()
                     return chunk.map { position, record in
                         Result {
@@ -120,11 +121,12 @@ extension EventLog {
         }
     }
 
-    /// The scan both verifications share: `open` checks a chunk of records (with or without keys),
-    /// the rest is checked in order here.
+    /// The scan both verifications share: `open` checks a chunk of records (with or without keys), running
+    /// `meanwhile` (the in-order checks of the chunk before) while it may; the rest is checked in order here.
     private static func verify(in txn: StoreTransaction, origin: String, anchor: Checkpoint?, checkingStructure: Bool,
                                progress: ((UInt64, UInt64) -> Void)?,
-                               open: ([ChunkDecoder.Entry]) throws -> [Result<(stream: StreamID, number: UInt64), any Error>]) throws
+                               open: (_ chunk: [ChunkDecoder.Entry], _ meanwhile: () throws -> Void) throws
+                                   -> [Result<(stream: StreamID, number: UInt64), any Error>]) throws
         -> VerificationReport {
         var report = VerificationReport()
         let damage = checkingStructure ? txn.structureProblems() : []
@@ -147,10 +149,10 @@ extension EventLog {
             var tree = MerkleRebuilder()
             var anchorRoot: [UInt8]? = anchor?.size == 0 ? MerkleHash.empty : nil
             // Records are opened (leaf check, decrypt, decompress) a chunk at a time on all cores; what
-            // depends on order (stream numbers, the tree, gaps) is then checked in order.
+            // depends on order (stream numbers, the tree, gaps, the event-id index) is then checked in order,
+            // on this thread while the next chunk is opened on the others.
             var eventIDs = EventIDCheck()
-            func checkInOrder(_ chunk: [ChunkDecoder.Entry]) throws {
-                let opened = try open(chunk)
+            func checkInOrder(_ chunk: [ChunkDecoder.Entry], _ opened: [Result<(stream: StreamID, number: UInt64), any Error>]) throws {
                 for ((position, value), result) in zip(chunk, opened) {
                     if position > expected {
                         report.report(expected, "records at positions \(expected)..<\(position) are missing")
@@ -172,6 +174,12 @@ extension EventLog {
                 }
                 try eventIDs.check(chunk.prefix { $0.position < indexedThrough }, in: txn, report: &report)
             }
+            var opened: (chunk: [ChunkDecoder.Entry], results: [Result<(stream: StreamID, number: UInt64), any Error>])?
+            func openNext(_ chunk: [ChunkDecoder.Entry]) throws {
+                let before = opened
+                let results = try open(chunk) { if let before { try checkInOrder(before.chunk, before.results) } }
+                opened = (chunk, results)
+            }
             try txn.withCursor(StoreLayout.events) { cursor in
                 var entry = try cursor.first()
                 var chunk: [ChunkDecoder.Entry] = []
@@ -183,12 +191,14 @@ extension EventLog {
                         report.report(nil, "the events database holds a malformed key of \(key.count) bytes")
                     }
                     if chunk.count == 1024 {
-                        try checkInOrder(chunk)
-                        chunk.removeAll(keepingCapacity: true)
+                        try openNext(chunk)
+                        chunk = []
+                        chunk.reserveCapacity(1024)
                     }
                     entry = try cursor.next()
                 }
-                try checkInOrder(chunk)
+                try openNext(chunk)
+                if let opened { try checkInOrder(opened.chunk, opened.results) }
             }
             progress?(report.checkedRecords, total)
             report.treeHead = TreeHead(size: tree.size, rootHash: tree.root)
