@@ -152,6 +152,14 @@ import TestSupport
 }
 
 @Suite struct TranscriptViewPersistenceTests {
+    static func started(_ id: String) -> String {
+        #"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}"#
+    }
+
+    static func commit(_ segment: String, _ text: String, of id: String) -> String {
+        #"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:00:10Z","segment":"\#(segment)","text":"\#(text)","start_ms":0,"end_ms":900}"#
+    }
+
     @Test func thePersistedTranscriptEqualsTheFoldOfTheSessionAndSurvivesRebuild() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()
@@ -209,8 +217,7 @@ import TestSupport
                 #"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:00:10Z","segment":"\#(segment)","text":"Segment \#(segment).","start_ms":\#(segment * 1000),"end_ms":\#(segment * 1000 + 900)}"#
             }
             // 130 segments: blocks 0 and 1 full, block 2 holding two; then a partial of the next one.
-            let first = [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}"#]
-                + (0..<130).map(commit)
+            let first = [Self.started(id)] + (0..<130).map(commit)
                 + [#"{"type":"transcript.partial","session":"\#(id)","at":"2026-11-21T10:00:13Z","segment":"130","revision":1,"text":"segm","start_ms":130000,"end_ms":130400}"#]
             _ = try await SessionIngest(log: log).ingest(Data(first.joined(separator: "\n").utf8))
             let runner = ProjectionRunner(log: log)
@@ -247,7 +254,7 @@ import TestSupport
             for round in 0..<6 {
                 let session = sessions[round % 2]
                 let id = session.uuidString.lowercased()
-                var lines = round < 2 ? [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}"#] : []
+                var lines = round < 2 ? [Self.started(id)] : []
                 lines += (0..<70).map { number in
                     let segment = round * 70 + number
                     return #"{"type":"transcript.committed","session":"\#(id)","at":"2026-11-21T10:00:10Z","segment":"\#(segment)","text":"Round \#(round), \#(number).","start_ms":\#(segment),"end_ms":\#(segment + 1)}"#
@@ -271,11 +278,7 @@ import TestSupport
             let log = try store.create()
             let session = UUID()
             let id = session.uuidString.lowercased()
-            let file = """
-            {"type":"session.started","session":"\(id)","at":"2026-11-21T10:00:00Z","subject":"s","locale":"en"}
-            {"type":"transcript.committed","session":"\(id)","at":"2026-11-21T10:00:02Z","segment":"1","text":"Hello.","start_ms":0,"end_ms":900}
-            """
-            _ = try await SessionIngest(log: log).ingest(Data(file.utf8))
+            _ = try await SessionIngest(log: log).ingest(Data((Self.started(id) + "\n" + Self.commit("1", "Hello.", of: id)).utf8))
             var stale = TranscriptView(session: session)
             stale.apply(SessionEvent(session: session, occurredAt: 0, payload: .transcriptCommitted(
                 TranscriptCommitted(segment: "1", text: "Stale.", startMilliseconds: 0, endMilliseconds: 900))))
