@@ -141,7 +141,9 @@ let package = Package(
                            .product(name: "NIOSSL", package: "swift-nio-ssl", condition: .when(traits: ["TLS"])),
                            .product(name: "Logging", package: "swift-log"),
                            .product(name: "Prometheus", package: "swift-prometheus"),
-                           .product(name: "Mustache", package: "swift-mustache")]
+                           .product(name: "Mustache", package: "swift-mustache")],
+            // The console's templates, stylesheet and script, compiled into the binary as bytes.
+            resources: [.embedInCode("Console/Resources")]
         ),
 
         .executableTarget(
