@@ -112,7 +112,9 @@ let package = Package(
         // One session as a self-contained HTML page: waveform, timeline, transcript, consent, violations.
         .target(
             name: "Reports",
-            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Output", "Projections", "Replay", "SessionLog", "SessionModel"]
+            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Output", "Projections", "Replay", "SessionLog", "SessionModel"],
+            // The page's stylesheets and script, compiled into the binary as bytes.
+            resources: [.embedInCode("Resources")]
         ),
         // The client that collects witnesses' cosignatures over HTTP (C2SP tlog-witness); the witness's own
         // server is in SessionServer.

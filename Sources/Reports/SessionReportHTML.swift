@@ -308,38 +308,12 @@ public enum SessionReportHTML {
     }
 
     /// The report page's own layout: its body, header and two columns.
-    static let pageStyle = """
-        body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 1.5rem 2rem;color:#1d2330;background:#fff}\
-        h1{font-size:1.3rem;margin:1rem 0 .5rem}h2{font-size:1.05rem;margin:1rem 0 .4rem}code,.hash{font-family:ui-monospace,monospace;font-size:.85em}\
-        dl{display:grid;grid-template-columns:max-content 1fr;gap:.15rem 1rem;margin:0}dt{color:#5b6475}dd{margin:0;overflow-wrap:anywhere}\
-        .good{color:#17703a}.bad{color:#b3261e;font-weight:600}.notice{background:#fff4e5;border-left:4px solid #e69500;padding:.6rem .8rem}\
-        main{display:grid;grid-template-columns:minmax(0,3fr) minmax(16rem,2fr);gap:1.5rem;align-items:start}\
-        @media (max-width:900px){main{grid-template-columns:1fr}}
-        """
+    static let pageStyle = embeddedText(PackageResources.report_page_css)
 
     /// The timeline's, the transcript's and the findings' styles, which the web console uses too.
-    public static let partsStyle = """
-        .scroll{border:1px solid #d8dce4;border-radius:4px}\
-        .scroll svg{display:block;width:100%;height:auto}\
-        svg text{font-size:11px;fill:#1d2330}.axis line{stroke:#eef0f4}.axis text{fill:#5b6475}.waveform{fill:#3d6fb6}\
-        .pause{fill:#9aa3b2;fill-opacity:.35}.segment{fill:#dbe8ff;stroke:#3d6fb6}a:hover .segment,.segment:target{fill:#b9d2ff}\
-        .revision{stroke:#9aa3b2;stroke-width:2}.marker line{stroke-width:1.5}.marker circle{stroke:none}\
-        .play line,.playback-pause line,.seek line,.stop line,.complete line{stroke:#7a4cc2}.play circle,.playback-pause circle,.seek circle,.stop circle,.complete circle{fill:#7a4cc2}\
-        .consent-granted line{stroke:#17703a}.consent-granted circle{fill:#17703a}.consent-revoked line{stroke:#e69500}.consent-revoked circle{fill:#e69500}\
-        .violation line{stroke:#b3261e;stroke-width:2.5}.violation circle{fill:#b3261e}\
-        audio{width:100%;margin-top:.5rem}.legend{color:#5b6475;font-size:.85rem}.key{display:inline-block;width:.8rem;height:.8rem;margin:0 .25rem 0 .8rem;vertical-align:middle;border-radius:2px}\
-        .key.segment{background:#dbe8ff;border:1px solid #3d6fb6}.key.revision{background:#9aa3b2}.key.pause{background:#c9ced8}.key.play{background:#7a4cc2}\
-        .key.consent-granted{background:#17703a}.key.consent-revoked{background:#e69500}.key.violation{background:#b3261e}\
-        .transcript ol{padding-left:1.2rem}.transcript li{margin:.3rem 0}.time{font-family:ui-monospace,monospace;font-size:.85em;text-decoration:none}\
-        .speaker{font-weight:600}.committed{color:#5b6475}details{color:#5b6475;font-size:.9em}li:target{background:#fff7cc}\
-        table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.25rem .5rem;border-bottom:1px solid #eef0f4}.empty{color:#5b6475}
-        """
+    public static let partsStyle = embeddedText(PackageResources.report_parts_css)
 
     /// A click on a segment (in the timeline or the transcript) plays the recording from its start;
     /// without script the links still lead from one to the other.
-    static let script = """
-        (function(){var a=document.getElementById("recording");if(!a)return;document.addEventListener("click",function(e){\
-        var t=e.target.closest&&e.target.closest("[data-start-ms]");if(!t)return;a.currentTime=Number(t.getAttribute("data-start-ms"))/1000;\
-        var p=a.play();if(p&&p.catch)p.catch(function(){});});})();
-        """
+    static let script = embeddedText(PackageResources.report_js)
 }

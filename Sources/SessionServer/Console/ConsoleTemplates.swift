@@ -1,4 +1,5 @@
 import Mustache
+import Output
 
 /// The console's pages as Mustache templates (swift-mustache), one file each in `Console/Resources`,
 /// compiled into the binary (SwiftPM's `embedInCode`): `sessionstore` is one file to copy, with no
@@ -19,15 +20,10 @@ enum ConsoleTemplates {
     }()
 
     static let templates: [String: String] = [
-        "layout": resource(PackageResources.layout_mustache), "login": resource(PackageResources.login_mustache),
-        "sessions": resource(PackageResources.sessions_mustache), "session": resource(PackageResources.session_mustache),
-        "subject": resource(PackageResources.subject_mustache), "erase": resource(PackageResources.erase_mustache),
-        "integrity": resource(PackageResources.integrity_mustache), "live": resource(PackageResources.live_mustache),
-        "message": resource(PackageResources.message_mustache), "runs": resource(PackageResources.runs_mustache),
+        "layout": embeddedText(PackageResources.layout_mustache), "login": embeddedText(PackageResources.login_mustache),
+        "sessions": embeddedText(PackageResources.sessions_mustache), "session": embeddedText(PackageResources.session_mustache),
+        "subject": embeddedText(PackageResources.subject_mustache), "erase": embeddedText(PackageResources.erase_mustache),
+        "integrity": embeddedText(PackageResources.integrity_mustache), "live": embeddedText(PackageResources.live_mustache),
+        "message": embeddedText(PackageResources.message_mustache), "runs": embeddedText(PackageResources.runs_mustache),
     ]
-
-    /// A file of `Console/Resources` as text, without the line end that closes the file.
-    static func resource(_ bytes: [UInt8]) -> String {
-        String(decoding: bytes.last == UInt8(ascii: "\n") ? bytes.dropLast() : bytes[...], as: UTF8.self)
-    }
 }
