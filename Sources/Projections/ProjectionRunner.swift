@@ -13,7 +13,7 @@ public struct ProjectionRunner: Sendable {
     public static let sessionsView = "sessions"
     /// The persisted consent trails, one row per grant or revocation.
     public static let consentView = "consent-trail"
-    /// The persisted transcripts, a row per committed segment and one of partials per session (``TranscriptParts``).
+    /// The persisted transcripts, a row per 64 committed segments and one of partials per session (``TranscriptParts``).
     public static let transcriptsView = "transcript-parts"
     /// The view that held the transcripts before, one row per session: dropped at the first catch-up.
     static let retiredTranscriptsView = "transcripts"
