@@ -1,65 +1,55 @@
 import Foundation
 import Projections
 import SessionModel
+import Synchronization
 
 /// The session list in memory, in start order, kept current by folding the log's new events into it
 /// (``ProjectionRunner/foldSessionList(from:rows:)``, the persisted list's own fold): a page of the list,
 /// filtered and sorted, is found without reading the store, in one pass over the sessions
 /// (docs/PERFORMANCE.md: 100,000 sessions), and bringing it up to date takes no lock of the store, so
 /// that readers do not wait behind writers (``ViewCatchUp``).
-final class SessionCatalog: @unchecked Sendable {
-    // @unchecked: every stored property is guarded by `lock`.
-    private let lock = NSLock()
-    /// Every session, ordered by ``PageCursor`` on its start time; `facts[i]` is `entries[i]`'s.
-    private var entries: [SessionSummary] = []
-    private var facts: [SessionFacts] = []
-    private var keys: [UUID: PageCursor] = [:]
-    /// Each subject's number in ``SessionFacts/subject`` (0: none).
-    private var subjectNumbers: [SubjectHash: Int32] = [:]
-    /// The runs (replays into a system under test) of each session replayed.
-    private var runs: [UUID: [UUID]] = [:]
-    /// The log position this copy is folded up to; nil before the first catch-up.
-    private var reflects: UInt64?
+final class SessionCatalog: Sendable {
+    private let list = Mutex(OrderedList())
 
     /// Folds every event committed before this call into the copy: the first time, the persisted list
     /// and the events after its checkpoint. One caller at a time (``ViewCatchUp`` runs it on a queue).
     func catchUp(with runner: ProjectionRunner) throws {
         let position: UInt64
-        if let reflects = lock.withLock({ reflects }) {
+        if let reflects = list.withLock({ $0.reflects }) {
             position = reflects
         } else {
             let (sessions, checkpoint) = try runner.sessionsWithCheckpoint(includingUnstored: false)
-            lock.withLock { rebuild(sessions) }
+            list.withLock { $0.rebuild(sessions) }
             position = checkpoint
         }
-        let (rows, through) = try runner.foldSessionList(from: position) { session in lock.withLock { summary(session) } }
-        lock.withLock {
+        let (rows, through) = try runner.foldSessionList(from: position) { session in list.withLock { $0.summary(session) } }
+        list.withLock { list in
             if rows.count > 256 {
-                var latest = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, $0) })
+                var latest = Dictionary(uniqueKeysWithValues: list.entries.map { ($0.session, $0) })
                 latest.merge(rows) { $1 }
-                rebuild(Array(latest.values))
+                list.rebuild(Array(latest.values))
             } else {
-                for summary in rows.values { place(summary) }
+                for summary in rows.values { list.place(summary) }
             }
-            reflects = through
+            list.reflects = through
         }
     }
 
     /// The row of `session`, when the list holds it.
     func row(of session: UUID) -> SessionSummary? {
-        lock.withLock { summary(session) }
+        list.withLock { $0.summary(session) }
     }
 
     /// The page `query` asks for: one pass over the sessions' facts (plain values), which keeps the
     /// `limit + 1` first in the order asked for; only those are read whole.
     func page(_ query: SessionQuery) -> SessionCatalogPage {
-        lock.withLock {
-            let filter = CompiledQuery(query, subjects: subjectNumbers)
+        list.withLock { list in
+            let filter = CompiledQuery(query, subjects: list.subjectNumbers)
             var matching = 0
             var best = BoundedBest(capacity: query.limit + 1, descending: query.descending)
-            facts.withUnsafeBufferPointer { facts in
+            list.facts.withUnsafeBufferPointer { facts in
                 func visit(_ index: Int) {
-                    guard filter.matches(facts[index]), query.labels.isEmpty || entries[index].hasLabels(query.labels) else { return }
+                    guard filter.matches(facts[index]), query.labels.isEmpty || list.entries[index].hasLabels(query.labels) else { return }
                     matching += 1
                     let key = facts[index].key(query.sort)
                     if let after = query.after, query.descending ? !(key < after) : !(after < key) { return }
@@ -73,7 +63,7 @@ final class SessionCatalog: @unchecked Sendable {
                 }
             }
             let picked = best.sorted()
-            let page = picked.prefix(query.limit).map { entries[$0.index] }
+            let page = picked.prefix(query.limit).map { list.entries[$0.index] }
             let next = picked.count > query.limit ? picked[query.limit - 1].key : nil
             return SessionCatalogPage(sessions: Array(page), next: next, matching: matching)
         }
@@ -81,23 +71,35 @@ final class SessionCatalog: @unchecked Sendable {
 
     /// The runs of `session`, in start order.
     func runs(of session: UUID) -> [SessionSummary] {
-        lock.withLock {
-            (runs[session] ?? []).compactMap { id in keys[id].flatMap(index(of:)).map { entries[$0] } }
+        list.withLock { list in
+            (list.runs[session] ?? []).compactMap { id in list.keys[id].flatMap(list.index(of:)).map { list.entries[$0] } }
         }
     }
 
     /// How many runs each session has.
     func runCount(of session: UUID) -> Int {
-        lock.withLock { runs[session]?.count ?? 0 }
+        list.withLock { $0.runs[session]?.count ?? 0 }
     }
+}
 
-    // MARK: Keeping the order (under `lock`)
+/// The catalog's sessions, kept in start order.
+private struct OrderedList {
+    /// Every session, ordered by ``PageCursor`` on its start time; `facts[i]` is `entries[i]`'s.
+    var entries: [SessionSummary] = []
+    var facts: [SessionFacts] = []
+    var keys: [UUID: PageCursor] = [:]
+    /// Each subject's number in ``SessionFacts/subject`` (0: none).
+    var subjectNumbers: [SubjectHash: Int32] = [:]
+    /// The runs (replays into a system under test) of each session replayed.
+    var runs: [UUID: [UUID]] = [:]
+    /// The log position this copy is folded up to; nil before the first catch-up.
+    var reflects: UInt64?
 
-    private func summary(_ session: UUID) -> SessionSummary? {
+    func summary(_ session: UUID) -> SessionSummary? {
         keys[session].flatMap(index(of:)).map { entries[$0] }
     }
 
-    private func place(_ summary: SessionSummary) {
+    mutating func place(_ summary: SessionSummary) {
         let key = PageCursor(summary: summary, sort: .started)
         if let old = keys[summary.session], let index = index(of: old) {
             if old == key {
@@ -115,15 +117,17 @@ final class SessionCatalog: @unchecked Sendable {
         if let source = summary.runOf, !(runs[source] ?? []).contains(summary.session) { runs[source, default: []].append(summary.session) }
     }
 
-    private func rebuild(_ sessions: [SessionSummary]) {
+    mutating func rebuild(_ sessions: [SessionSummary]) {
         entries = sessions.sorted { PageCursor(summary: $0, sort: .started) < PageCursor(summary: $1, sort: .started) }
         keys = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, PageCursor(summary: $0, sort: .started)) })
-        facts = entries.map { SessionFacts($0, subject: subjectNumber($0.subject)) }
+        facts = []
+        facts.reserveCapacity(entries.count)
+        for summary in entries { facts.append(SessionFacts(summary, subject: subjectNumber(summary.subject))) }
         runs = [:]
         for summary in entries { if let source = summary.runOf { runs[source, default: []].append(summary.session) } }
     }
 
-    private func subjectNumber(_ subject: SubjectHash?) -> Int32 {
+    private mutating func subjectNumber(_ subject: SubjectHash?) -> Int32 {
         guard let subject else { return 0 }
         if let number = subjectNumbers[subject] { return number }
         let number = Int32(subjectNumbers.count + 1)
@@ -141,7 +145,7 @@ final class SessionCatalog: @unchecked Sendable {
         return low
     }
 
-    private func index(of key: PageCursor) -> Int? {
+    func index(of key: PageCursor) -> Int? {
         let index = insertionPoint(of: key)
         return index < facts.count && facts[index].key(.started) == key ? index : nil
     }

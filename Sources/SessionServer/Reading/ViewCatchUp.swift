@@ -1,5 +1,6 @@
 import Dispatch
 import Foundation
+import Synchronization
 
 /// Brings a view up to date for readers, on a queue of its own (a catch-up may wait for the store's
 /// write lock, which must not hold one of the few threads Swift's tasks run on), and once for every
@@ -9,18 +10,20 @@ import Foundation
 ///
 /// Between readers, ``refreshSoon()`` keeps the view current in the background, so that a reader's
 /// own catch-up has little left to fold; at most a tenth of the time goes to those background runs.
-final class ViewCatchUp: @unchecked Sendable {
-    // @unchecked: `asked`, `waiting`, `refreshing`, `lastRun` and `stopped` are guarded by `lock`.
+final class ViewCatchUp: Sendable {
+    private struct State {
+        var asked = 0
+        var waiting: [(ticket: Int, continuation: CheckedContinuation<Void, any Error>)] = []
+        var refreshing = false
+        var stopped = false
+        /// How long the last catch-up took: a background one waits at least ten times as long.
+        var lastRun = Duration.zero
+    }
+
     private let work: @Sendable () throws -> Void
     private let delay: Duration
     private let queue: DispatchQueue
-    private let lock = NSLock()
-    private var asked = 0
-    private var waiting: [(ticket: Int, continuation: CheckedContinuation<Void, any Error>)] = []
-    private var refreshing = false
-    private var stopped = false
-    /// How long the last catch-up took: a background one waits at least ten times as long.
-    private var lastRun = Duration.zero
+    private let state = Mutex(State())
 
     /// `work` brings the view up to date; a background refresh runs it `delay` after it is asked for.
     init(_ name: String, refreshDelay delay: Duration, work: @escaping @Sendable () throws -> Void) {
@@ -32,9 +35,9 @@ final class ViewCatchUp: @unchecked Sendable {
     /// Returns once a catch-up that started after this call has finished.
     func upToDate() async throws {
         try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
-            lock.withLock {
-                asked += 1
-                waiting.append((asked, continuation))
+            state.withLock { state in
+                state.asked += 1
+                state.waiting.append((state.asked, continuation))
             }
             queue.async { self.serveWaiting() }
         }
@@ -44,17 +47,17 @@ final class ViewCatchUp: @unchecked Sendable {
     /// duration if that is longer, unless one is scheduled already: the server calls it after every
     /// append. Its failure is left for the next reader to meet.
     func refreshSoon() {
-        let wait: Duration? = lock.withLock {
-            guard !refreshing, !stopped else { return nil }
-            refreshing = true
-            return max(delay, lastRun * 10)
+        let wait: Duration? = state.withLock { state in
+            guard !state.refreshing, !state.stopped else { return nil }
+            state.refreshing = true
+            return max(delay, state.lastRun * 10)
         }
         guard let wait else { return }
         let (seconds, attoseconds) = wait.components
         queue.asyncAfter(deadline: .now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))) {
-            let run = self.lock.withLock {
-                self.refreshing = false
-                return !self.stopped
+            let run = self.state.withLock { state in
+                state.refreshing = false
+                return !state.stopped
             }
             if run { try? self.timed(self.work) }
         }
@@ -65,23 +68,23 @@ final class ViewCatchUp: @unchecked Sendable {
         let started = ContinuousClock.now
         defer {
             let took = ContinuousClock.now - started
-            lock.withLock { lastRun = took }
+            state.withLock { $0.lastRun = took }
         }
         try work()
     }
 
     /// Runs no more background catch-ups, and returns once the one running, if any, has finished.
     func stop() {
-        lock.withLock { stopped = true }
+        state.withLock { $0.stopped = true }
         queue.sync {}
     }
 
     /// On the queue: one catch-up for everyone waiting now (none when an earlier run served them all).
     private func serveWaiting() {
-        let served: [CheckedContinuation<Void, any Error>] = lock.withLock {
-            let covered = asked
-            let now = waiting.filter { $0.ticket <= covered }.map(\.continuation)
-            waiting.removeAll { $0.ticket <= covered }
+        let served: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+            let covered = state.asked
+            let now = state.waiting.filter { $0.ticket <= covered }.map(\.continuation)
+            state.waiting.removeAll { $0.ticket <= covered }
             return now
         }
         guard !served.isEmpty else { return }
