@@ -1,9 +1,10 @@
 import Foundation
 import SessionModel
 
-/// A session's transcript as a `TranscriptRow` (docs/views.proto): protobuf wire format, fields 1 segment {1 id · 2 text · 3 correction · 4 start · 5 end · 6 confidence · 7 speaker ·
-/// 8 word {1 word · 2 start · 3 end · 4 confidence} · 9 committed-at} (repeated, in commit order) and
-/// 2 partial {1 segment · 2 revision · 3 text · 4 start · 5 end · 6 stability} (repeated, in order).
+/// A session's transcript as a `TranscriptRow` (docs/views.proto): protobuf wire format, fields 1 segment
+/// {1 id · 2 text · 3 correction · 4 start · 5 end · 6 confidence · 7 speaker · 8 word {1 word · 2 start ·
+/// 3 end · 4 confidence} · 9 committed-at} (repeated, in commit order) and 2 partial {1 segment ·
+/// 2 revision · 3 text · 4 start · 5 end · 6 stability} (repeated, in order).
 extension TranscriptView {
     /// The whole transcript as one row: what the rows of ``TranscriptParts`` give, concatenated.
     package var rowBytes: [UInt8] {

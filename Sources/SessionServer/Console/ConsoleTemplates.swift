@@ -3,9 +3,8 @@ import Output
 
 /// The console's pages as Mustache templates (swift-mustache), one file each in `Console/Resources`,
 /// compiled into the binary (SwiftPM's `embedInCode`): `sessionstore` is one file to copy, with no
-/// resource folder beside it to lose. Every page fills the blocks of
-/// `layout`; `{{x}}` escapes for HTML, and `{{{x}}}` is used only for markup the server drew itself
-/// (the timeline, the transcript).
+/// resource folder beside it to lose. Every page fills the blocks of `layout`; `{{x}}` escapes for HTML,
+/// and `{{{x}}}` is used only for markup the server drew itself (the timeline, the transcript).
 enum ConsoleTemplates {
     static let library: MustacheLibrary = {
         var library = MustacheLibrary()
