@@ -5,6 +5,9 @@
 // eventlog-bench access-policy WORK_DIR SAMPLES [READS…]   finding the access policy with READS reads recorded
 // eventlog-bench session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]   one more event into sessions of SIZE
 //                                                         events (on LMDB, or in databases of that PostgreSQL server)
+// eventlog-bench transcript-growth WORK_DIR SAMPLES [SIZE…]   one more commit and its catch-up in sessions of SIZE segments
+// eventlog-bench store-growth WORK_DIR SAMPLES [SESSIONS…]    each operation on one session or subject, and verify and
+//                                                         audit check, in stores of SESSIONS sessions (1x, 10x, 100x)
 //
 // `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
 // one JSON object per line. tools/bench/run does both and compares with the C reference.
@@ -93,6 +96,12 @@ case "transcript-growth":
     guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: transcript-growth WORK_DIR SAMPLES [SIZE…]") }
     let sizes = arguments.count > 4 ? arguments.dropFirst(4).compactMap { Int($0) } : [1, 400, 4_000, 40_000]
     try await TranscriptGrowthMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples)
+        .run(sizes: sizes)
+
+case "store-growth":
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: store-growth WORK_DIR SAMPLES [SESSIONS…]") }
+    let sizes = arguments.count > 4 ? arguments.dropFirst(4).compactMap { Int($0) } : [1_000, 10_000, 100_000]
+    try await StoreGrowthMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples)
         .run(sizes: sizes)
 
 case "access-policy":

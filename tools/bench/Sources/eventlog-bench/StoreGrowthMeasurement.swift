@@ -1,0 +1,105 @@
+import BenchSupport
+import Compliance
+import EventLog
+import Foundation
+import Ingest
+import Projections
+import SessionLog
+import SessionModel
+
+/// What each operation costs as the store grows: stores of `sizes` sessions (nine events each: started,
+/// consent granted, six committed segments, ended; 1,000 subjects), and in each, the operations a user runs
+/// on one session or subject, and the two that read the whole log by their nature (`verify`, `audit check`).
+/// The same session shape is measured at every size, so a ratio between sizes is what the store's size costs.
+struct StoreGrowthMeasurement {
+    let measurements: Measurements
+    let samples: Int
+
+    func run(sizes: [Int]) async throws {
+        for sessions in sizes {
+            let path = try measurements.freshStorePath("store-growth")
+            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
+            let ingest = SessionIngest(log: log)
+            let ids = (0..<sessions).map { Self.sessionID($0) }
+            var lines: [String] = []
+            for (index, session) in ids.enumerated() {
+                lines.append(contentsOf: Self.session(session, index: index))
+                if lines.count >= 9_000 {
+                    _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8))
+                    lines.removeAll(keepingCapacity: true)
+                }
+            }
+            if !lines.isEmpty { _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8)) }
+            let firstCatchUp = try Self.seconds { try ProjectionRunner(log: log).catchUp() }
+
+            // One session in the middle of the log, and its subject.
+            let middle = ids[sessions / 2]
+            let subject = SubjectHash(bytes: log.identifierHash(Self.subject(sessions / 2)))!
+            let runner = ProjectionRunner(log: log)
+            var appends: [Double] = [], catchUps: [Double] = [], transcripts: [Double] = [], rows: [Double] = []
+            var events: [Double] = [], trails: [Double] = [], proofs: [Double] = []
+            for sample in 0..<samples {
+                let line = Data(Self.commit(100 + sample, in: middle).utf8)
+                appends.append(try await Self.seconds { _ = try await ingest.ingest(line) })
+                catchUps.append(try Self.seconds { try runner.catchUp() })
+                transcripts.append(try Self.seconds { _ = try ProjectionRunner(log: log).transcript(of: middle) })
+                rows.append(try Self.seconds { _ = try ProjectionRunner(log: log).session(middle) })
+                trails.append(try Self.seconds { _ = try ProjectionRunner(log: log).consentTrail(of: subject) })
+                events.append(try Self.seconds {
+                    _ = try log.readStream(SessionStreams.session(middle), skippingErased: true) { $0.data.count }
+                })
+                let size = try log.eventCount()
+                let position = UInt64(sample) * 7919 % size
+                proofs.append(try Self.seconds { _ = try log.inclusionProof(position: position, treeSize: size) })
+            }
+            var audits: [Double] = [], verifies: [Double] = []
+            for _ in 0..<3 {
+                audits.append(try Self.seconds { _ = try ViolationCheck(log: log).run() })
+                verifies.append(try Self.seconds { _ = try log.verify() })
+            }
+            let count = try log.eventCount()
+            try log.close()
+            Report.emit(["scenario": "store-growth", "sessions": sessions, "events": count, "first_catch_up_s": firstCatchUp,
+                         "append_one_line": Report.latencyFields(appends), "catch_up_after_it": Report.latencyFields(catchUps),
+                         "transcript_read": Report.latencyFields(transcripts), "session_row": Report.latencyFields(rows),
+                         "consent_trail": Report.latencyFields(trails), "session_events": Report.latencyFields(events),
+                         "inclusion_proof": Report.latencyFields(proofs),
+                         "audit_check": Report.latencyFields(audits), "verify": Report.latencyFields(verifies)])
+        }
+    }
+
+    private static func sessionID(_ index: Int) -> UUID {
+        var random = Workload.SplitMix(state: UInt64(index) &+ 17)
+        return UUID(uuid: withUnsafeBytes(of: (random.next(), random.next())) { $0.load(as: uuid_t.self) })
+    }
+
+    private static func subject(_ index: Int) -> String { "user-\(index % 1000)" }
+
+    private static func session(_ session: UUID, index: Int) -> [String] {
+        let id = session.uuidString.lowercased()
+        let subject = subject(index)
+        var lines = [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"\#(subject)","locale":"en"}"#,
+                     #"{"type":"consent.granted","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"\#(subject)","consent_type":"transcription","method":"in_app_prompt"}"#]
+        lines += (0..<6).map { commit($0, in: session) }
+        lines.append(#"{"type":"session.ended","session":"\#(id)","at":"2026-11-21T10:00:09Z"}"#)
+        return lines
+    }
+
+    private static func commit(_ number: Int, in session: UUID) -> String {
+        #"{"type":"transcript.committed","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:01Z","segment":"s\#(number)","text":"the words of segment number \#(number), about as long as one","start_ms":\#(number * 1000),"end_ms":\#(number * 1000 + 900)}"#
+    }
+
+    private static func seconds(_ body: () throws -> Void) throws -> Double {
+        let clock = ContinuousClock()
+        let started = clock.now
+        try body()
+        return Report.seconds(clock.now - started)
+    }
+
+    private static func seconds(_ body: () async throws -> Void) async throws -> Double {
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await body()
+        return Report.seconds(clock.now - started)
+    }
+}
