@@ -92,7 +92,7 @@ struct WebConsole {
     /// A page of the console, rendered from its template; pages are never cached, and may load only this
     /// server's resources.
     static func page(_ template: String, _ model: Any, status: HTTPResponse.Status = .ok) -> Response {
-        let html = ConsoleTemplates.library.render(model, withTemplate: template) ?? ""
+        let html = ConsoleTemplates.library.render(TemplateValues.of(model), withTemplate: template) ?? ""
         return Response(status: status, headers: pageHeaders(type: "text/html; charset=utf-8"), body: ResponseBody(byteBuffer: ByteBuffer(string: html)))
     }
 

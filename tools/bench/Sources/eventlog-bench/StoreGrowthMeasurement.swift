@@ -8,7 +8,7 @@ import SessionLog
 import SessionModel
 
 /// What each operation costs as the store grows: stores of `sizes` sessions (nine events each: started,
-/// consent granted, six committed segments, ended; 1,000 subjects), and in each, the operations a user runs
+/// consent granted, six committed segments, ended; ten sessions a subject), and in each, the operations a user runs
 /// on one session or subject, and the two that read the whole log by their nature (`verify`, `audit check`).
 /// The same session shape is measured at every size, so a ratio between sizes is what the store's size costs.
 struct StoreGrowthMeasurement {
@@ -23,7 +23,7 @@ struct StoreGrowthMeasurement {
             let ids = (0..<sessions).map { Self.sessionID($0) }
             var lines: [String] = []
             for (index, session) in ids.enumerated() {
-                lines.append(contentsOf: Self.session(session, index: index))
+                lines.append(contentsOf: Self.session(session, subject: Self.subject(index, of: sessions)))
                 if lines.count >= 9_000 {
                     _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8))
                     lines.removeAll(keepingCapacity: true)
@@ -34,7 +34,7 @@ struct StoreGrowthMeasurement {
 
             // One session in the middle of the log, and its subject.
             let middle = ids[sessions / 2]
-            let subject = SubjectHash(bytes: log.identifierHash(Self.subject(sessions / 2)))!
+            let subject = SubjectHash(bytes: log.identifierHash(Self.subject(sessions / 2, of: sessions)))!
             let runner = ProjectionRunner(log: log)
             var appends: [Double] = [], catchUps: [Double] = [], transcripts: [Double] = [], rows: [Double] = []
             var events: [Double] = [], trails: [Double] = [], proofs: [Double] = []
@@ -73,11 +73,11 @@ struct StoreGrowthMeasurement {
         return UUID(uuid: withUnsafeBytes(of: (random.next(), random.next())) { $0.load(as: uuid_t.self) })
     }
 
-    private static func subject(_ index: Int) -> String { "user-\(index % 1000)" }
+    /// Ten sessions a subject at every size, so that a subject's consent trail is as long in each store.
+    private static func subject(_ index: Int, of sessions: Int) -> String { "user-\(index % max(1, sessions / 10))" }
 
-    private static func session(_ session: UUID, index: Int) -> [String] {
+    private static func session(_ session: UUID, subject: String) -> [String] {
         let id = session.uuidString.lowercased()
-        let subject = subject(index)
         var lines = [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"\#(subject)","locale":"en"}"#,
                      #"{"type":"consent.granted","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"\#(subject)","consent_type":"transcription","method":"in_app_prompt"}"#]
         lines += (0..<6).map { commit($0, in: session) }
