@@ -45,6 +45,9 @@ final class SessionCatalog: Sendable {
     func page(_ query: SessionQuery) -> SessionCatalogPage {
         list.withLock { list in
             let filter = CompiledQuery(query, subjects: list.subjectNumbers)
+            if query.sort == .started, query.labels.isEmpty, filter.matchesEverything {
+                return list.pageInStartOrder(after: query.after, limit: query.limit, descending: query.descending)
+            }
             var matching = 0
             var best = BoundedBest(capacity: query.limit + 1, descending: query.descending)
             list.facts.withUnsafeBufferPointer { facts in
@@ -149,6 +152,23 @@ private struct OrderedList {
         let index = insertionPoint(of: key)
         return index < facts.count && facts[index].key(.started) == key ? index : nil
     }
+
+    /// A page of the whole list in the order it is kept: found by its cursor, not by a pass over every
+    /// session, so that the list's first page and each next one cost the same at any size.
+    func pageInStartOrder(after cursor: PageCursor?, limit: Int, descending: Bool) -> SessionCatalogPage {
+        let wanted = limit < facts.count ? limit + 1 : facts.count  // one more than the page tells whether a next one exists
+        let picked: [Int]
+        if descending {
+            let end = cursor.map(insertionPoint(of:)) ?? facts.count
+            picked = Array((max(0, end - wanted)..<end).reversed())
+        } else {
+            var start = cursor.map(insertionPoint(of:)) ?? 0
+            if let cursor, start < facts.count, facts[start].key(.started) == cursor { start += 1 }
+            picked = Array(start..<min(facts.count, start + wanted))
+        }
+        let next = picked.count > limit ? facts[picked[limit - 1]].key(.started) : nil
+        return SessionCatalogPage(sessions: picked.prefix(limit).map { entries[$0] }, next: next, matching: facts.count)
+    }
 }
 
 /// What the list is filtered and sorted on, of one session, as plain values (no reference counting in
@@ -216,6 +236,12 @@ private struct CompiledQuery {
                 prefix.1 |= UInt64(nibble) << shift
             }
         }
+    }
+
+    /// Whether the query keeps every session.
+    var matchesEverything: Bool {
+        status == nil && subject == nil && readable == nil && startedAfter == nil && startedBefore == nil && runs == nil
+            && mask == (0, 0)
     }
 
     func matches(_ facts: SessionFacts) -> Bool {
