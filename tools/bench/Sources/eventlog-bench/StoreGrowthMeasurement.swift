@@ -30,7 +30,7 @@ struct StoreGrowthMeasurement {
                 }
             }
             if !lines.isEmpty { _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8)) }
-            let firstCatchUp = try Self.seconds { try ProjectionRunner(log: log).catchUp() }
+            let firstCatchUp = try Stopwatch.seconds { try ProjectionRunner(log: log).catchUp() }
 
             // One session in the middle of the log, and its subject.
             let middle = ids[sessions / 2]
@@ -39,23 +39,23 @@ struct StoreGrowthMeasurement {
             var appends: [Double] = [], catchUps: [Double] = [], transcripts: [Double] = [], rows: [Double] = []
             var events: [Double] = [], trails: [Double] = [], proofs: [Double] = []
             for sample in 0..<samples {
-                let line = Data(Self.commit(100 + sample, in: middle).utf8)
-                appends.append(try await Self.seconds { _ = try await ingest.ingest(line) })
-                catchUps.append(try Self.seconds { try runner.catchUp() })
-                transcripts.append(try Self.seconds { _ = try ProjectionRunner(log: log).transcript(of: middle) })
-                rows.append(try Self.seconds { _ = try ProjectionRunner(log: log).session(middle) })
-                trails.append(try Self.seconds { _ = try ProjectionRunner(log: log).consentTrail(of: subject) })
-                events.append(try Self.seconds {
+                let line = Data(GrowthLines.commit(100 + sample, in: middle).utf8)
+                appends.append(try await Stopwatch.seconds { _ = try await ingest.ingest(line) })
+                catchUps.append(try Stopwatch.seconds { try runner.catchUp() })
+                transcripts.append(try Stopwatch.seconds { _ = try ProjectionRunner(log: log).transcript(of: middle) })
+                rows.append(try Stopwatch.seconds { _ = try ProjectionRunner(log: log).session(middle) })
+                trails.append(try Stopwatch.seconds { _ = try ProjectionRunner(log: log).consentTrail(of: subject) })
+                events.append(try Stopwatch.seconds {
                     _ = try log.readStream(SessionStreams.session(middle), skippingErased: true) { $0.data.count }
                 })
                 let size = try log.eventCount()
                 let position = UInt64(sample) * 7919 % size
-                proofs.append(try Self.seconds { _ = try log.inclusionProof(position: position, treeSize: size) })
+                proofs.append(try Stopwatch.seconds { _ = try log.inclusionProof(position: position, treeSize: size) })
             }
             var audits: [Double] = [], verifies: [Double] = []
             for _ in 0..<3 {
-                audits.append(try Self.seconds { _ = try ViolationCheck(log: log).run() })
-                verifies.append(try Self.seconds { _ = try log.verify() })
+                audits.append(try Stopwatch.seconds { _ = try ViolationCheck(log: log).run() })
+                verifies.append(try Stopwatch.seconds { _ = try log.verify() })
             }
             let count = try log.eventCount()
             try log.close()
@@ -80,26 +80,8 @@ struct StoreGrowthMeasurement {
         let id = session.uuidString.lowercased()
         var lines = [#"{"type":"session.started","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"\#(subject)","locale":"en"}"#,
                      #"{"type":"consent.granted","session":"\#(id)","at":"2026-11-21T10:00:00Z","subject":"\#(subject)","consent_type":"transcription","method":"in_app_prompt"}"#]
-        lines += (0..<6).map { commit($0, in: session) }
+        lines += (0..<6).map { GrowthLines.commit($0, in: session) }
         lines.append(#"{"type":"session.ended","session":"\#(id)","at":"2026-11-21T10:00:09Z"}"#)
         return lines
-    }
-
-    private static func commit(_ number: Int, in session: UUID) -> String {
-        #"{"type":"transcript.committed","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:01Z","segment":"s\#(number)","text":"the words of segment number \#(number), about as long as one","start_ms":\#(number * 1000),"end_ms":\#(number * 1000 + 900)}"#
-    }
-
-    private static func seconds(_ body: () throws -> Void) throws -> Double {
-        let clock = ContinuousClock()
-        let started = clock.now
-        try body()
-        return Report.seconds(clock.now - started)
-    }
-
-    private static func seconds(_ body: () async throws -> Void) async throws -> Double {
-        let clock = ContinuousClock()
-        let started = clock.now
-        try await body()
-        return Report.seconds(clock.now - started)
     }
 }

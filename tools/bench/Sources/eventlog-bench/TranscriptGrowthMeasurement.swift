@@ -19,9 +19,9 @@ struct TranscriptGrowthMeasurement {
             let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
             let ingest = SessionIngest(log: log)
             let (long, short) = (UUID(), UUID())
-            var lines = [Self.started(long), Self.started(short), Self.commit(0, in: short)]
+            var lines = [Self.started(long), Self.started(short), GrowthLines.commit(0, in: short)]
             for number in 0..<holds {
-                lines.append(Self.commit(number, in: long))
+                lines.append(GrowthLines.commit(number, in: long))
                 if lines.count == 1000 {
                     _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8))
                     lines.removeAll()
@@ -32,17 +32,17 @@ struct TranscriptGrowthMeasurement {
             try runner.catchUp()
             var longCatchUps: [Double] = [], shortCatchUps: [Double] = []
             for sample in 0..<samples {
-                _ = try await ingest.ingest(Data(Self.commit(holds + sample, in: long).utf8))
-                longCatchUps.append(try Self.seconds { try runner.catchUp() })
-                _ = try await ingest.ingest(Data(Self.commit(1 + sample, in: short).utf8))
-                shortCatchUps.append(try Self.seconds { try runner.catchUp() })
+                _ = try await ingest.ingest(Data(GrowthLines.commit(holds + sample, in: long).utf8))
+                longCatchUps.append(try Stopwatch.seconds { try runner.catchUp() })
+                _ = try await ingest.ingest(Data(GrowthLines.commit(1 + sample, in: short).utf8))
+                shortCatchUps.append(try Stopwatch.seconds { try runner.catchUp() })
             }
             // Reading the transcript back from the view, as `transcript` and `GET …/transcript` do (a fresh runner:
             // nothing cached), which must grow with the transcript.
             var reads: [Double] = []
             var segments = 0
             for _ in 0..<max(5, samples / 3) {
-                reads.append(try Self.seconds { segments = try ProjectionRunner(log: log).transcript(of: long)?.segments.count ?? 0 })
+                reads.append(try Stopwatch.seconds { segments = try ProjectionRunner(log: log).transcript(of: long)?.segments.count ?? 0 })
             }
             try log.close()
             Report.emit(["scenario": "transcript-growth", "holds": holds, "segments_after": segments,
@@ -53,16 +53,5 @@ struct TranscriptGrowthMeasurement {
 
     private static func started(_ session: UUID) -> String {
         #"{"type":"session.started","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:00Z","subject":"growth","locale":"en"}"#
-    }
-
-    private static func commit(_ number: Int, in session: UUID) -> String {
-        #"{"type":"transcript.committed","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:01Z","segment":"s\#(number)","text":"the words of segment number \#(number), about as long as one","start_ms":\#(number * 1000),"end_ms":\#(number * 1000 + 900)}"#
-    }
-
-    private static func seconds(_ body: () throws -> Void) throws -> Double {
-        let clock = ContinuousClock()
-        let started = clock.now
-        try body()
-        return Report.seconds(clock.now - started)
     }
 }
