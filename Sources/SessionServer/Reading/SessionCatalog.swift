@@ -7,8 +7,7 @@ import Synchronization
 /// (``ProjectionRunner/foldSessionList(from:rows:)``, the persisted list's own fold): a page of the list,
 /// filtered and sorted, is found without reading the store, in one pass over the sessions (a page of the
 /// whole list in start order, by its cursor: docs/PERFORMANCE.md, "How costs grow with the store"), and
-/// bringing it up to date takes no lock of the store, so
-/// that readers do not wait behind writers (``ViewCatchUp``).
+/// bringing it up to date takes no lock of the store, so that readers do not wait behind writers (``ViewCatchUp``).
 final class SessionCatalog: Sendable {
     private let list = Mutex(OrderedList())
 
