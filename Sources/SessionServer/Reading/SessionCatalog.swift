@@ -238,7 +238,8 @@ private struct CompiledQuery {
         }
     }
 
-    /// Whether the query keeps every session.
+    /// Whether the query keeps every session: ``SessionCatalog/page(_:)`` then finds a page in start order by
+    /// its cursor. A filter added to this type must be named here too.
     var matchesEverything: Bool {
         status == nil && subject == nil && readable == nil && startedAfter == nil && startedBefore == nil && runs == nil
             && mask == (0, 0)

@@ -19,6 +19,14 @@ public enum Report {
         return seconds(clock.now - started)
     }
 
+    /// ``time(_:)`` of an async body.
+    public static func time(_ body: () async throws -> Void) async rethrows -> Double {
+        let clock = ContinuousClock()
+        let started = clock.now
+        try await body()
+        return seconds(clock.now - started)
+    }
+
     /// p50, p99 and the worst of `latencies` (seconds), in milliseconds.
     public static func latencyFields(_ latencies: [Double]) -> [String: Any] {
         let sorted = latencies.sorted()

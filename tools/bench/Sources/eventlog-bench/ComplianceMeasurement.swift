@@ -12,33 +12,26 @@ import SessionModel
 enum ComplianceMeasurement {
     static func median(_ samples: [Double]) -> Double { samples.sorted()[samples.count / 2] }
 
-    static func time(_ body: () throws -> Void) rethrows -> Double {
-        let clock = ContinuousClock()
-        let started = clock.now
-        try body()
-        return Report.seconds(clock.now - started)
-    }
-
     /// verify, anchor and proofs on an existing store (the 1M small events of `run`).
     static func tree(store: String, key: String) throws {
         let log = try EventLog.open(at: store, key: .keyFile(key))
         var report: VerificationReport?
-        let verifying = try time { report = try log.verify() }
+        let verifying = try Report.time { report = try log.verify() }
         let size = report!.treeHead.size
         Report.emit(["scenario": "verify-small", "events": size, "seconds": verifying, "per_second": Double(size) / verifying,
                            "intact": report!.isIntact])
         var anchors: [Double] = []
-        for _ in 0..<21 { anchors.append(try time { _ = try log.signedCheckpoint() }) }
+        for _ in 0..<21 { anchors.append(try Report.time { _ = try log.signedCheckpoint() }) }
         var random = Workload.SplitMix(state: 5)
         var proofs: [Double] = []
         for _ in 0..<1000 {
             let position = random.next() % size
-            proofs.append(try time { _ = try log.inclusionProof(position: position, treeSize: size) })
+            proofs.append(try Report.time { _ = try log.inclusionProof(position: position, treeSize: size) })
         }
         var consistency: [Double] = []
         for _ in 0..<200 {
             let old = 1 + random.next() % (size - 1)
-            consistency.append(try time { _ = try log.consistencyProof(from: old, to: size) })
+            consistency.append(try Report.time { _ = try log.consistencyProof(from: old, to: size) })
         }
         Report.emit(["scenario": "merkle-small", "events": size, "anchor_median_ms": median(anchors) * 1000,
                            "anchor_max_ms": anchors.max()! * 1000, "inclusion_median_ms": median(proofs) * 1000,
@@ -50,7 +43,7 @@ enum ComplianceMeasurement {
         let log = try EventLog.open(at: store, key: .keyFile(key))
         for pass in ["first", "warm"] {
             var report: ViolationCheck.Report?
-            let seconds = try time { report = try ViolationCheck(log: log).run() }
+            let seconds = try Report.time { report = try ViolationCheck(log: log).run() }
             Report.emit(["scenario": "audit-check", "pass": pass, "events": report!.eventsRead, "seconds": seconds,
                                "per_second": Double(report!.eventsRead) / seconds, "violations": report!.violations.count])
         }

@@ -47,13 +47,13 @@ struct SessionGrowthMeasurement {
             var ingested: [Double] = [], ingestedSmall: [Double] = []
             for sample in 0..<samples {
                 let one = Self.note(holds + sample)
-                engine.append(try await Stopwatch.seconds { try await log.append([one], to: stream, deduplicate: true) })
+                engine.append(try await Report.time { try await log.append([one], to: stream, deduplicate: true) })
                 let small = Self.note(1 + sample)
-                engineSmall.append(try await Stopwatch.seconds { try await log.append([small], to: smallStream, deduplicate: true) })
+                engineSmall.append(try await Report.time { try await log.append([small], to: smallStream, deduplicate: true) })
                 let line = Data(partial(holds + sample, in: session).utf8)
-                ingested.append(try await Stopwatch.seconds { _ = try await ingest.ingest(line) })
+                ingested.append(try await Report.time { _ = try await ingest.ingest(line) })
                 let smallLine = Data(partial(1 + sample, in: smallSession).utf8)
-                ingestedSmall.append(try await Stopwatch.seconds { _ = try await ingest.ingest(smallLine) })
+                ingestedSmall.append(try await Report.time { _ = try await ingest.ingest(smallLine) })
             }
             let versions = try [stream, SessionStreams.session(session)].map { try log.streamMetadata($0)?.version ?? 0 }
             try log.close()

@@ -30,7 +30,7 @@ struct StoreGrowthMeasurement {
                 }
             }
             if !lines.isEmpty { _ = try await ingest.ingest(Data(lines.joined(separator: "\n").utf8)) }
-            let firstCatchUp = try Stopwatch.seconds { try ProjectionRunner(log: log).catchUp() }
+            let firstCatchUp = try Report.time { try ProjectionRunner(log: log).catchUp() }
 
             // One session in the middle of the log, and its subject.
             let middle = ids[sessions / 2]
@@ -40,22 +40,22 @@ struct StoreGrowthMeasurement {
             var events: [Double] = [], trails: [Double] = [], proofs: [Double] = []
             for sample in 0..<samples {
                 let line = Data(GrowthLines.commit(100 + sample, in: middle).utf8)
-                appends.append(try await Stopwatch.seconds { _ = try await ingest.ingest(line) })
-                catchUps.append(try Stopwatch.seconds { try runner.catchUp() })
-                transcripts.append(try Stopwatch.seconds { _ = try ProjectionRunner(log: log).transcript(of: middle) })
-                rows.append(try Stopwatch.seconds { _ = try ProjectionRunner(log: log).session(middle) })
-                trails.append(try Stopwatch.seconds { _ = try ProjectionRunner(log: log).consentTrail(of: subject) })
-                events.append(try Stopwatch.seconds {
+                appends.append(try await Report.time { _ = try await ingest.ingest(line) })
+                catchUps.append(try Report.time { try runner.catchUp() })
+                transcripts.append(try Report.time { _ = try ProjectionRunner(log: log).transcript(of: middle) })
+                rows.append(try Report.time { _ = try ProjectionRunner(log: log).session(middle) })
+                trails.append(try Report.time { _ = try ProjectionRunner(log: log).consentTrail(of: subject) })
+                events.append(try Report.time {
                     _ = try log.readStream(SessionStreams.session(middle), skippingErased: true) { $0.data.count }
                 })
                 let size = try log.eventCount()
                 let position = UInt64(sample) * 7919 % size
-                proofs.append(try Stopwatch.seconds { _ = try log.inclusionProof(position: position, treeSize: size) })
+                proofs.append(try Report.time { _ = try log.inclusionProof(position: position, treeSize: size) })
             }
             var audits: [Double] = [], verifies: [Double] = []
             for _ in 0..<3 {
-                audits.append(try Stopwatch.seconds { _ = try ViolationCheck(log: log).run() })
-                verifies.append(try Stopwatch.seconds { _ = try log.verify() })
+                audits.append(try Report.time { _ = try ViolationCheck(log: log).run() })
+                verifies.append(try Report.time { _ = try log.verify() })
             }
             let count = try log.eventCount()
             try log.close()

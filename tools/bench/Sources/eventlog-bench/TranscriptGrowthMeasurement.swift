@@ -33,16 +33,16 @@ struct TranscriptGrowthMeasurement {
             var longCatchUps: [Double] = [], shortCatchUps: [Double] = []
             for sample in 0..<samples {
                 _ = try await ingest.ingest(Data(GrowthLines.commit(holds + sample, in: long).utf8))
-                longCatchUps.append(try Stopwatch.seconds { try runner.catchUp() })
+                longCatchUps.append(try Report.time { try runner.catchUp() })
                 _ = try await ingest.ingest(Data(GrowthLines.commit(1 + sample, in: short).utf8))
-                shortCatchUps.append(try Stopwatch.seconds { try runner.catchUp() })
+                shortCatchUps.append(try Report.time { try runner.catchUp() })
             }
             // Reading the transcript back from the view, as `transcript` and `GET …/transcript` do (a fresh runner:
             // nothing cached), which must grow with the transcript.
             var reads: [Double] = []
             var segments = 0
             for _ in 0..<max(5, samples / 3) {
-                reads.append(try Stopwatch.seconds { segments = try ProjectionRunner(log: log).transcript(of: long)?.segments.count ?? 0 })
+                reads.append(try Report.time { segments = try ProjectionRunner(log: log).transcript(of: long)?.segments.count ?? 0 })
             }
             try log.close()
             Report.emit(["scenario": "transcript-growth", "holds": holds, "segments_after": segments,
