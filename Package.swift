@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "SessionStore",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],  // Synchronization's Mutex and Atomic
     products: [
         .library(name: "Failures", targets: ["Failures"]),
         .library(name: "EventLog", targets: ["EventLog"]),

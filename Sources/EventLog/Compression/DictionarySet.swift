@@ -1,12 +1,11 @@
 import Foundation
+import Synchronization
 
 /// The compression dictionaries of a store, kept encrypted (they are trained on payloads) in the
 /// `dictionaries` database, and which one new records use.
-final class DictionarySet: @unchecked Sendable {
-    // @unchecked: `byID` and `current` are guarded by `lock`.
-    private let lock = NSLock()
-    private var byID: [UInt16: CompressionDictionary] = [:]
-    private var currentID: UInt16 = 0
+final class DictionarySet: Sendable {
+    /// The loaded dictionaries by id, and the id new records use (0: none).
+    private let loaded = Mutex<(byID: [UInt16: CompressionDictionary], currentID: UInt16)>(([:], 0))
     private let metadataKey: SecureBytes
     private let storeID: [UInt8]
 
@@ -21,15 +20,11 @@ final class DictionarySet: @unchecked Sendable {
     }
 
     var current: CompressionDictionary? {
-        lock.lock()
-        defer { lock.unlock() }
-        return byID[currentID]
+        loaded.withLock { $0.byID[$0.currentID] }
     }
 
     func dictionary(_ id: UInt16) -> CompressionDictionary? {
-        lock.lock()
-        defer { lock.unlock() }
-        return byID[id]
+        loaded.withLock { $0.byID[id] }
     }
 
     /// Makes sure dictionary `id` is loaded, reloading the set once if it is not (another process
@@ -40,7 +35,7 @@ final class DictionarySet: @unchecked Sendable {
 
     /// Loads every stored dictionary and the current choice.
     func load(in txn: StoreTransaction) throws {
-        var loaded: [UInt16: CompressionDictionary] = [:]
+        var byID: [UInt16: CompressionDictionary] = [:]
         try txn.withCursor(StoreLayout.dictionaries) { cursor in
             var entry = try cursor.first()
             while let (key, value) = entry {
@@ -48,15 +43,12 @@ final class DictionarySet: @unchecked Sendable {
                 let id: UInt16 = key.loadBigEndian(at: 0)
                 guard let bytes = AEAD.openBox(value, additionalData: additionalData(id), key: metadataKey)
                 else { throw EventLogError(.integrity, "compression dictionary \(id) does not authenticate") }
-                loaded[id] = try CompressionDictionary(id: id, bytes: bytes, level: Compressor.level)
+                byID[id] = try CompressionDictionary(id: id, bytes: bytes, level: Compressor.level)
                 entry = try cursor.next()
             }
         }
         let current = try txn.get(StoreLayout.meta, StoreLayout.currentDictionaryKey).map { $0.loadBigEndian(at: 0, as: UInt16.self) } ?? 0
-        lock.lock()
-        byID = loaded
-        currentID = current
-        lock.unlock()
+        loaded.withLock { $0 = (byID, current) }
     }
 
     /// Stores a new dictionary and makes it the one new records use; returns its id.
@@ -73,10 +65,10 @@ final class DictionarySet: @unchecked Sendable {
         let sealed = bytes.withUnsafeBytes { AEAD.sealBox($0, additionalData: additionalData(id), key: metadataKey) }
         try txn.put(StoreLayout.dictionaries, [UInt8](bigEndian: id), sealed)
         try txn.put(StoreLayout.meta, StoreLayout.currentDictionaryKey, [UInt8](bigEndian: id))
-        lock.lock()
-        byID[id] = dictionary
-        currentID = id
-        lock.unlock()
+        loaded.withLock {
+            $0.byID[id] = dictionary
+            $0.currentID = id
+        }
         return id
     }
 }

@@ -1,18 +1,17 @@
 import Foundation
+import Synchronization
 
 /// The store's data keys: created at random, kept wrapped (encrypted by the key-wrapping sub-key)
 /// in the `keys` database, and cached unwrapped in secure memory while the store is open.
-final class KeyRing: @unchecked Sendable {
-    // @unchecked: the cache is guarded by `lock`; everything else is immutable.
+final class KeyRing: Sendable {
     static let auditKeyID: UInt32 = 1
     static let maximumCached = 4096
 
     private let hierarchy: KeyHierarchy
     private let storeID: [UInt8]
-    private let lock = NSLock()
-    private var cache: [UInt32: SecureBytes] = [:]
+    private let cache = Mutex<[UInt32: SecureBytes]>([:])
     /// Where data keys live in memory: a few slabs rather than an allocation per key.
-    private var slabs: [KeySlab] = []
+    private let slabs = Mutex<[KeySlab]>([])
 
     init(hierarchy: KeyHierarchy, storeID: [UInt8]) {
         self.hierarchy = hierarchy
@@ -27,10 +26,7 @@ final class KeyRing: @unchecked Sendable {
     /// Creates a fresh random data key under `id` and stores it wrapped.
     /// A key in a slab slot written by `fill` (nil when `fill` fails).
     private func slabKey(_ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> SecureBytes? {
-        lock.lock()
-        let available = slabs
-        lock.unlock()
-        for slab in available {
+        for slab in slabs.withLock({ $0 }) {
             var failed = false
             if let key = slab.key({ out in
                 let ok = fill(out)
@@ -40,9 +36,7 @@ final class KeyRing: @unchecked Sendable {
             if failed { return nil }  // the slab had room; the key did not authenticate
         }
         let slab = KeySlab()
-        lock.lock()
-        slabs.append(slab)
-        lock.unlock()
+        slabs.withLock { $0.append(slab) }
         return slab.key(fill)
     }
 
@@ -59,10 +53,7 @@ final class KeyRing: @unchecked Sendable {
     /// another snapshot is seen at once).
     func key(_ id: UInt32, in txn: StoreTransaction) throws -> SecureBytes? {
         guard let wrapped = try txn.get(StoreLayout.keys, [UInt8](bigEndian: id)) else { return nil }
-        lock.lock()
-        let cached = cache[id]
-        lock.unlock()
-        if let cached { return cached }
+        if let cached = cache.withLock({ $0[id] }) { return cached }
         let aad = additionalData(id)
         guard wrapped.count == AEAD.nonceBytes + AEAD.keyBytes + AEAD.tagBytes, let key = slabKey({ out in
             aad.withUnsafeBytes { aad in
@@ -89,16 +80,14 @@ final class KeyRing: @unchecked Sendable {
 
     /// Drops a key from the cache (after it was destroyed on disk, or a transaction that made it failed).
     func forget(_ id: UInt32) {
-        lock.lock()
-        cache[id] = nil
-        lock.unlock()
+        cache.withLock { $0[id] = nil }
     }
 
     private func remember(_ id: UInt32, _ key: SecureBytes) {
-        lock.lock()
-        defer { lock.unlock() }
-        // Each key costs a few guarded pages; bound the cache instead of holding every key ever used.
-        if cache.count >= Self.maximumCached { cache.removeAll(keepingCapacity: true) }
-        cache[id] = key
+        cache.withLock { cache in
+            // Each key costs a few guarded pages; bound the cache instead of holding every key ever used.
+            if cache.count >= Self.maximumCached { cache.removeAll(keepingCapacity: true) }
+            cache[id] = key
+        }
     }
 }

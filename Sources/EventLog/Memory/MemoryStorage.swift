@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A store kept in this process's memory, named by a `memory:NAME` location: the third backend, for
 /// tests of the layers above the engine and for anything that needs a store that is gone when the
@@ -20,12 +21,11 @@ final class MemoryStorage: @unchecked Sendable {
         self.name = name
     }
 
-    private static let registry = NSLock()
-    nonisolated(unsafe) private static var stores: [String: MemoryStorage] = [:]  // guarded by `registry`
+    private static let stores = Mutex<[String: MemoryStorage]>([:])
 
     /// The store named `name`; with `creating`, made when there is none.
     static func named(_ name: String, creating: Bool) throws -> MemoryStorage {
-        try registry.withLock {
+        try stores.withLock { stores in
             if let store = stores[name] { return store }
             guard creating else {
                 throw EventLogError(.storeMissing, "there is no store in this process's memory named \(name)", path: "memory:\(name)")
@@ -38,12 +38,12 @@ final class MemoryStorage: @unchecked Sendable {
 
     /// Forgets the store named `name`: its memory goes once nothing uses it.
     static func remove(_ name: String) {
-        _ = registry.withLock { stores.removeValue(forKey: name) }
+        _ = stores.withLock { $0.removeValue(forKey: name) }
     }
 
     /// The committed tables of the store named `name`, for tests of what a store keeps.
     static func tables(of name: String) -> [String: MemoryTable] {
-        registry.withLock { stores[name] }.map { store in store.state.withLock { store.committed } } ?? [:]
+        stores.withLock { $0[name] }.map { store in store.state.withLock { store.committed } } ?? [:]
     }
 
     /// Runs `body` on the latest committed snapshot.

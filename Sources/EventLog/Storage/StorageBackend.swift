@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 
 /// A kind of storage, as a location names it: what turns a location into a ``StorageEnvironment``.
 /// The engine carries LMDB (a directory: the embedded default) and memory (`memory:NAME`); other
@@ -65,19 +66,18 @@ extension StorageBackend {
 /// The backends a location can name: those registered, then memory, then LMDB (a directory: anything
 /// that is not a URL).
 package enum StorageBackends {
-    private static let lock = NSLock()
-    nonisolated(unsafe) private static var registered: [any StorageBackend] = []
+    private static let registered = Mutex<[any StorageBackend]>([])
 
     /// Makes `backend`'s locations openable in this process. Registering a kind twice keeps one.
     package static func register(_ backend: some StorageBackend) {
-        lock.withLock {
+        registered.withLock { registered in
             if !registered.contains(where: { type(of: $0) == type(of: backend) }) { registered.append(backend) }
         }
     }
 
     /// Every backend this process can open, the built-in ones last.
     package static var all: [any StorageBackend] {
-        lock.withLock { registered } + [MemoryBackend(), LMDBBackend()]
+        registered.withLock { $0 } + [MemoryBackend(), LMDBBackend()]
     }
 
     /// The backend of `location`, or an error naming a location no backend here serves (a URL of a

@@ -122,15 +122,16 @@ public struct ProcessReplayTarget: ReplayTarget {
     }
 
     /// The command's process group, killed when the drive is cancelled (it hung).
-    private final class ProcessGroup: @unchecked Sendable {
-        // @unchecked: `leader` and `killed` are guarded by `lock`.
+    private final class ProcessGroup: Sendable {
         static let running = Mutex<[ProcessGroup]>([])
-        private let lock = NSLock()
-        private var leader: pid_t?
-        private var killed = false
+        /// The group's leader once started; `killed` once ``kill()`` was called (perhaps before the start).
+        private let state = Mutex<(leader: pid_t?, killed: Bool)>((nil, false))
 
         func started(_ pid: pid_t) {
-            let kill = lock.withLock { leader = pid; return killed }
+            let kill = state.withLock { state in
+                state.leader = pid
+                return state.killed
+            }
             Self.running.withLock { $0.append(self) }
             if kill { self.kill() }
         }
@@ -140,9 +141,9 @@ public struct ProcessReplayTarget: ReplayTarget {
         }
 
         func kill() {
-            lock.withLock {
-                killed = true
-                if let leader { _ = Foundation.kill(-leader, SIGKILL) }
+            state.withLock { state in
+                state.killed = true
+                if let leader = state.leader { _ = Foundation.kill(-leader, SIGKILL) }
             }
         }
     }

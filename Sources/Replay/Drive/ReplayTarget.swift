@@ -1,6 +1,7 @@
 import Foundation
 import Ingest
 import SessionModel
+import Synchronization
 
 /// A system under test that a stored session is replayed into: a recognizer, an app's pipeline.
 ///
@@ -90,10 +91,8 @@ struct PacedEvent: Sendable {
 
 /// Where a system under test puts what it produces. An event's time, when left out, is the virtual
 /// clock's time when the event is handed over; its id, when left out, is derived from the run.
-public final class ReplayOutput: @unchecked Sendable {
-    // @unchecked: `produced` is guarded by `lock`.
-    private let lock = NSLock()
-    private var produced: [DrivenEvent] = []
+public final class ReplayOutput: Sendable {
+    private let produced = Mutex<[DrivenEvent]>([])
     private let clock: ReplayClock
     private let monitor: DriveMonitor
 
@@ -112,11 +111,11 @@ public final class ReplayOutput: @unchecked Sendable {
             throw ReplayDriveError.invalidOutput(problem)
         }
         let virtual = clock.now()
-        lock.withLock { produced.append(DrivenEvent(event: event, virtualMilliseconds: virtual)) }
+        produced.withLock { $0.append(DrivenEvent(event: event, virtualMilliseconds: virtual)) }
         monitor.noteOutput()
     }
 
-    var events: [DrivenEvent] { lock.withLock { produced } }
+    var events: [DrivenEvent] { produced.withLock { $0 } }
 }
 
 /// An event a system produced, with the virtual time at which the driver took it.

@@ -60,6 +60,8 @@ enum BodySpool {
 /// The bytes so far: in memory, then in a file of their own in `directory`, named only when it is made
 /// (a URL costs more than checking a small body).
 private final class Spooled: @unchecked Sendable {
+    // @unchecked: used by one task at a time: the child task that reads the body, then, once the task group
+    // has ended, the caller.
     private let directory: String
     private(set) var file: URL?
     private var memory = Data()

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import Output
+import Synchronization
 
 /// `--quiet`: no progress line.
 struct ProgressOption: ParsableArguments {
@@ -25,41 +26,34 @@ struct ProgressOption: ParsableArguments {
 /// about how long is left (or, for work that cannot be counted, how long it has taken). It is drawn
 /// only on a terminal, never into pipes, files or CI logs; at most ten times a second; and erased
 /// when the work ends, so that nothing of it stays in the output.
-final class Progress: @unchecked Sendable {
-    // @unchecked: everything mutable is guarded by `lock`.
+final class Progress: Sendable {
     static var standardErrorIsATerminal: Bool {
         isatty(Console.current.error) == 1 && Console.variable("TERM") != "dumb"
     }
 
-    private let lock = NSLock()
+    private struct Line {
+        var what: String
+        var unit: String
+        var started: ContinuousClock.Instant
+        var lastDrawn: ContinuousClock.Instant?
+        var drawn = false
+        /// Set by ``finish()``: a timer tick or update that comes later draws nothing, so no line reappears
+        /// after the result is printed.
+        var finished = false
+    }
+
     private let shown: Bool
-    private var what: String
-    private var unit: String
-    private let clock = ContinuousClock()
-    private var started: ContinuousClock.Instant
-    private var lastDrawn: ContinuousClock.Instant?
-    private var drawn = false
-    /// Set by ``finish()``: a timer tick or update that comes later draws nothing, so no line reappears
-    /// after the result is printed.
-    private var finished = false
+    private let line: Mutex<Line>
 
     init(_ what: String, unit: String, shown: Bool) {
-        self.what = what
-        self.unit = unit
         self.shown = shown
-        started = clock.now
+        line = Mutex(Line(what: what, unit: unit, started: .now))
     }
 
     /// A new stage of the work: a new label, and the rate and estimate start again.
     func stage(_ what: String, unit: String = "") {
         guard shown else { return }
-        lock.withLock {
-            finished = false
-            self.what = what
-            self.unit = unit
-            started = clock.now
-            lastDrawn = nil
-        }
+        line.withLock { $0 = Line(what: what, unit: unit, started: .now, drawn: $0.drawn) }
         update(nil, nil)
     }
 
@@ -70,13 +64,13 @@ final class Progress: @unchecked Sendable {
 
     private func update(_ done: Double?, _ total: Double?) {
         guard shown else { return }
-        lock.withLock {
-            guard !finished else { return }
-            let now = clock.now
+        line.withLock { line in
+            guard !line.finished else { return }
+            let now = ContinuousClock.now
             let finished = done != nil && done == total
-            if let lastDrawn, now - lastDrawn < .milliseconds(100), !finished { return }
-            lastDrawn = now
-            draw(done, total, elapsed: now - started)
+            if let lastDrawn = line.lastDrawn, now - lastDrawn < .milliseconds(100), !finished { return }
+            line.lastDrawn = now
+            Self.draw(&line, done, total, elapsed: now - line.started)
         }
     }
 
@@ -95,20 +89,20 @@ final class Progress: @unchecked Sendable {
     /// Erases the line.
     func finish() {
         guard shown else { return }
-        lock.withLock {
-            if drawn { Console.err("\r\u{1B}[K") }
-            drawn = false
-            finished = true
+        line.withLock { line in
+            if line.drawn { Console.err("\r\u{1B}[K") }
+            line.drawn = false
+            line.finished = true
         }
     }
 
-    private func draw(_ done: Double?, _ total: Double?, elapsed: Duration) {
+    private static func draw(_ progress: inout Line, _ done: Double?, _ total: Double?, elapsed: Duration) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
-        var line = what
+        var line = progress.what
         // A total not known yet (0, or less than what is done) is left out rather than shown wrong.
         let total = total.flatMap { $0 > 0 && ($0 >= (done ?? 0)) ? $0 : nil }
         if let done {
-            line += ": \(Self.count(done))" + (total.map { " of \(Self.count($0))" } ?? "") + (unit.isEmpty ? "" : " \(unit)")
+            line += ": \(Self.count(done))" + (total.map { " of \(Self.count($0))" } ?? "") + (progress.unit.isEmpty ? "" : " \(progress.unit)")
             if seconds >= 0.5, done > 0 {
                 let rate = done / seconds
                 line += ", \(Self.count(rate))/s"
@@ -118,7 +112,7 @@ final class Progress: @unchecked Sendable {
             line += "… \(Self.duration(seconds))"
         }
         Console.err("\r\u{1B}[K\(line)")
-        drawn = true
+        progress.drawn = true
     }
 
     /// 1234 → "1,234"; 1_234_567 → "1.2M".
