@@ -5,7 +5,7 @@ import PackageDescription
 
 let package = Package(
     name: "SessionStoreBench",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     dependencies: [
         .package(name: "SessionStore", path: "../.."),
         .package(url: "https://github.com/groue/GRDB.swift", exact: "7.10.0"),
