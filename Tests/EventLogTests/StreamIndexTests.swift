@@ -101,4 +101,45 @@ import Testing
             #expect(missing.problems.contains { $0.description.contains("event-ids holds") } == false, "every entry left names its record")
         }
     }
+
+    /// Every way the stream index can disagree with the records is a problem `verify` reports, with and without
+    /// the key: a run pointing at another record, a run missing, a run covering more than its stream holds, a
+    /// run reaching past the indexed part of the log, a stream row missing. Put back, the store verifies again.
+    @Test func verifyFindsEveryDisagreementOfTheStreamIndexWithTheRecords() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let batch = StreamID()
+            try await log.append((0..<100).map { event("batch \($0)") }, to: batch)  // one run of 100
+            let single = [StreamID(), StreamID()]
+            _ = try await interleave(log, single, rounds: 3000)  // runs of one event, folded at least once everywhere
+            let indexedThrough = try log.environment.read { try StreamIndex.indexedThrough(in: $0) }
+            let events = try log.readStream(single[0], maxCount: 3)
+            #expect(indexedThrough > events[2].position + 1)
+            #expect(try log.verify().isIntact)
+
+            func damaged(_ table: String, _ key: [UInt8], _ value: [UInt8]?, expecting what: String) throws {
+                let original = try log.environment.read { try $0.get(table, key).map(Array.init) }
+                try log.environment.write { txn in
+                    if let value { try txn.put(table, key, value) } else { _ = try txn.delete(table, key) }
+                }
+                for report in [try log.verify(), try EventLog.verifyWithoutKey(at: store.storePath)] {
+                    #expect(report.problems.contains { $0.message.contains(what) }, "\(what): \(report.problems.map(\.message))")
+                }
+                try log.environment.write { txn in
+                    if let original { try txn.put(table, key, original) } else { _ = try txn.delete(table, key) }
+                }
+            }
+            func run(_ position: UInt64, count: UInt32) -> [UInt8] { [UInt8](bigEndian: position) + [UInt8](bigEndian: count) }
+
+            try damaged(StoreLayout.streamRuns, StreamRun.key(single[0], 1), run(events[0].position, count: 1),
+                        expecting: "number 1 at position \(events[0].position)")
+            try damaged(StoreLayout.streamRuns, StreamRun.key(single[0], 2), nil, expecting: "stream \(single[0])")
+            try damaged(StoreLayout.streamRuns, StreamRun.key(batch, 0), run(0, count: 101), expecting: "stream \(batch)")
+            try damaged(StoreLayout.streamRuns, StreamRun.key(batch, 0), run(indexedThrough - 50, count: 100),
+                        expecting: "past the indexed part of the log")
+            try damaged(StoreLayout.streams, Array(single[1].uuid.bytes), nil, expecting: "stream rows exist")
+            #expect(try log.verify().isIntact)
+            #expect(try EventLog.verifyWithoutKey(at: store.storePath).isIntact)
+        }
+    }
 }

@@ -38,21 +38,20 @@ struct ChunkDecoder {
         return parallelMap(count: entries.count, workers: workers) { _, range in open(range) }
     }
 
-    /// ``decode(_:in:whileDecoding:transform:)``, with `meanwhile` run on this thread while the workers
-    /// decrypt and decompress: the transaction is free for it then (work on the chunk before, in order).
-    /// Returns the chunk's results once both are done; `meanwhile`'s error is thrown after the workers end.
-    func decode<T>(_ entries: [Entry], in txn: StoreTransaction, meanwhile: () throws -> Void,
-                   transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [Result<T, any Error>] {
+    /// Starts opening the records and applying `transform` on the workers, once the transaction's lookups are
+    /// done on this thread, and returns what waits for the results: this thread and the transaction are free
+    /// meanwhile (to check the chunk before in order, to read the next). A chunk of fewer than
+    /// ``parallelThreshold`` records is opened here, at once. Call the returned function once, before the
+    /// transaction ends: the workers read its records.
+    func start<T>(_ entries: [Entry], in txn: StoreTransaction,
+                  transform: @escaping @Sendable (RecordedEvent) throws -> T) -> () -> [Result<T, any Error>] {
         let open = opening(entries, in: txn, transform: transform)
         guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
-            try meanwhile()
-            return open(0..<entries.count)
+            let results = open(0..<entries.count)
+            return { results }
         }
         let background = BackgroundWork { parallelMap(count: entries.count, workers: Self.workers) { _, range in open(range) } }
-        let meanwhileResult = Result { try meanwhile() }
-        let results = background.wait()
-        try meanwhileResult.get()
-        return results
+        return background.wait
     }
 
     /// Looks up the chunk's data keys and nonce bases in `txn` (on this thread), and returns what opens a
@@ -89,7 +88,7 @@ struct ChunkDecoder {
     }
 }
 
-/// Work started on another thread at once, whose result this thread waits for.
+/// Work started on another thread at once, whose result another thread waits for.
 private final class BackgroundWork<T>: @unchecked Sendable {
     // @unchecked: `result` is written once, by the work's thread, before `done` is signalled, and read only after
     // waiting for it; the work may capture values that are not Sendable, which only it uses until then.
@@ -104,8 +103,10 @@ private final class BackgroundWork<T>: @unchecked Sendable {
         }
     }
 
+    /// The work's result, once it is done; at once when waited for before.
     func wait() -> T {
         done.wait()
+        done.signal()
         return result!
     }
 }

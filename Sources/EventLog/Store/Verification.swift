@@ -60,8 +60,8 @@ extension EventLog {
         let decoder = ChunkDecoder(opener: opener)
         return try reading { txn in
             try Self.verify(in: txn, origin: checkpointOrigin, anchor: anchor, checkingStructure: checkingStructure,
-                            progress: progress) { chunk, meanwhile in
-                try decoder.decode(chunk, in: txn, meanwhile: meanwhile) { (stream: $0.stream, number: $0.streamNumber) }
+                            progress: progress) { chunk in
+                decoder.start(chunk, in: txn) { (stream: $0.stream, number: $0.streamNumber) }
             }
         }
     }
@@ -95,10 +95,9 @@ extension EventLog {
                 let storeID = try StoreOpening.storeID(in: txn).withUnsafeBytes { UUID(bytes: $0) }
                 var report = try verify(in: txn, origin: "sessionstore/\(storeID.uuidString.lowercased())", anchor: anchor,
                                         checkingStructure: false,  // checked above, before opening
-                                        progress: progress) { chunk, meanwhile in
-                    try meanwhile()
+                                        progress: progress) { chunk in
                     var bases = NonceBaseCursor()
-                    return chunk.map { position, record in
+                    let results = chunk.map { position, record in
                         Result {
                             guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
                                 throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
@@ -112,6 +111,7 @@ extension EventLog {
                             return (stream: StreamID(header.stream), number: header.streamNumber)
                         }
                     }
+                    return { results }
                 }
                 report.contentAuthenticated = false
                 return report
@@ -121,13 +121,12 @@ extension EventLog {
         }
     }
 
-    /// The scan both verifications share: `open` checks a chunk of records (with or without keys), running
-    /// `meanwhile` (the in-order checks of the chunk before) while it may; the rest is checked in order here.
+    /// The scan both verifications share: `open` starts checking a chunk of records (with or without keys) and
+    /// returns what waits for the results; the rest is checked in order here, while the next chunk is opened.
     private static func verify(in txn: StoreTransaction, origin: String, anchor: Checkpoint?, checkingStructure: Bool,
                                progress: ((UInt64, UInt64) -> Void)?,
-                               open: (_ chunk: [ChunkDecoder.Entry], _ meanwhile: () throws -> Void) throws
-                                   -> [Result<(stream: StreamID, number: UInt64), any Error>]) throws
-        -> VerificationReport {
+                               open: (_ chunk: [ChunkDecoder.Entry]) -> () -> [Result<(stream: StreamID, number: UInt64), any Error>])
+        throws -> VerificationReport {
         var report = VerificationReport()
         let damage = checkingStructure ? txn.structureProblems() : []
         guard damage.isEmpty else {
@@ -174,11 +173,15 @@ extension EventLog {
                 }
                 try eventIDs.check(chunk.prefix { $0.position < indexedThrough }, in: txn, report: &report)
             }
-            var opened: (chunk: [ChunkDecoder.Entry], results: [Result<(stream: StreamID, number: UInt64), any Error>])?
+            // A pipeline: while the workers open one chunk, this thread checks the chunk before in order, reads
+            // the next one and looks up its keys. Whatever is thrown, no chunk is left opening after the
+            // transaction ends (its workers read the transaction's bytes).
+            var opening: (chunk: [ChunkDecoder.Entry], results: () -> [Result<(stream: StreamID, number: UInt64), any Error>])?
+            defer { _ = opening?.results() }
             func openNext(_ chunk: [ChunkDecoder.Entry]) throws {
-                let before = opened
-                let results = try open(chunk) { if let before { try checkInOrder(before.chunk, before.results) } }
-                opened = (chunk, results)
+                let before = opening
+                opening = (chunk, open(chunk))
+                if let before { try checkInOrder(before.chunk, before.results()) }
             }
             try txn.withCursor(StoreLayout.events) { cursor in
                 var entry = try cursor.first()
@@ -198,7 +201,10 @@ extension EventLog {
                     entry = try cursor.next()
                 }
                 try openNext(chunk)
-                if let opened { try checkInOrder(opened.chunk, opened.results) }
+                if let last = opening {
+                    opening = nil
+                    try checkInOrder(last.chunk, last.results())
+                }
             }
             progress?(report.checkedRecords, total)
             report.treeHead = TreeHead(size: tree.size, rootHash: tree.root)
