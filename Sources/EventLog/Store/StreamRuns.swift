@@ -42,6 +42,16 @@ struct StreamRun: Equatable {
         }
     }
 
+    /// The run of `stream` holding `number`, or nil when none does.
+    static func containing(_ number: UInt64, of stream: StreamID, in txn: StoreTransaction) throws -> StreamRun? {
+        var found: StreamRun?
+        try visit(stream, from: number, direction: .forward, in: txn) { run in
+            found = run
+            return false
+        }
+        return found
+    }
+
     /// Visits the stream's runs from the one holding `number`, forward or backward, until `body` returns false.
     static func visit(_ stream: StreamID, from number: UInt64, direction: ReadDirection, in txn: StoreTransaction,
                       _ body: (StreamRun) throws -> Bool) throws {

@@ -151,13 +151,17 @@ extension EventLog {
             // depends on order (stream numbers, the tree, gaps, the event-id index) is then checked in order,
             // on this thread while the next chunk is opened on the others.
             var eventIDs = EventIDCheck()
+            var placements = PlacementCheck()
             func checkInOrder(_ chunk: [ChunkDecoder.Entry], _ opened: [Result<(stream: StreamID, number: UInt64), any Error>]) throws {
                 for ((position, value), result) in zip(chunk, opened) {
                     if position > expected {
                         report.report(expected, "records at positions \(expected)..<\(position) are missing")
                     }
                     if indexedNumbers == nil, position >= indexedThrough { indexedNumbers = nextNumbers }
-                    check(result, record: value, at: position, nextNumbers: &nextNumbers, report: &report)
+                    let event = check(result, record: value, at: position, nextNumbers: &nextNumbers, report: &report)
+                    if position < indexedThrough, let event, !report.badPositions.contains(position) {
+                        placements.check(event.stream, number: event.number, at: position, in: txn, report: &report)
+                    }
                     if position == tree.size, value.count >= RecordLayout.minimumCount {
                         let leaf = Array(value[RecordLayout.leafOffset..<RecordLayout.ciphertextOffset])
                         try tree.add(leaf) { level, index, hash in
@@ -236,8 +240,11 @@ extension EventLog {
         report.anchorConsistent = report.problemCount == before
     }
 
+    /// Checks a record's place in its stream; returns its stream and number, from its clear header when it did
+    /// not open (nil when that is unreadable too).
     private static func check(_ opened: Result<(stream: StreamID, number: UInt64), any Error>, record: UnsafeRawBufferPointer,
-                       at position: UInt64, nextNumbers: inout [StreamID: UInt64], report: inout VerificationReport) {
+                              at position: UInt64, nextNumbers: inout [StreamID: UInt64],
+                              report: inout VerificationReport) -> (stream: StreamID, number: UInt64)? {
         report.checkedRecords += 1
         switch opened {
         case .success(let event):
@@ -246,6 +253,7 @@ extension EventLog {
                 report.report(position, "record at position \(position) is number \(event.number) of stream \(event.stream), expected \(expectedNumber)")
             }
             nextNumbers[event.stream] = event.number + 1
+            return event
         case .failure(let error):
             if let error = error as? EventLogError, error.code == .keyDestroyed {
                 report.erasedRecords += 1
@@ -254,16 +262,17 @@ extension EventLog {
             }
             // Follow the stream from the clear header, so that one bad record is reported once
             // and not again as a gap in its stream.
-            if let header = RecordHeader(parsing: record) {
-                nextNumbers[StreamID(header.stream)] = header.streamNumber + 1
-            }
+            guard let header = RecordHeader(parsing: record) else { return nil }
+            nextNumbers[StreamID(header.stream)] = header.streamNumber + 1
+            return (StreamID(header.stream), header.streamNumber)
         }
     }
 
-    /// The index must describe exactly the log before `indexedThrough`: a row for every stream with
-    /// events there, runs covering its numbers in order and pointing at its records, nothing beyond.
+    /// The index must describe exactly the log before `indexedThrough`: a row for every stream with events
+    /// there, and runs covering its numbers once, in order, within that part of the log. (That each run points
+    /// at its records was checked record by record during the scan: ``PlacementCheck``.)
     private static func checkIndex(_ seen: [StreamID: UInt64], indexedThrough: UInt64, in txn: StoreTransaction,
-                            report: inout VerificationReport) throws {
+                                   report: inout VerificationReport) throws {
         var rows = 0
         try txn.withCursor(StoreLayout.streams) { cursor in
             var entry = try cursor.first()
@@ -287,19 +296,6 @@ extension EventLog {
         }
         var previousStream: StreamID?
         var previousEnd: UInt64 = 0
-        // The records the index places, checked 1,024 at a time: their headers are read in one go
-        // (one query on PostgreSQL instead of one per record).
-        var placed: [(position: UInt64, stream: StreamID, number: UInt64)] = []
-        func checkPlaced() throws {
-            try txn.prefetch(StoreLayout.events, keys: placed.map { StoreLayout.positionKey($0.position) })
-            for (position, stream, number) in placed {
-                let header = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)).flatMap(RecordHeader.init(parsing:))
-                if header?.stream != stream.uuid || header?.streamNumber != number {
-                    report.report(position, "the stream index places stream \(stream) number \(number) at position \(position), which holds another record")
-                }
-            }
-            placed.removeAll(keepingCapacity: true)
-        }
         try txn.withCursor(StoreLayout.streamRuns) { cursor in
             var entry = try cursor.first()
             while let current = entry {
@@ -316,20 +312,13 @@ extension EventLog {
                     }
                     previousStream = stream
                     previousEnd = run.numbers.upperBound
-                    for number in run.numbers {
-                        let position = run.position(of: number)
-                        if position >= indexedThrough {
-                            report.report(nil, "the stream index places stream \(stream) number \(number) at position \(position), past the indexed part of the log")
-                            break
-                        }
-                        if report.badPositions.contains(position) { continue }
-                        placed.append((position, stream, number))
-                        if placed.count >= 1024 { try checkPlaced() }
+                    if run.firstPosition >= indexedThrough || UInt64(run.count) > indexedThrough - run.firstPosition {
+                        let number = run.firstNumber + (run.firstPosition >= indexedThrough ? 0 : indexedThrough - run.firstPosition)
+                        report.report(nil, "the stream index places stream \(stream) number \(number) at position \(run.position(of: number)), past the indexed part of the log")
                     }
                 }
                 entry = try cursor.next()
             }
         }
-        try checkPlaced()
     }
 }
