@@ -17,7 +17,9 @@ final class LMDBEnvironment: @unchecked Sendable {
     // only under the exclusive resize lock.
     private let env: OpaquePointer
     private let resizeLock = ResizeLock()
-    private let databases: [String: MDB_dbi]
+    /// The named databases' handles, a dozen: found by comparing names, which for the engine's own
+    /// `StoreLayout` constants is a compare of two words, cheaper than hashing the name at every call.
+    private let databases: [(name: String, dbi: MDB_dbi)]
     private let directoryLock: DirectoryLock
     let path: String
     /// Opened with MDB_RDONLY because this user may not write the store (an auditor's read-only copy):
@@ -81,17 +83,17 @@ final class LMDBEnvironment: @unchecked Sendable {
         return max(fileSize + headroom + mebibyte - 1, mebibyte) / mebibyte * mebibyte
     }
 
-    private static func openDatabases(_ env: OpaquePointer, names: [String], create: Bool) throws -> [String: MDB_dbi] {
+    private static func openDatabases(_ env: OpaquePointer, names: [String], create: Bool) throws -> [(name: String, dbi: MDB_dbi)] {
         var txn: OpaquePointer?
         try LMDBError.check(mdb_txn_begin(env, nil, create ? 0 : UInt32(MDB_RDONLY), &txn), "mdb_txn_begin")
-        var result: [String: MDB_dbi] = [:]
+        var result: [(name: String, dbi: MDB_dbi)] = []
         do {
             for name in names {
                 var dbi = MDB_dbi()
                 let code = mdb_dbi_open(txn, name, create ? UInt32(MDB_CREATE) : 0, &dbi)
                 if code == MDB_NOTFOUND, !create { continue }  // a store of an older format: checked before use
                 try LMDBError.check(code, "mdb_dbi_open(\(name))")
-                result[name] = dbi
+                result.append((name, dbi))
             }
             try LMDBError.check(mdb_txn_commit(txn), "mdb_txn_commit")
         } catch {
@@ -119,16 +121,14 @@ final class LMDBEnvironment: @unchecked Sendable {
     }
 
     /// Whether the database `name` exists (a store of an older format may lack one).
-    func hasDatabase(_ name: String) -> Bool { databases[name] != nil }
+    func hasDatabase(_ name: String) -> Bool { databases.contains { $0.name == name } }
 
     /// The handle of database `name`; a store without it (an older format, or a main database so
     /// damaged that LMDB could not find it) is a thrown error, never a crash.
     func database(_ name: String) throws -> MDB_dbi {
-        guard let dbi = databases[name] else {
-            throw EventLogError(.storeUnusable, "the store at \(path) lacks its \(name) database: it is another program's LMDB environment, a store of an older format, or a damaged one",
-                                path: path)
-        }
-        return dbi
+        for database in databases where database.name == name { return database.dbi }
+        throw EventLogError(.storeUnusable, "the store at \(path) lacks its \(name) database: it is another program's LMDB environment, a store of an older format, or a damaged one",
+                            path: path)
     }
 
     /// Runs `body` in a read-only snapshot transaction.

@@ -32,56 +32,75 @@ struct ChunkDecoder {
     /// looked up once per chunk, not once per record: on PostgreSQL a lookup is a round trip.
     func decode<T>(_ entries: [Entry], in txn: StoreTransaction, whileDecoding: () -> Void = {},
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
-        let open = opening(entries, in: txn, transform: transform)
+        let open = opening(entries, in: txn) { opener, record, position, base, decompressor, lookups in
+            try transform(try opener.open(record, position: position, nonceBase: base, decompressor: decompressor,
+                                          key: lookups.key, dictionary: lookups.dictionary))
+        }
         whileDecoding()
         let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
         return parallelMap(count: entries.count, workers: workers) { _, range in open(range) }
     }
 
-    /// Starts opening the records and applying `transform` on the workers, once the transaction's lookups are
-    /// done on this thread, and returns what waits for the results: this thread and the transaction are free
-    /// meanwhile (to check the chunk before in order, to read the next). A chunk of fewer than
-    /// ``parallelThreshold`` records is opened here, at once. Call the returned function once, before the
+    /// Starts checking the records on the workers as `verify` does (``RecordOpener/check(_:position:nonceBase:decompressor:key:dictionary:)``:
+    /// everything opening them checks, without making events), once the transaction's lookups are done on this
+    /// thread, and returns what waits for each record's stream and number: this thread and the transaction are
+    /// free meanwhile (to check the chunk before in order, to read the next). A chunk of fewer than
+    /// ``parallelThreshold`` records is checked here, at once. Call the returned function once, before the
     /// transaction ends: the workers read its records.
-    func start<T>(_ entries: [Entry], in txn: StoreTransaction,
-                  transform: @escaping @Sendable (RecordedEvent) throws -> T) -> () -> [Result<T, any Error>] {
-        let open = opening(entries, in: txn, transform: transform)
+    func startChecking(_ entries: [Entry], in txn: StoreTransaction) -> () -> [Result<(stream: StreamID, number: UInt64), any Error>] {
+        let check = opening(entries, in: txn) { opener, record, position, base, decompressor, lookups in
+            try opener.check(record, position: position, nonceBase: base, decompressor: decompressor,
+                             key: lookups.key, dictionary: lookups.dictionary)
+        }
         guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
-            let results = open(0..<entries.count)
+            let results = check(0..<entries.count)
             return { results }
         }
-        let background = BackgroundWork { parallelMap(count: entries.count, workers: Self.workers) { _, range in open(range) } }
+        let background = BackgroundWork { parallelMap(count: entries.count, workers: Self.workers) { _, range in check(range) } }
         return background.wait
     }
 
-    /// Looks up the chunk's data keys and nonce bases in `txn` (on this thread), and returns what opens a
-    /// range of the chunk with them, without the transaction: safe on several threads at once.
+    /// The data keys and dictionaries of one chunk, looked up in its transaction before the workers start.
+    private struct Lookups: Sendable {
+        var keys: [UInt32: Result<SecureBytes?, any Error>] = [:]
+        var dictionaries: [UInt16: CompressionDictionary] = [:]
+
+        func key(_ id: UInt32) throws -> SecureBytes? {
+            guard let key = keys[id] else { throw EventLogError(.integrity, "a record names data key \(id), which was not looked up") }
+            return try key.get()
+        }
+
+        func dictionary(_ id: UInt16) -> CompressionDictionary? { dictionaries[id] }
+    }
+
+    /// Looks up the chunk's data keys, dictionaries and nonce bases in `txn` (on this thread), and returns what
+    /// applies `open` to a range of the chunk with them, without the transaction: safe on several threads at once.
     private func opening<T>(_ entries: [Entry], in txn: StoreTransaction,
-                            transform: @escaping @Sendable (RecordedEvent) throws -> T) -> (Range<Int>) -> [Result<T, any Error>] {
+                            open: @escaping @Sendable (RecordOpener, UnsafeRawBufferPointer, UInt64, NonceBase?, Decompressor, Lookups) throws -> T)
+        -> (Range<Int>) -> [Result<T, any Error>] {
         // The data keys of the chunk in one round trip on PostgreSQL (a failure shows in the lookups below).
         let keyIDs = Set(entries.compactMap { $0.record.count >= RecordHeader.byteCount ? $0.record.loadBigEndian(at: 4) as UInt32 : nil })
         try? txn.prefetch(StoreLayout.keys, keys: keyIDs.sorted().map { [UInt8](bigEndian: $0) })
-        var keys: [UInt32: Result<SecureBytes?, any Error>] = [:]
+        var lookups = Lookups()
         var bases: [NonceBase?] = []
         bases.reserveCapacity(entries.count)
+        var previous: (dictionaryID: UInt16, keyID: UInt32)?  // neighbours mostly share both
         for entry in entries {
             bases.append(try? self.bases.cursor.base(for: entry.position, in: txn))
             guard entry.record.count >= RecordHeader.byteCount else { continue }
-            try? opener.dictionaries.ensureLoaded(entry.record.loadBigEndian(at: 2), in: txn)
-            let id: UInt32 = entry.record.loadBigEndian(at: 4)
-            if keys[id] == nil { keys[id] = Result { try opener.keys.key(id, in: txn) } }
+            let ids: (dictionaryID: UInt16, keyID: UInt32) = (entry.record.loadBigEndian(at: 2), entry.record.loadBigEndian(at: 4))
+            guard previous.map({ $0 != ids }) ?? true else { continue }
+            previous = ids
+            if ids.dictionaryID != 0, lookups.dictionaries[ids.dictionaryID] == nil {
+                try? opener.dictionaries.ensureLoaded(ids.dictionaryID, in: txn)
+                lookups.dictionaries[ids.dictionaryID] = opener.dictionaries.dictionary(ids.dictionaryID)
+            }
+            if lookups.keys[ids.keyID] == nil { lookups.keys[ids.keyID] = Result { try opener.keys.key(ids.keyID, in: txn) } }
         }
-        return { [opener, keys, bases] range in
+        return { [opener, lookups, bases] range in
             opener.decompressors.withDecompressor { decompressor in
                 range.map { index in
-                    let entry = entries[index]
-                    return Result {
-                        try transform(try opener.open(entry.record, position: entry.position, nonceBase: bases[index],
-                                                      decompressor: decompressor) { id in
-                            guard let key = keys[id] else { throw EventLogError.integrity(entry.position, "is malformed") }
-                            return try key.get()
-                        })
-                    }
+                    Result { try open(opener, entries[index].record, entries[index].position, bases[index], decompressor, lookups) }
                 }
             }
         }

@@ -19,9 +19,45 @@ struct RecordOpener: Sendable {
     }
 
     /// Opens a record with its transaction's nonce base and a given decompressor, finding its data
-    /// key with `findKey` (nil: destroyed). Safe to call from several threads at once when `findKey` is.
+    /// key with `findKey` (nil: destroyed) and its dictionary with `findDictionary` (by default, the store's).
+    /// Safe to call from several threads at once when both are.
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
-              key findKey: (UInt32) throws -> SecureBytes?) throws -> RecordedEvent {
+              key findKey: (UInt32) throws -> SecureBytes?,
+              dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) throws -> RecordedEvent {
+        try withBody(of: record, position: position, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                     dictionary: findDictionary) { body, header in
+            let typeCount = try Self.typeCount(of: body, header: header, position: position)
+            guard let type = decompressor.typeName(UnsafeRawBufferPointer(rebasing: body[1...typeCount])) else {
+                throw EventLogError.integrity(position, "has a malformed event type")
+            }
+            return RecordedEvent(
+                id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
+                position: position, type: type, data: Array(body[(typeCount + 1)...]),
+                recordedAtMilliseconds: header.recordedAtMilliseconds)
+        }
+    }
+
+    /// Checks a record as ``open(_:position:nonceBase:decompressor:key:dictionary:)`` would open it (leaf hash,
+    /// authentication, decompression, the body's shape) without making an event of it: `verify`'s check of the
+    /// content. Returns the stream and number its header gives.
+    func check(_ record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
+               key findKey: (UInt32) throws -> SecureBytes?,
+               dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) throws -> (stream: StreamID, number: UInt64) {
+        try withBody(of: record, position: position, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                     dictionary: findDictionary) { body, header in
+            let typeCount = try Self.typeCount(of: body, header: header, position: position)
+            guard decompressor.typeName(UnsafeRawBufferPointer(rebasing: body[1...typeCount])) != nil else {
+                throw EventLogError.integrity(position, "has a malformed event type")
+            }
+            return (StreamID(header.stream), header.streamNumber)
+        }
+    }
+
+    /// Checks the leaf hash, authenticates, decrypts and decompresses the record, and hands its body
+    /// (`type length | type | data`, valid only during the call) to `use`.
+    private func withBody<R>(of record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
+                             key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
+                             _ use: (UnsafeRawBufferPointer, RecordHeader) throws -> R) throws -> R {
         guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
             throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
         }
@@ -29,44 +65,38 @@ struct RecordOpener: Sendable {
             throw EventLogError.integrity(position, "has no nonce base in nonce-bases")
         }
         return try nonceBase.withNonce(for: position) { nonce in
-            try open(record, header: header, position: position, nonce: nonce, decompressor: decompressor, key: findKey)
-        }
-    }
-
-    private func open(_ record: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64, nonce: UnsafeRawBufferPointer,
-                      decompressor: Decompressor, key findKey: (UInt32) throws -> SecureBytes?) throws -> RecordedEvent {
-        guard Self.leafHashMatches(record, position: position, nonce: nonce) else {
-            throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
-        }
-        guard let key = try findKey(header.keyID) else {
-            throw EventLogError(.keyDestroyed,
-                                "record at position \(position) cannot be read: its data key \(header.keyID) was destroyed (erased)",
-                                stream: StreamID(header.stream), position: position)
-        }
-        let sealed = UnsafeRawBufferPointer(rebasing: record[RecordLayout.ciphertextOffset...])
-        let headerBytes = UnsafeRawBufferPointer(rebasing: record[0..<RecordHeader.byteCount])
-
-        return try withUnsafeTemporaryAllocation(byteCount: sealed.count - AEAD.tagBytes, alignment: 8) { opened in
-            let authentic = storeID.withUnsafeBytes { storeID in
-                RecordLayout.withAdditionalData(storeID: storeID, position: position, header: headerBytes) { aad in
-                    AEAD.open(sealed, additionalData: aad, nonce: nonce, key: key, into: opened)
+            guard Self.leafHashMatches(record, position: position, nonce: nonce) else {
+                throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
+            }
+            guard let key = try findKey(header.keyID) else {
+                throw EventLogError(.keyDestroyed,
+                                    "record at position \(position) cannot be read: its data key \(header.keyID) was destroyed (erased)",
+                                    stream: StreamID(header.stream), position: position)
+            }
+            let sealed = UnsafeRawBufferPointer(rebasing: record[RecordLayout.ciphertextOffset...])
+            let headerBytes = UnsafeRawBufferPointer(rebasing: record[0..<RecordHeader.byteCount])
+            return try withUnsafeTemporaryAllocation(byteCount: sealed.count - AEAD.tagBytes, alignment: 8) { opened in
+                let authentic = storeID.withUnsafeBytes { storeID in
+                    RecordLayout.withAdditionalData(storeID: storeID, position: position, header: headerBytes) { aad in
+                        AEAD.open(sealed, additionalData: aad, nonce: nonce, key: key, into: opened)
+                    }
                 }
+                guard authentic else {
+                    throw EventLogError.integrity(position, "does not authenticate (damaged, moved, swapped or from another store)")
+                }
+                if header.codec == .stored { return try use(UnsafeRawBufferPointer(opened), header) }
+                return try decompress(UnsafeRawBufferPointer(opened), header: header, position: position, with: decompressor,
+                                      dictionary: findDictionary) { try use($0, header) }
             }
-            guard authentic else {
-                throw EventLogError.integrity(position, "does not authenticate (damaged, moved, swapped or from another store)")
-            }
-            if header.codec == .stored {
-                return try Self.event(from: UnsafeRawBufferPointer(opened), header: header, position: position, names: decompressor)
-            }
-            return try decompress(UnsafeRawBufferPointer(opened), header: header, position: position, with: decompressor)
         }
     }
 
-    private func decompress(_ input: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64,
-                            with decompressor: Decompressor) throws -> RecordedEvent {
+    private func decompress<R>(_ input: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64, with decompressor: Decompressor,
+                               dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
+                               _ use: (UnsafeRawBufferPointer) throws -> R) throws -> R {
         var dictionary: CompressionDictionary?
         if header.codec == .zstdDictionary {
-            guard let found = dictionaries.dictionary(header.dictionaryID) else {
+            guard let found = findDictionary?(header.dictionaryID) ?? dictionaries.dictionary(header.dictionaryID) else {
                 throw EventLogError.integrity(position, "names compression dictionary \(header.dictionaryID), which the store lacks")
             }
             dictionary = found
@@ -79,22 +109,17 @@ struct RecordOpener: Sendable {
             guard decompressor.decompress(input, dictionary: dictionary, into: body) else {
                 throw EventLogError.integrity(position, "does not decompress")
             }
-            return try Self.event(from: UnsafeRawBufferPointer(body), header: header, position: position, names: decompressor)
+            return try use(UnsafeRawBufferPointer(body))
         }
     }
 
-    /// Splits a body (`type length | type | data`) into an event; the data is copied once, here.
-    private static func event(from body: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64,
-                              names: Decompressor) throws -> RecordedEvent {
+    /// The length of a body's type (`type length | type | data`), checked against the header and the body.
+    private static func typeCount(of body: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64) throws -> Int {
         guard body.count == Int(header.bodyCount) else { throw EventLogError.integrity(position, "has a body of the wrong length") }
-        guard let typeCount = body.first.map(Int.init), typeCount > 0, body.count > typeCount,
-              let type = names.typeName(UnsafeRawBufferPointer(rebasing: body[1...typeCount])) else {
+        guard let typeCount = body.first.map(Int.init), typeCount > 0, body.count > typeCount else {
             throw EventLogError.integrity(position, "has a malformed event type")
         }
-        return RecordedEvent(
-            id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
-            position: position, type: type, data: Array(body[(typeCount + 1)...]),
-            recordedAtMilliseconds: header.recordedAtMilliseconds)
+        return typeCount
     }
 
     /// Whether the leaf hash stored in the record matches the record's bytes at `position`.

@@ -61,7 +61,7 @@ extension EventLog {
         return try reading { txn in
             try Self.verify(in: txn, origin: checkpointOrigin, anchor: anchor, checkingStructure: checkingStructure,
                             progress: progress) { chunk in
-                decoder.start(chunk, in: txn) { (stream: $0.stream, number: $0.streamNumber) }
+                decoder.startChecking(chunk, in: txn)
             }
         }
     }
