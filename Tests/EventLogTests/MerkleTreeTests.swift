@@ -210,4 +210,40 @@ enum RFC9162 {
             }
         }
     }
+
+    /// `verify` hashes whole blocks of 256 leaves at once: the nodes it completes and the roots it reaches must be
+    /// those of adding the leaves one by one, however the leaves arrive.
+    @Test func addingLeavesByTheBlockCompletesTheSameNodesAndRootsAsOneByOne() {
+        var random = SystemRandomNumberGenerator()
+        let leaves = (0..<2_000).map { _ in (0..<32).map { _ in UInt8.random(in: 0...255, using: &random) } }
+        var single = MerkleRebuilder()
+        var singleNodes: [String] = []
+        var roots: [UInt64: [UInt8]] = [:]
+        for leaf in leaves {
+            single.add(leaf) { level, index, hash in singleNodes.append("\(level)/\(index)/\(hash)") }
+            roots[single.size] = single.root
+        }
+        for pieces in [[2_000], [1, 255, 256, 700, 788], [300, 212, 1_024, 464], [256, 256, 1, 1, 1_486]] {
+            var blocks = MerkleRebuilder()
+            var blockNodes: [String] = []
+            var start = 0
+            for count in pieces {
+                let bytes = leaves[start..<(start + count)].flatMap { $0 }
+                bytes.withUnsafeBytes { blocks.add(leaves: $0) { level, index, hash in blockNodes.append("\(level)/\(index)/\(hash)") } }
+                start += count
+                #expect(blocks.size == UInt64(start))
+                #expect(blocks.root == roots[UInt64(start)], "pieces \(pieces), after \(start) leaves")
+            }
+            #expect(blockNodes == singleNodes, "pieces \(pieces)")
+        }
+    }
+
+    @Test(arguments: [256, 300, 700, 1_024, 1_100])
+    func verifyTakesTheAnchorsRootWhereverItFallsInABlock(_ size: Int) async throws {
+        try await withTemporaryStore { temporary in
+            let (log, _) = try await Self.store(temporary, count: 1_100)
+            let report = try log.verify(anchor: try log.signedCheckpoint(size: UInt64(size)))
+            #expect(report.isIntact && report.anchorConsistent == true, "\(report.problems.map(\.message))")
+        }
+    }
 }

@@ -150,6 +150,32 @@ extension EventLog {
             // Records are opened (leaf check, decrypt, decompress) a chunk at a time on all cores; what
             // depends on order (stream numbers, the tree, gaps, the event-id index) is then checked in order,
             // on this thread while the next chunk is opened on the others.
+            // The tree grows over the records from position 0 on while they follow each other whole; each node
+            // the store keeps is checked as it is completed, and the root is taken at the anchor's size.
+            var leaves: [UInt8] = []
+            func grow(_ tree: inout MerkleRebuilder, by chunk: [ChunkDecoder.Entry]) throws {
+                leaves.removeAll(keepingCapacity: true)
+                for (position, value) in chunk where position >= tree.size {
+                    guard position == tree.size + UInt64(leaves.count / 32), value.count >= RecordLayout.minimumCount else { break }
+                    leaves.append(contentsOf: value[RecordLayout.leafOffset..<RecordLayout.ciphertextOffset])
+                }
+                func checkStored(level: Int, index: UInt64, hash: [UInt8]) throws {
+                    let stored = try txn.get(StoreLayout.merkle, MerkleNodes.key(level: level, index: index))
+                    if stored.map(Array.init) != hash {
+                        report.report(nil, "the Merkle tree node at level \(level) index \(index) \(stored == nil ? "is missing" : "does not match the records")")
+                    }
+                }
+                try leaves.withUnsafeBytes { leaves in
+                    var rest = leaves
+                    if let size = anchor?.size, size > tree.size, size - tree.size <= UInt64(rest.count / 32) {
+                        let split = Int(size - tree.size) * 32
+                        try tree.add(leaves: UnsafeRawBufferPointer(rebasing: rest[..<split]), completed: checkStored)
+                        anchorRoot = tree.root
+                        rest = UnsafeRawBufferPointer(rebasing: rest[split...])
+                    }
+                    try tree.add(leaves: rest, completed: checkStored)
+                }
+            }
             var eventIDs = EventIDCheck()
             var placements = PlacementCheck()
             func checkInOrder(_ chunk: [ChunkDecoder.Entry], _ opened: [Result<(stream: StreamID, number: UInt64), any Error>]) throws {
@@ -162,19 +188,10 @@ extension EventLog {
                     if position < indexedThrough, let event, !report.badPositions.contains(position) {
                         placements.check(event.stream, number: event.number, at: position, in: txn, report: &report)
                     }
-                    if position == tree.size, value.count >= RecordLayout.minimumCount {
-                        let leaf = Array(value[RecordLayout.leafOffset..<RecordLayout.ciphertextOffset])
-                        try tree.add(leaf) { level, index, hash in
-                            let stored = try txn.get(StoreLayout.merkle, MerkleNodes.key(level: level, index: index))
-                            if stored.map(Array.init) != hash {
-                                report.report(nil, "the Merkle tree node at level \(level) index \(index) \(stored == nil ? "is missing" : "does not match the records")")
-                            }
-                        }
-                        if tree.size == anchor?.size { anchorRoot = tree.root }
-                    }
                     expected = position + 1
                     if report.checkedRecords % 65_536 == 0 { progress?(report.checkedRecords, total) }
                 }
+                try grow(&tree, by: chunk)
                 try eventIDs.check(chunk.prefix { $0.position < indexedThrough }, in: txn, report: &report)
             }
             // A pipeline: while the workers open one chunk, this thread checks the chunk before in order, reads
