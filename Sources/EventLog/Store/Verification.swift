@@ -147,9 +147,6 @@ extension EventLog {
             var indexedNumbers: [StreamID: UInt64]?  // nextNumbers as of position indexedThrough
             var tree = MerkleRebuilder()
             var anchorRoot: [UInt8]? = anchor?.size == 0 ? MerkleHash.empty : nil
-            // Records are opened (leaf check, decrypt, decompress) a chunk at a time on all cores; what
-            // depends on order (stream numbers, the tree, gaps, the event-id index) is then checked in order,
-            // on this thread while the next chunk is opened on the others.
             // The tree grows over the records from position 0 on while they follow each other whole; each node
             // the store keeps is checked as it is completed, and the root is taken at the anchor's size.
             var leaves: [UInt8] = []
@@ -176,6 +173,9 @@ extension EventLog {
                     try tree.add(leaves: rest, completed: checkStored)
                 }
             }
+            // Records are opened (leaf check, decrypt, decompress) a chunk at a time on all cores; what
+            // depends on order (stream numbers, the index's placements, the tree, gaps, the event-id index) is
+            // then checked in order, on this thread while the next chunk is opened on the others.
             var eventIDs = EventIDCheck()
             var placements = PlacementCheck()
             func checkInOrder(_ chunk: [ChunkDecoder.Entry], _ opened: [Result<(stream: StreamID, number: UInt64), any Error>]) throws {
