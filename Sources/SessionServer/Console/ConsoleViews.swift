@@ -64,7 +64,8 @@ struct ConsoleViews {
         let token = try context.require(.read)
         let (id, summary) = try await reader.readableSummary(context, token)
         try await reader.recordRead("console", of: [id], by: token, for: request)
-        let report = try await SessionReport.make(id, from: reader.log, options: SessionReport.Options(includeAudio: false))
+        let log = reader.log
+        let report = try await onThreadOfItsOwn { try await SessionReport.make(id, from: log, options: SessionReport.Options(includeAudio: false)) }
         let runs = reader.catalog.runs(of: id).filter { token.mayRead(sessionOf: $0.subject) }
         var runRows: [RunRow] = []
         if !runs.isEmpty, !summary.isShredded {

@@ -123,7 +123,8 @@ struct ContentRoutes {
         if let cached = audioCache.bytes(key) {
             bytes = cached
         } else {
-            bytes = try RecordingExport.file(of: id, recording: recording, as: container, from: reader.log).bytes
+            let log = reader.log
+            bytes = try await onThreadOfItsOwn { try RecordingExport.file(of: id, recording: recording, as: container, from: log).bytes }
             audioCache.keep(bytes, for: key)
         }
         // Recorded once per request that starts at the beginning, not for every range a player asks for.
@@ -140,7 +141,8 @@ struct ContentRoutes {
         let query = request.form
         let options = SessionReport.Options(includeAudio: try query.boolean("audio") ?? true, redact: try query.boolean("redact") ?? false)
         try await reader.recordRead("report", of: [id], by: token, for: request)
-        let report = try await SessionReport.make(id, from: reader.log, options: options)
+        let log = reader.log
+        let report = try await onThreadOfItsOwn { try await SessionReport.make(id, from: log, options: options) }
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: SessionReportHTML.render(report))))
     }
@@ -149,7 +151,8 @@ struct ContentRoutes {
     private func auditCheck(_ request: Request, _ context: ServerContext) async throws -> Response {
         try context.require(.audit)
         let asOf = try request.form.time("as_of")
-        let report = try ViolationCheck(log: reader.log).run(asOf: asOf)
+        let log = reader.log
+        let report = try await onThreadOfItsOwn { try ViolationCheck(log: log).run(asOf: asOf) }
         let sink = OutputSink.memory()
         var writer = RowWriter<ViolationRow>(format: .json, sink: sink)
         for violation in report.violations { try writer.write(ViolationRow(violation: violation)) }
