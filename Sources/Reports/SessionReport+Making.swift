@@ -19,7 +19,7 @@ extension SessionReport {
         let exported = try exporter.load(session)
         var report = SessionReport(summary: exported.summary, options: options)
         report.consent = exported.consent
-        report.violations = try ViolationCheck(log: log).run(asOf: options.asOf).violations.filter { $0.session == session }
+        report.violations = try ViolationCheck(log: log).run(session: session, asOf: options.asOf).violations
         guard !exported.summary.isShredded else {
             let origin = exported.consent.first?.occurredAt ?? 0
             report.addConsentAndViolationMarkers(origin: origin)

@@ -60,10 +60,10 @@ import TestSupport
             let purged = try runner.sessions().first { $0.session == scripts[0].session }
             #expect(purged?.status == .purged)
             #expect(try runner.consentEntries(ofSession: scripts[0].session).count == 1)
-            #expect(try ViolationCheck(log: log).run(asOf: asOf).violations.isEmpty)
+            #expect(try ViolationCheck.checkedBothWays(log, asOf: asOf, sessions: scripts.map(\.session)).isEmpty)
             #expect(try retention.plan(asOf: asOf).sessions.isEmpty)  // nothing more to do
             // An hour later the session that ended at :02 is past the period: the check says so.
-            let later = try ViolationCheck(log: log).run(asOf: asOf + 3_600_000).violations
+            let later = try ViolationCheck.checkedBothWays(log, asOf: asOf + 3_600_000, sessions: scripts.map(\.session))
             #expect(Set(later.map(\.session)) == [scripts[1].session, scripts[2].session])
             #expect(later.allSatisfy { $0.rule == .retentionExceeded })
         }
@@ -81,13 +81,13 @@ import TestSupport
             let event = SessionEvent(session: SessionStreams.audit.uuid, occurredAt: 0, payload: .subjectErased(
                 SubjectErased(subject: subject, sessions: [script.session])))
             try await log.append([SessionMigrations.codec.encode(event)], to: SessionStreams.audit, keyScope: .audit)
-            let found = try ViolationCheck(log: log).run().violations
+            let found = try ViolationCheck.checkedBothWays(log, sessions: [script.session])
             #expect(found.map(\.rule) == [.erasedDataReadable])
             #expect(found.first?.detail.hasPrefix("3 events are still readable") == true, "\(found)")
 
             let report = try await SubjectErasure(log: log).erase(subject, at: 1)
             #expect(report.erased == [script.session])
-            #expect(try ViolationCheck(log: log).run().violations.isEmpty)
+            #expect(try ViolationCheck.checkedBothWays(log, sessions: [script.session]).isEmpty)
             let again = try await SubjectErasure(log: log).erase(subject, at: 2)
             #expect(again.erased.isEmpty && again.alreadyErased == [script.session] && again.eventPosition == nil)
         }
@@ -133,7 +133,7 @@ import TestSupport
             let before = try #require(try runner.transcript(of: old.session))
             #expect(before.partials.map(\.text) == ["never committed"])
 
-            let found = try ViolationCheck(log: log).run(asOf: asOf).violations
+            let found = try ViolationCheck.checkedBothWays(log, asOf: asOf, sessions: [old.session, recent.session])
             #expect(found.map(\.rule) == [.retentionExceeded] && found.first?.session == old.session)
             #expect(found.first?.detail.contains("3 transcript partials are still readable") == true)
 
@@ -148,7 +148,7 @@ import TestSupport
             #expect(try log.readStream(SessionStreams.session(recent.session)).count == 5, "a session inside the period keeps its partials")
             let after = try #require(try runner.transcript(of: old.session))
             #expect(after.segments == before.segments && after.partials.isEmpty)
-            #expect(try ViolationCheck(log: log).run(asOf: asOf).violations.isEmpty)
+            #expect(try ViolationCheck.checkedBothWays(log, asOf: asOf, sessions: [old.session, recent.session]).isEmpty)
             #expect(try retention.plan(asOf: asOf).partialsSessions.isEmpty, "nothing more to discard")
             let incremental = try runner.transcript(of: old.session)
             try runner.rebuild()

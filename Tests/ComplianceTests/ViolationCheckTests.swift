@@ -2,6 +2,7 @@ import Compliance
 import EventLog
 import Foundation
 import Ingest
+import SessionLog
 import SessionModel
 import Testing
 import TestSupport
@@ -45,6 +46,20 @@ struct SessionScript {
     mutating func end(_ second: Int) { add("session.ended", second) }
 }
 
+extension ViolationCheck {
+    /// The whole log's violations, once each of `sessions` (and each session they name) was checked alone
+    /// (``run(session:asOf:)``, what a session's report reads) and found to have exactly its share of them.
+    static func checkedBothWays(_ log: EventLog, asOf: Int64? = nil, sessions: [UUID] = []) throws -> [Violation] {
+        let whole = try ViolationCheck(log: log).run(asOf: asOf)
+        for session in Set(sessions + whole.violations.map(\.session)) where !SessionStreams.holdsStoreEvents(session) {
+            let alone = try ViolationCheck(log: log).run(session: session, asOf: asOf)
+            #expect(alone.violations == whole.violations.filter { $0.session == session }, "session \(session)")
+            #expect(alone.asOf == whole.asOf)
+        }
+        return whole.violations
+    }
+}
+
 @Suite struct ViolationCheckTests {
     /// The violations found in a store holding `scripts`, as (rule, session) pairs.
     static func check(_ scripts: [SessionScript], asOf: Int64? = nil,
@@ -53,7 +68,7 @@ struct SessionScript {
             let log = try store.create()
             try await before?(log)
             _ = try await SessionIngest(log: log).ingest(Data(scripts.flatMap(\.lines).joined(separator: "\n").utf8))
-            return try ViolationCheck(log: log).run(asOf: asOf).violations
+            return try ViolationCheck.checkedBothWays(log, asOf: asOf, sessions: scripts.map(\.session))
         }
     }
 
@@ -129,6 +144,26 @@ struct SessionScript {
         #expect(found.first?.session == breaks.session)
         #expect(found.first?.position == 4)  // started, grant, commit, revocation, then this commit (the consent copies follow the session)
         #expect(found.first?.detail.contains("1 more such event followed") == true)
+    }
+
+    /// A subject's consent holds across its sessions: given in one, used in another, revoked in a third. Each
+    /// session checked alone (a report) finds what the whole check finds for it, the copies of consents given
+    /// elsewhere counted where their originals are.
+    @Test func consentGivenInOneSessionOfASubjectCoversItsOtherSessionsUntilRevokedInAThird() async throws {
+        var grants = SessionScript(subject: "c")
+        grants.grant("transcription", 1)
+        grants.end(2)
+        var uses = SessionScript(subject: "c", startedAt: 3)
+        uses.commit("s1", 4)
+        var revokes = SessionScript(subject: "c", startedAt: 5)
+        revokes.revoke("transcription", 6)
+        var usesAfter = SessionScript(subject: "c", startedAt: 7)
+        usesAfter.commit("s1", 8)
+        var stranger = SessionScript(subject: "d", startedAt: 9)
+        stranger.commit("s1", 10)
+        let found = try await Self.check([grants, uses, revokes, usesAfter, stranger])
+        #expect(found.map(\.rule) == [.eventAfterRevocation, .transcriptWithoutConsent])
+        #expect(found.map(\.session) == [usesAfter.session, stranger.session])
     }
 
     @Test func aGrantGivenAfterTheUseItCoversByTheClientsClockIsReported() async throws {
