@@ -9,7 +9,8 @@ import SessionModel
 
 /// What each operation costs as the store grows: stores of `sizes` sessions (nine events each: started,
 /// consent granted, six committed segments, ended; ten sessions a subject), and in each, the operations a user runs
-/// on one session or subject, and the two that read the whole log by their nature (`verify`, `audit check`).
+/// on one session or subject (its violations among them: a session's report), and the two that read the whole log by
+/// their nature (`verify`, `audit check`).
 /// The same session shape is measured at every size, so a ratio between sizes is what the store's size costs.
 struct StoreGrowthMeasurement {
     let measurements: Measurements
@@ -37,7 +38,7 @@ struct StoreGrowthMeasurement {
             let subject = SubjectHash(bytes: log.identifierHash(Self.subject(sessions / 2, of: sessions)))!
             let runner = ProjectionRunner(log: log)
             var appends: [Double] = [], catchUps: [Double] = [], transcripts: [Double] = [], rows: [Double] = []
-            var events: [Double] = [], trails: [Double] = [], proofs: [Double] = []
+            var events: [Double] = [], trails: [Double] = [], proofs: [Double] = [], violations: [Double] = []
             for sample in 0..<samples {
                 let line = Data(GrowthLines.commit(100 + sample, in: middle).utf8)
                 appends.append(try await Report.time { _ = try await ingest.ingest(line) })
@@ -48,6 +49,7 @@ struct StoreGrowthMeasurement {
                 events.append(try Report.time {
                     _ = try log.readStream(SessionStreams.session(middle), skippingErased: true) { $0.data.count }
                 })
+                violations.append(try Report.time { _ = try ViolationCheck(log: log).run(session: middle) })
                 let size = try log.eventCount()
                 let position = UInt64(sample) * 7919 % size
                 proofs.append(try Report.time { _ = try log.inclusionProof(position: position, treeSize: size) })
@@ -63,7 +65,7 @@ struct StoreGrowthMeasurement {
                          "append_one_line": Report.latencyFields(appends), "catch_up_after_it": Report.latencyFields(catchUps),
                          "transcript_read": Report.latencyFields(transcripts), "session_row": Report.latencyFields(rows),
                          "consent_trail": Report.latencyFields(trails), "session_events": Report.latencyFields(events),
-                         "inclusion_proof": Report.latencyFields(proofs),
+                         "inclusion_proof": Report.latencyFields(proofs), "session_violations": Report.latencyFields(violations),
                          "audit_check": Report.latencyFields(audits), "verify": Report.latencyFields(verifies)])
         }
     }
