@@ -34,7 +34,7 @@ extension SessionReplay {
         let runner = ProjectionRunner(log: log)
         try runner.catchUp()
         let storedTranscript = try runner.transcript(of: session) ?? TranscriptView(session: session)
-        let storedSummary = try runner.sessions().first { $0.session == session } ?? SessionSummary(session: session)
+        let storedSummary = try runner.session(session) ?? SessionSummary(session: session)
 
         var lastSegmentStep: [String: ReplayStep] = [:]
         var lastSummaryStep: [String: ReplayStep] = [:]
