@@ -26,13 +26,10 @@ struct RecordOpener: Sendable {
               dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) throws -> RecordedEvent {
         try withBody(of: record, position: position, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
                      dictionary: findDictionary) { body, header in
-            let typeCount = try Self.typeCount(of: body, header: header, position: position)
-            guard let type = decompressor.typeName(UnsafeRawBufferPointer(rebasing: body[1...typeCount])) else {
-                throw EventLogError.integrity(position, "has a malformed event type")
-            }
+            let type = try Self.type(of: body, header: header, position: position, names: decompressor)
             return RecordedEvent(
                 id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
-                position: position, type: type, data: Array(body[(typeCount + 1)...]),
+                position: position, type: type.name, data: Array(body[(type.count + 1)...]),
                 recordedAtMilliseconds: header.recordedAtMilliseconds)
         }
     }
@@ -45,10 +42,7 @@ struct RecordOpener: Sendable {
                dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) throws -> (stream: StreamID, number: UInt64) {
         try withBody(of: record, position: position, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
                      dictionary: findDictionary) { body, header in
-            let typeCount = try Self.typeCount(of: body, header: header, position: position)
-            guard decompressor.typeName(UnsafeRawBufferPointer(rebasing: body[1...typeCount])) != nil else {
-                throw EventLogError.integrity(position, "has a malformed event type")
-            }
+            _ = try Self.type(of: body, header: header, position: position, names: decompressor)
             return (StreamID(header.stream), header.streamNumber)
         }
     }
@@ -113,13 +107,16 @@ struct RecordOpener: Sendable {
         }
     }
 
-    /// The length of a body's type (`type length | type | data`), checked against the header and the body.
-    private static func typeCount(of body: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64) throws -> Int {
+    /// A body's event type (`type length | type | data`) and its length in bytes, checked against the header
+    /// and the body.
+    private static func type(of body: UnsafeRawBufferPointer, header: RecordHeader, position: UInt64,
+                             names: Decompressor) throws -> (name: String, count: Int) {
         guard body.count == Int(header.bodyCount) else { throw EventLogError.integrity(position, "has a body of the wrong length") }
-        guard let typeCount = body.first.map(Int.init), typeCount > 0, body.count > typeCount else {
+        guard let count = body.first.map(Int.init), count > 0, body.count > count,
+              let name = names.typeName(UnsafeRawBufferPointer(rebasing: body[1...count])) else {
             throw EventLogError.integrity(position, "has a malformed event type")
         }
-        return typeCount
+        return (name, count)
     }
 
     /// Whether the leaf hash stored in the record matches the record's bytes at `position`.
