@@ -14,7 +14,10 @@ extension SessionReport {
     /// Gathers the report of `session`: its summary, transcript and consent from the persisted views,
     /// its events by replaying it with `replay --verify` (which reads, and so authenticates, every
     /// record of the session), its `audit check` violations, and its first recording.
-    public static func make(_ session: UUID, from log: EventLog, options: Options = Options()) async throws -> SessionReport {
+    /// - Parameter listedRuns: the sessions driven from `session`, when the caller keeps the session list (the
+    ///   server); by default they are found in the persisted session list, which is then read whole.
+    public static func make(_ session: UUID, from log: EventLog, options: Options = Options(),
+                            listedRuns: [SessionSummary]? = nil) async throws -> SessionReport {
         let exporter = try Exporter(log: log)
         let exported = try exporter.load(session)
         var report = SessionReport(summary: exported.summary, options: options)
@@ -39,7 +42,7 @@ extension SessionReport {
         let origin = recordingStart ?? exported.summary.startedAt ?? events.first?.event.occurredAt ?? 0
         report.fold(events, transcript: exported.transcript, origin: origin)
         report.addConsentAndViolationMarkers(origin: origin)
-        report.runs = try await runs(of: session, events: events, in: log)
+        report.runs = try await runs(of: session, listed: listedRuns, events: events, in: log)
         if let recording {
             let (samples, format) = try RecordingExport.samples(of: recording, in: events, session: Hex.uuid(session))
             let frames = samples.count / max(format.channels, 1)
@@ -56,10 +59,12 @@ extension SessionReport {
     }
 
     /// The session's readable runs, each compared with it, by when their drives started.
-    static func runs(of session: UUID, events: [RecordedSessionEvent], in log: EventLog) async throws -> [Run] {
-        let runner = ProjectionRunner(log: log)
-        try runner.catchUp()
-        let summaries = try runner.sessions().filter { $0.runOf == session && !$0.isShredded }
+    static func runs(of session: UUID, listed: [SessionSummary]?, events: [RecordedSessionEvent], in log: EventLog) async throws -> [Run] {
+        let summaries = try (listed ?? {
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            return try runner.sessions().filter { $0.runOf == session }
+        }()).filter { !$0.isShredded }
         guard !summaries.isEmpty else { return [] }
         let source = TranscriptTimeline(session: session, events: events.map(\.event))
         var runs: [Run] = []

@@ -3,7 +3,7 @@ import Foundation
 import Projections
 import SessionModel
 
-/// Everything a session report shows, gathered from the store (``SessionReport/make(_:from:options:)``)
+/// Everything a session report shows, gathered from the store (``SessionReport/make(_:from:options:listedRuns:)``)
 /// and drawn by ``SessionReportHTML``. Times on the timeline are milliseconds on the recording's axis:
 /// 0 is when the recording started (the session's start when there is no recording).
 public struct SessionReport: Sendable {

@@ -64,9 +64,11 @@ struct ConsoleViews {
         let token = try context.require(.read)
         let (id, summary) = try await reader.readableSummary(context, token)
         try await reader.recordRead("console", of: [id], by: token, for: request)
-        let log = reader.log
-        let report = try await onThreadOfItsOwn { try await SessionReport.make(id, from: log, options: SessionReport.Options(includeAudio: false)) }
-        let runs = reader.catalog.runs(of: id).filter { token.mayRead(sessionOf: $0.subject) }
+        let (log, listed) = (reader.log, reader.catalog.runs(of: id))
+        let report = try await onThreadOfItsOwn {
+            try await SessionReport.make(id, from: log, options: SessionReport.Options(includeAudio: false), listedRuns: listed)
+        }
+        let runs = listed.filter { token.mayRead(sessionOf: $0.subject) }
         var runRows: [RunRow] = []
         if !runs.isEmpty, !summary.isShredded {
             let source = try await TranscriptTimeline.load(id, from: reader.log)

@@ -141,8 +141,8 @@ struct ContentRoutes {
         let query = request.form
         let options = SessionReport.Options(includeAudio: try query.boolean("audio") ?? true, redact: try query.boolean("redact") ?? false)
         try await reader.recordRead("report", of: [id], by: token, for: request)
-        let log = reader.log
-        let report = try await onThreadOfItsOwn { try await SessionReport.make(id, from: log, options: options) }
+        let (log, runs) = (reader.log, try await reader.sessionList().runs(of: id))
+        let report = try await onThreadOfItsOwn { try await SessionReport.make(id, from: log, options: options, listedRuns: runs) }
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: SessionReportHTML.render(report))))
     }
