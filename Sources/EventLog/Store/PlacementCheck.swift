@@ -5,12 +5,19 @@
 struct PlacementCheck {
     private var runs: [StreamID: StreamRun] = [:]
 
+    /// Reads ahead, in one round trip on PostgreSQL, the runs a chunk's records will be looked up in: in an intact
+    /// index, a record its stream's kept run does not hold is the first of the next run, whose key is its own.
+    func prefetch(_ records: some Sequence<(stream: StreamID, number: UInt64)>, in txn: StoreTransaction) throws {
+        let keys = records.filter { runs[$0.stream]?.numbers.contains($0.number) != true }.map { StreamRun.key($0.stream, $0.number) }
+        try txn.prefetch(StoreLayout.streamRuns, keys: keys)
+    }
+
     mutating func check(_ stream: StreamID, number: UInt64, at position: UInt64, in txn: StoreTransaction,
                         report: inout VerificationReport) {
         var run = runs[stream]
         if run?.numbers.contains(number) != true {
             do {
-                run = try StreamRun.containing(number, of: stream, in: txn)
+                run = try Self.run(holding: number, of: stream, in: txn)
             } catch {
                 report.report(position, "the stream index of stream \(stream) cannot be read at number \(number): \(error)")
                 return
@@ -25,5 +32,17 @@ struct PlacementCheck {
         if placed != position {
             report.report(position, "the stream index places stream \(stream) number \(number) at position \(placed), but it is at position \(position)")
         }
+    }
+
+    /// The run starting at `number` (one lookup, read ahead by ``prefetch(_:in:)``), or else the one holding it.
+    private static func run(holding number: UInt64, of stream: StreamID, in txn: StoreTransaction) throws -> StreamRun? {
+        let key = StreamRun.key(stream, number)
+        if let value = try txn.get(StoreLayout.streamRuns, key) {
+            guard value.count == 12 else {
+                throw EventLogError(.integrity, "the stream index of stream \(stream) is malformed", stream: stream)
+            }
+            return StreamRun(firstNumber: number, firstPosition: value.loadBigEndian(at: 0), count: value.loadBigEndian(at: 8))
+        }
+        return try StreamRun.containing(number, of: stream, in: txn)
     }
 }

@@ -179,6 +179,9 @@ extension EventLog {
             var eventIDs = EventIDCheck()
             var placements = PlacementCheck()
             func checkInOrder(_ chunk: [ChunkDecoder.Entry], _ opened: [Result<(stream: StreamID, number: UInt64), any Error>]) throws {
+                try placements.prefetch(zip(chunk, opened).lazy.filter { $0.0.position < indexedThrough }.compactMap { entry, result in
+                    (try? result.get()) ?? RecordHeader(parsing: entry.record).map { (StreamID($0.stream), $0.streamNumber) }
+                }, in: txn)
                 for ((position, value), result) in zip(chunk, opened) {
                     if position > expected {
                         report.report(expected, "records at positions \(expected)..<\(position) are missing")
