@@ -10,7 +10,8 @@ extension ConsoleViews {
     func runs(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try RunRoutes.unlimitedReader(context)
         let parameters = request.form.withoutEmptyValues()
-        let trend = try await LabelTrend.load(from: reader.log)
+        let log = reader.log
+        let trend = try await onThreadOfItsOwn { try await LabelTrend.load(from: log) }
         try await reader.recordRead("runs", of: trend.sessionsRead, by: token, for: request)
         let labels = trend.entries.map(\.system.label)
         let baseline = parameters.nonEmpty("baseline") ?? (labels.count >= 2 ? labels[labels.count - 2] : nil)
@@ -19,7 +20,7 @@ extension ConsoleViews {
         var notice: String?
         if let baseline, let candidate {
             do {
-                let compared = try await LabelComparison.load(baseline: baseline, candidate: candidate, from: reader.log)
+                let compared = try await onThreadOfItsOwn { try await LabelComparison.load(baseline: baseline, candidate: candidate, from: log) }
                 try await reader.recordRead("compare", of: compared.sessions.flatMap { [$0.source, $0.baseline.run, $0.candidate.run] },
                                             by: token, for: request)
                 comparison = RunsPage.Comparison(compared)

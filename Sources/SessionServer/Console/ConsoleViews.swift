@@ -68,20 +68,27 @@ struct ConsoleViews {
         let report = try await onThreadOfItsOwn {
             try await SessionReport.make(id, from: log, options: SessionReport.Options(includeAudio: false), listedRuns: listed)
         }
-        let runs = listed.filter { token.mayRead(sessionOf: $0.subject) }
-        var runRows: [RunRow] = []
+        let runs = listed.filter { token.mayRead(sessionOf: $0.subject) && !$0.isShredded }
+        // Each run against this session, and this session against its source when it is a run: loaded and aligned
+        // off the threads every request shares, like the report.
+        var comparedRuns: [(SessionSummary, TranscriptComparison)] = []
         if !runs.isEmpty, !summary.isShredded {
-            let source = try await TranscriptTimeline.load(id, from: reader.log)
-            for run in runs where !run.isShredded {
-                let comparison = TranscriptComparison(source: source, run: try await TranscriptTimeline.load(run.session, from: reader.log))
-                runRows.append(RunRow(run, comparison: comparison))
+            comparedRuns = try await onThreadOfItsOwn {
+                let source = try await TranscriptTimeline.load(id, from: log)
+                var compared: [(SessionSummary, TranscriptComparison)] = []
+                for run in runs {
+                    compared.append((run, TranscriptComparison(source: source, run: try await TranscriptTimeline.load(run.session, from: log))))
+                }
+                return compared
             }
         }
+        let runRows = comparedRuns.map { RunRow($0.0, comparison: $0.1) }
         var comparison: ComparisonView?
         if let source = summary.runOf, !summary.isShredded,
            let sourceSummary = reader.catalog.row(of: source), !sourceSummary.isShredded, token.mayRead(sessionOf: sourceSummary.subject) {
-            comparison = ComparisonView(TranscriptComparison(source: try await TranscriptTimeline.load(source, from: reader.log),
-                                                             run: try await TranscriptTimeline.load(id, from: reader.log)))
+            comparison = ComparisonView(try await onThreadOfItsOwn {
+                TranscriptComparison(source: try await TranscriptTimeline.load(source, from: log), run: try await TranscriptTimeline.load(id, from: log))
+            })
         }
         let hasAudio = !summary.recordings.isEmpty && !summary.isShredded
         let base = "/v1/sessions/\(Hex.uuid(id))"

@@ -14,7 +14,8 @@ struct RunRoutes {
     func add(to router: RouterGroup<ServerContext>) {
         router.get("runs") { request, context in
             let token = try Self.unlimitedReader(context)
-            let trend = try await LabelTrend.load(from: reader.log)
+            let log = reader.log
+            let trend = try await onThreadOfItsOwn { try await LabelTrend.load(from: log) }
             try await reader.recordRead("runs", of: trend.sessionsRead, by: token, for: request)
             return Response.json(LabelTrendDocument(labels: trend.entries.map(LabelTrendRow.init)).json)
         }
@@ -25,7 +26,10 @@ struct RunRoutes {
                 throw Problem.badRequest("give baseline and candidate: the labels of the two versions' runs")
             }
             let options = try Self.options(query)
-            let comparison = try await LabelComparison.load(baseline: baseline, candidate: candidate, from: reader.log, options: options)
+            let log = reader.log
+            let comparison = try await onThreadOfItsOwn {
+                try await LabelComparison.load(baseline: baseline, candidate: candidate, from: log, options: options)
+            }
             try await reader.recordRead("compare", of: comparison.sessions.flatMap { [$0.source, $0.baseline.run, $0.candidate.run] },
                                         by: token, for: request)
             return Response.json(LabelComparisonDocument(comparison: comparison).json)
