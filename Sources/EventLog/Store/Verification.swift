@@ -180,7 +180,7 @@ extension EventLog {
             var placements = PlacementCheck()
             func checkInOrder(_ chunk: [ChunkDecoder.Entry], _ opened: [Result<(stream: StreamID, number: UInt64), any Error>]) throws {
                 try placements.prefetch(zip(chunk, opened).lazy.filter { $0.0.position < indexedThrough }.compactMap { entry, result in
-                    (try? result.get()) ?? RecordHeader(parsing: entry.record).map { (StreamID($0.stream), $0.streamNumber) }
+                    place(result, record: entry.record)
                 }, in: txn)
                 for ((position, value), result) in zip(chunk, opened) {
                     if position > expected {
@@ -282,10 +282,17 @@ extension EventLog {
             }
             // Follow the stream from the clear header, so that one bad record is reported once
             // and not again as a gap in its stream.
-            guard let header = RecordHeader(parsing: record) else { return nil }
-            nextNumbers[StreamID(header.stream)] = header.streamNumber + 1
-            return (StreamID(header.stream), header.streamNumber)
+            guard let place = place(opened, record: record) else { return nil }
+            nextNumbers[place.stream] = place.number + 1
+            return place
         }
+    }
+
+    /// A record's stream and number: as it opened, or from its clear header when it did not (nil when that is
+    /// unreadable too).
+    private static func place(_ opened: Result<(stream: StreamID, number: UInt64), any Error>,
+                              record: UnsafeRawBufferPointer) -> (stream: StreamID, number: UInt64)? {
+        (try? opened.get()) ?? RecordHeader(parsing: record).map { (StreamID($0.stream), $0.streamNumber) }
     }
 
     /// The index must describe exactly the log before `indexedThrough`: a row for every stream with events
