@@ -69,7 +69,7 @@ let package = Package(
         .systemLibrary(name: "CLibPQ", pkgConfig: "libpq", providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
         .systemLibrary(name: "CSndFile", pkgConfig: "sndfile", providers: [.apt(["libsndfile1-dev"]), .brew(["libsndfile"])]),
 
-        // The one shape of every module's errors (CodedError, ErrorCode): no dependencies.
+        // The one shape of every module's errors (CodedError, ErrorCode), and why a file failed: no dependencies.
         .target(name: "Failures"),
         // Bytes as lowercase hexadecimal: ids, hashes and key names as people and formats read them.
         .target(name: "HexCoding"),
@@ -79,7 +79,7 @@ let package = Package(
         .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ"]),
         // Streaming writers of rows as JSON, NDJSON, CSV and aligned tables; RFC 3339 times.
         .target(name: "Output", dependencies: ["Failures", "HexCoding"]),
-        // Reading, writing and losslessly coding 16-bit PCM (libsndfile).
+        // Reading, writing and losslessly coding 16-bit PCM (libsndfile), and a recording's script (its transcript truth).
         .target(name: "Audio", dependencies: ["Failures", "CSndFile"]),
         // The dictation vocabulary and its codec over plain bytes: no C library, no storage. The payload
         // messages are generated from docs/session-events.proto (Generated/, tools/protobuf/generate).
@@ -91,12 +91,12 @@ let package = Package(
         // A recording chunk's audio both ways (PCM, FLAC): for the writer that stores it and the readers that play it.
         .target(name: "SessionAudio", dependencies: ["SessionModel", "EventLog", "Audio"]),
         // NDJSON ingest: parsing, validation, FLAC coding of chunks, appending all or nothing.
-        .target(name: "Ingest", dependencies: ["SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output"]),
+        .target(name: "Ingest", dependencies: ["Failures", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output"]),
         .target(name: "Projections", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Transcript exports: JSON, CSV, WebVTT, SRT, streaming from the persisted views.
         .target(
             name: "Exports",
-            dependencies: ["Output", "Projections", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio",
+            dependencies: ["Failures", "Output", "Projections", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Consent audit, violation checks, retention, erasure by key destruction.
@@ -176,7 +176,7 @@ let package = Package(
         .executableTarget(name: "EventLogCrashWriter", dependencies: ["EventLog", "EventLogPostgres"]),
         // The parsers of outside bytes as libFuzzer targets (tools/fuzz); built plainly, a runner of
         // the corpora in Fixtures/fuzz, which the tests use.
-        .executableTarget(name: "SessionStoreFuzz", dependencies: ["EventLog", "Ingest", "Migrations", "SessionModel", "Audio", "Replay"]),
+        .executableTarget(name: "SessionStoreFuzz", dependencies: ["EventLog", "Ingest", "Migrations", "SessionModel", "Audio"]),
 
         // Helpers shared by the test targets: temporary stores, built executables.
         .target(
@@ -221,3 +221,14 @@ let package = Package(
         ),
     ]
 )
+
+// `tools/test` sets SESSIONSTORE_OPTIMIZED_TESTS: the modules that tests spend their time in are compiled
+// optimised (-O) inside the debug test build, as users run them. Unoptimised, their generic code spent most
+// of a test run's CPU in the runtime's metadata lookups (docs/PERFORMANCE.md, "Build"). Packages that
+// depend on this one never set it, so they see no unsafe flags.
+if Context.environment["SESSIONSTORE_OPTIMIZED_TESTS"] != nil {
+    let busiest: Set = ["EventLog", "Output", "Ingest", "SessionModel", "SessionLog", "SessionAudio", "Audio"]
+    for target in package.targets where busiest.contains(target.name) {
+        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"])]
+    }
+}

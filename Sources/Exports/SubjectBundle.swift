@@ -1,5 +1,6 @@
 import Audio
 import EventLog
+import Failures
 import Foundation
 import HexCoding
 import Output

@@ -1,4 +1,5 @@
 import EventLog
+import Failures
 import Foundation
 
 /// Where an ingest's NDJSON comes from.

@@ -3,7 +3,6 @@ import Audio
 import Foundation
 @testable import Ingest
 import Migrations
-import Replay
 import SessionModel
 
 /// The parsers of bytes from outside, each a libFuzzer target: it may throw (bad input is expected),

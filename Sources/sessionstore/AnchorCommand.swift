@@ -1,6 +1,7 @@
 import ArgumentParser
 import Compliance
 import EventLog
+import Failures
 import Foundation
 import Output
 import OutputRows

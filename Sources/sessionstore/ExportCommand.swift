@@ -2,6 +2,7 @@ import ArgumentParser
 import Compliance
 import Exports
 import EventLog
+import Failures
 import Foundation
 import HexCoding
 import Output

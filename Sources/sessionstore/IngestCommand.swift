@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventLog
+import Failures
 import Foundation
 import Output
 import Ingest

@@ -29,7 +29,7 @@ import Testing
         #expect(offenders.isEmpty, "\(offenders.joined(separator: "\n"))")
     }
 
-    /// SessionStoreFuzz links the engine, ingest, audio and replay, not the PostgreSQL module;
+    /// SessionStoreFuzz links the engine, ingest and audio, not the PostgreSQL module;
     /// sessionstore links it too.
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/usr/bin/ldd"), "ldd lists a Linux program's libraries"))
     func aProgramLinkingOnlyTheEngineDoesNotLinkLibpq() throws {

@@ -1,3 +1,4 @@
+import Audio
 import Foundation
 import Replay
 import SessionModel

@@ -1,3 +1,4 @@
+import Failures
 import Foundation
 #if canImport(Glibc)
 import Glibc

@@ -1,3 +1,4 @@
+import Audio
 import EventLog
 import Foundation
 import HexCoding

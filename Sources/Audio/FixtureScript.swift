@@ -1,4 +1,3 @@
-import EventLog
 import Failures
 import Foundation
 
