@@ -222,13 +222,3 @@ let package = Package(
     ]
 )
 
-// `tools/test` sets SESSIONSTORE_OPTIMIZED_TESTS: the modules that tests spend their time in are compiled
-// optimised (-O) inside the debug test build, as users run them. Unoptimised, their generic code spent most
-// of a test run's CPU in the runtime's metadata lookups (docs/PERFORMANCE.md, "Build"). Packages that
-// depend on this one never set it, so they see no unsafe flags.
-if Context.environment["SESSIONSTORE_OPTIMIZED_TESTS"] != nil {
-    let busiest: Set = ["EventLog", "Output", "Ingest", "SessionModel", "SessionLog", "SessionAudio", "Audio"]
-    for target in package.targets where busiest.contains(target.name) {
-        target.swiftSettings = (target.swiftSettings ?? []) + [.unsafeFlags(["-O"])]
-    }
-}
