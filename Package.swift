@@ -221,4 +221,3 @@ let package = Package(
         ),
     ]
 )
-
