@@ -36,13 +36,6 @@ struct PlacementCheck {
 
     /// The run starting at `number` (one lookup, read ahead by ``prefetch(_:in:)``), or else the one holding it.
     private static func run(holding number: UInt64, of stream: StreamID, in txn: StoreTransaction) throws -> StreamRun? {
-        let key = StreamRun.key(stream, number)
-        if let value = try txn.get(StoreLayout.streamRuns, key) {
-            guard value.count == 12 else {
-                throw EventLogError(.integrity, "the stream index of stream \(stream) is malformed", stream: stream)
-            }
-            return StreamRun(firstNumber: number, firstPosition: value.loadBigEndian(at: 0), count: value.loadBigEndian(at: 8))
-        }
-        return try StreamRun.containing(number, of: stream, in: txn)
+        try StreamRun.starting(at: number, of: stream, in: txn) ?? StreamRun.containing(number, of: stream, in: txn)
     }
 }

@@ -42,6 +42,14 @@ struct StreamRun: Equatable {
         }
     }
 
+    /// The run of `stream` that starts at `number`, or nil when none does: one lookup of its key, which a
+    /// prefetch of ``key(_:_:)`` reads ahead.
+    static func starting(at number: UInt64, of stream: StreamID, in txn: StoreTransaction) throws -> StreamRun? {
+        let key = key(stream, number)
+        guard let value = try txn.get(StoreLayout.streamRuns, key) else { return nil }
+        return try key.withUnsafeBytes { try decode((key: $0, value: value), of: stream) }
+    }
+
     /// The run of `stream` holding `number`, or nil when none does.
     static func containing(_ number: UInt64, of stream: StreamID, in txn: StoreTransaction) throws -> StreamRun? {
         var found: StreamRun?
