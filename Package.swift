@@ -181,7 +181,7 @@ let package = Package(
         // Helpers shared by the test targets: temporary stores, built executables.
         .target(
             name: "TestSupport",
-            dependencies: ["EventLog", "EventLogPostgres", .product(name: "PropertyBased", package: "swift-property-based")],
+            dependencies: ["EventLog", "EventLogPostgres", "CLibPQ", .product(name: "PropertyBased", package: "swift-property-based")],
             path: "Tests/TestSupport"
         ),
         .testTarget(name: "EventLogTests", dependencies: ["Failures", "EventLog", "EventLogPostgres", "EventLogCrashWriter", "TestSupport"]),

@@ -140,17 +140,44 @@ final class PGConnection {
     /// the ``query(_:_:)`` of the same statement then takes the answer. Does nothing while another is
     /// ahead. Only for reads in a snapshot (a read transaction): nothing may change what it answers.
     func sendAhead(_ statement: PGStatement) {
-        guard inFlight == nil, early == nil, copying == nil else { return }
+        guard inFlight == nil, early == nil, copying == nil, (try? prepare(statement)) != nil else { return }
         if send(statement) { inFlight = statement }
     }
 
-    /// Sends `statement` (binary parameters, binary results) without waiting for its result.
+    /// Sends `statement` (binary parameters, binary results) without waiting for its result: by its
+    /// name if ``prepare(_:)`` made it a prepared statement.
     private func send(_ statement: PGStatement) -> Bool {
-        Self.withPointers(statement.parameters) { values in
-            PQsendQueryParams(connection, statement.sql, Int32(statement.parameters.count), nil, values,
-                              statement.parameters.map { Int32($0?.count ?? 0) },
-                              [Int32](repeating: 1, count: statement.parameters.count), 1)
+        let (count, lengths, formats) = Self.shape(statement.parameters)
+        return Self.withPointers(statement.parameters) { values in
+            if let name = preparedNames[statement.sql] {
+                PQsendQueryPrepared(connection, name, count, values, lengths, formats, 1)
+            } else {
+                PQsendQueryParams(connection, statement.sql, count, nil, values, lengths, formats, 1)
+            }
         } == 1
+    }
+
+    /// The names of this connection's prepared statements, by their SQL: the engine sends a few dozen
+    /// statements over and over, and the server parses and plans a prepared one once, not at each use.
+    private var preparedNames: [String: String] = [:]
+    /// A statement with values written into its text (rare, and one-off) would add a name at each use.
+    private static let preparedLimit = 256
+
+    /// Makes `statement` a prepared statement of this connection the first time it is sent, when it is
+    /// a query the server plans (not transaction control, not several statements). Not while a pipeline
+    /// or a query sent ahead is open: it waits for the server's answer.
+    private func prepare(_ statement: PGStatement) throws {
+        guard preparedNames[statement.sql] == nil, preparedNames.count < Self.preparedLimit,
+              !statement.sql.contains(";"),
+              ["SELECT ", "INSERT ", "UPDATE ", "DELETE ", "WITH "].contains(where: statement.sql.hasPrefix) else { return }
+        let name = "sessionstore_\(preparedNames.count)"
+        _ = try check(PQprepare(connection, name, statement.sql, Int32(statement.parameters.count), nil), statement.sql)
+        preparedNames[statement.sql] = name
+    }
+
+    /// libpq's description of binary parameters: their count, lengths and formats.
+    private static func shape(_ parameters: [[UInt8]?]) -> (Int32, [Int32], [Int32]) {
+        (Int32(parameters.count), parameters.map { Int32($0?.count ?? 0) }, [Int32](repeating: 1, count: parameters.count))
     }
 
     /// Reads the answer of the query ahead, if one is in flight, and keeps it for its ``query(_:_:)``.
@@ -176,10 +203,14 @@ final class PGConnection {
             self.early = nil
             return try early.result.get()
         }
-        let lengths = parameters.map { Int32($0?.count ?? 0) }
-        let formats = [Int32](repeating: 1, count: parameters.count)
+        try prepare(PGStatement(sql: sql, parameters: parameters))
+        let (count, lengths, formats) = Self.shape(parameters)
         let result = Self.withPointers(parameters) { values in
-            PQexecParams(connection, sql, Int32(parameters.count), nil, values, lengths, formats, 1)
+            if let name = preparedNames[sql] {
+                PQexecPrepared(connection, name, count, values, lengths, formats, 1)
+            } else {
+                PQexecParams(connection, sql, count, nil, values, lengths, formats, 1)
+            }
         }
         return try check(result, sql)
     }
@@ -190,6 +221,7 @@ final class PGConnection {
     func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
         try endCopy()
         discardAhead()
+        for statement in statements { try prepare(statement) }
         guard PQenterPipelineMode(connection) == 1 else { throw failure("entering pipeline mode") }
         defer { PQexitPipelineMode(connection) }
         for statement in statements where !send(statement) { throw failure(statement.sql) }

@@ -27,8 +27,8 @@ import Testing
         }
         var primary = try PostgresServer.start()
         servers.append(primary)
-        try primary.psql("ALTER SYSTEM SET synchronous_standby_names = 'standby'")
-        try primary.psql("SELECT pg_reload_conf()")
+        try primary.sql("ALTER SYSTEM SET synchronous_standby_names = 'standby'")
+        try primary.sql("SELECT pg_reload_conf()")
         var standby = try primary.standby()
         servers.append(standby)
         try await primary.waitForSynchronousStandby()
@@ -55,8 +55,8 @@ import Testing
                 try await standby.waitForSynchronousStandby()
                 (primary, standby) = (standby, next)
             } else {
-                try standby.psql("ALTER SYSTEM RESET synchronous_standby_names")
-                try standby.psql("SELECT pg_reload_conf()")
+                try standby.sql("ALTER SYSTEM RESET synchronous_standby_names")
+                try standby.sql("SELECT pg_reload_conf()")
                 primary = standby
             }
             // The writers reconnect to the new primary and are acknowledged again.
@@ -68,7 +68,7 @@ import Testing
             for writer in writers { try await writer.value }
             // Each writer's log holds the open lock again, on the new primary: key rotation and compaction
             // there wait for them as they would have on the old one.
-            let openLocks = try primary.psql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND granted")
+            let openLocks = try primary.sql("SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND mode = 'ShareLock' AND granted")
             #expect(Int(openLocks) ?? 0 >= streams.count, "round \(round): \(openLocks) open locks on the new primary")
             withExtendedLifetime(logs) {}
             #expect(await acknowledged.count >= beforeCrash + 40, "round \(round): the writers did not carry on after the failover")

@@ -119,12 +119,12 @@ import Testing
             let name = "older-\(UUID().uuidString.prefix(8))"
             let holder = try ChildProcess(URL(fileURLWithPath: "/usr/bin/env"), ["psql", sessionURL + "?application_name=\(name)", "-qAtc", older.sql])
             let holding = "SELECT pid FROM pg_stat_activity WHERE application_name = '\(name)' AND (backend_xmin IS NOT NULL OR backend_xid IS NOT NULL)"
-            while try PostgresServer.psql(holding, on: url).isEmpty {
+            while try PostgresServer.sql(holding, on: url).isEmpty {
                 #expect(holder.isRunning, "psql holds its snapshot")
                 try await Task.sleep(for: .milliseconds(50))
             }
             let keys = try PostgresStorage.table(StoreLayout.keys).name
-            let keysBefore = try #require(Int(try PostgresServer.psql("SELECT count(*) FROM \(keys)", on: url)))
+            let keysBefore = try #require(Int(try PostgresServer.sql("SELECT count(*) FROM \(keys)", on: url)))
             try log!.destroyKeys(of: Array(streams.prefix(5)))
             try log!.close()
             log = nil
@@ -132,14 +132,14 @@ import Testing
             let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: url, waitingUpTo: .milliseconds(300)) }
             #expect(busy?.code == .storeBusy)
             #expect(busy?.message.contains("older than the store's last change") == true)
-            try PostgresServer.psql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'", on: url)
+            try PostgresServer.sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'", on: url)
             try EventLog.compact(at: url, waitingUpTo: .seconds(60))
             holder.kill()
 
-            try PostgresServer.psql("CREATE EXTENSION IF NOT EXISTS pgstattuple", on: url)
-            #expect(try PostgresServer.psql("SELECT dead_tuple_count FROM pgstattuple('\(keys)')", on: url) == "0",
+            try PostgresServer.sql("CREATE EXTENSION IF NOT EXISTS pgstattuple", on: url)
+            #expect(try PostgresServer.sql("SELECT dead_tuple_count FROM pgstattuple('\(keys)')", on: url) == "0",
                     "no destroyed key's row was copied into the rewritten table")
-            #expect(try PostgresServer.psql("SELECT count(*) FROM \(keys)", on: url) == String(keysBefore - 5))
+            #expect(try PostgresServer.sql("SELECT count(*) FROM \(keys)", on: url) == String(keysBefore - 5))
         }
     }
 
@@ -157,7 +157,7 @@ import Testing
 
             // The store goes back to the snapshot (as after a failover to a standby that was behind) and
             // another writer brings it back to the same length and key count with other records.
-            try PostgresServer.psql("DROP TABLE \(try StoreLayout.all.map { try PostgresStorage.table($0).name }.joined(separator: ", "))", on: url)
+            try PostgresServer.sql("DROP TABLE \(try StoreLayout.all.map { try PostgresStorage.table($0).name }.joined(separator: ", "))", on: url)
             try EventLog.open(at: snapshot, key: key).copy(to: url)
             try await EventLog.open(at: url, key: key).append([event("y"), event("z")], to: other)
 
@@ -191,7 +191,7 @@ import Testing
             let log = try EventLog.create(at: url, key: key)
             let stream = StreamID()
             try await log.append([event("before")], to: stream)
-            try PostgresServer.psql("""
+            try PostgresServer.sql("""
                 CREATE FUNCTION refuse() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RAISE EXCEPTION '\(refusal.message)'; END $$;
                 CREATE TRIGGER refuse BEFORE INSERT ON \(refusal.table) FOR EACH ROW \(refusal.condition) EXECUTE FUNCTION refuse();
                 """, on: url)
@@ -200,7 +200,7 @@ import Testing
             #expect(refused?.message.contains(refusal.message) == true, "\(refused?.message ?? "")")
             #expect(try rowCount(url, StoreLayout.events) == 1, "nothing of the refused transaction is kept")
 
-            try PostgresServer.psql("DROP TRIGGER refuse ON \(refusal.table)", on: url)
+            try PostgresServer.sql("DROP TRIGGER refuse ON \(refusal.table)", on: url)
             try await log.append(texts.map { event($0) }, to: stream, expectedVersion: .exact(1))
             #expect(try log.readStream(stream).map(\.text) == ["before"] + texts)
             #expect(try log.verify().isIntact)

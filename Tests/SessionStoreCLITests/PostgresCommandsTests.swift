@@ -89,9 +89,9 @@ import Testing
                 """.utf8).write(to: file)
             let ingested = try cli.run(["ingest", "--store", primary.url, file.path])
             #expect(ingested.status == 0, "\(ingested.stderr)")
-            let events = try PostgresServer.psql("SELECT count(*) FROM events", on: primary.url)
+            let events = try PostgresServer.sql("SELECT count(*) FROM events", on: primary.url)
             let deadline = ContinuousClock.now + .seconds(60)
-            while try PostgresServer.psql("SELECT count(*) FROM events", on: standby.url) != events {
+            while try PostgresServer.sql("SELECT count(*) FROM events", on: standby.url) != events {
                 guard ContinuousClock.now < deadline else { Issue.record("the standby never caught up"); return }
                 try await Task.sleep(for: .milliseconds(100))
             }

@@ -65,24 +65,22 @@ public final class PostgresServer: Sendable {
         try runScript("promote")
     }
 
-    /// Runs SQL on the server's `postgres` database; returns what psql printed (unaligned, tuples only).
+    /// Runs SQL on the server's `postgres` database; returns its rows as `psql -qAt` prints them.
     @discardableResult
-    public func psql(_ sql: String) throws -> String {
-        try Self.psql(sql, on: url)
+    public func sql(_ sql: String) throws -> String {
+        try Self.sql(sql, on: url)
     }
 
-    /// Runs SQL on the database at `url`; returns what psql printed (unaligned, tuples only).
+    /// Runs SQL on the database at `url`; returns its rows as `psql -qAt` prints them.
     @discardableResult
-    public static func psql(_ sql: String, on url: String) throws -> String {
-        let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["psql", url, "-v", "ON_ERROR_STOP=1", "-qAtc", sql])
-        guard outcome.status == 0 else { throw ServerFailure(description: "psql failed on \(sql): \(outcome.stderr)") }
-        return outcome.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)
+    public static func sql(_ sql: String, on url: String) throws -> String {
+        try PostgresSQL.run(sql, on: url)
     }
 
     /// Returns once a standby of this server replicates synchronously.
     public func waitForSynchronousStandby() async throws {
         let deadline = ContinuousClock.now + .seconds(60)
-        while try psql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'") != "1" {
+        while try sql("SELECT count(*) FROM pg_stat_replication WHERE sync_state = 'sync'") != "1" {
             guard ContinuousClock.now < deadline else { throw ServerFailure(description: "the standby never became synchronous") }
             try await Task.sleep(for: .milliseconds(100))
         }
@@ -107,9 +105,7 @@ public final class PostgresServer: Sendable {
     public static func freshDatabase(on serverURL: String) throws -> String {
         PostgresBackend.register()
         let name = "t\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
-        let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                           ["psql", serverURL, "-v", "ON_ERROR_STOP=1", "-qc", "CREATE DATABASE \(name)"])
-        guard outcome.status == 0 else { throw ServerFailure(description: "CREATE DATABASE failed: \(outcome.stderr)") }
+        try sql("CREATE DATABASE \(name)", on: serverURL)
         return String(serverURL[..<serverURL.lastIndex(of: "/")!]) + "/\(name)"
     }
 
