@@ -207,6 +207,24 @@ import Testing
         }
     }
 
+    @Test func aConnectionPreparesEachQueryOnceAndRunsTransactionControlAsSent() async throws {
+        try await withDatabase { url, _, _ in
+            let connection = try PGConnection(url: url)
+            let prepared = "SELECT count(*) FROM pg_prepared_statements"
+            let statement = "SELECT $1::bigint + 1"
+            for value: Int64 in [1, 41] {
+                let result = try connection.query(statement, [Array(withUnsafeBytes(of: value.bigEndian) { Array($0) })])
+                #expect(result.int64(row: 0, column: 0) == value + 1)
+            }
+            let queries = try connection.query(prepared).int64(row: 0, column: 0)
+            #expect(queries == 2, "the sum and the count are prepared once each")
+            let answers = try connection.pipeline([PGStatement(sql: "BEGIN"), PGStatement(sql: statement, parameters: [Array(repeating: 0, count: 8)]),
+                                                   PGStatement(sql: "COMMIT")])
+            #expect(answers[1].int64(row: 0, column: 0) == 1)
+            #expect(try connection.query(prepared).int64(row: 0, column: 0) == 2, "BEGIN and COMMIT are not prepared; the sum is reused")
+        }
+    }
+
     @Test(arguments: [
         ("postgresql://alice:s3cret@db.example:5432/sessions", "postgresql://alice:***@db.example:5432/sessions"),
         ("postgres://alice@h1:5432,h2:5433/s?password=s3cret&target_session_attrs=read-write",
