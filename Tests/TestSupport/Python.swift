@@ -1,12 +1,20 @@
 import Foundation
+import Synchronization
 import Testing
 
 /// Whether `python3` runs here and imports `modules` (comma-separated, as in an import statement):
 /// the independent readers' tests run only where their Python modules are installed.
 public func pythonCanImport(_ modules: String) -> Bool {
+    if let known = importable.withLock({ $0[modules] }) { return known }
     let probe = try? ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", "import \(modules)"], limit: .seconds(60))
-    return probe?.status == 0 && probe?.signalled == false
+    let found = probe?.status == 0 && probe?.signalled == false
+    importable.withLock { $0[modules] = found }
+    return found
 }
+
+/// What ``pythonCanImport(_:)`` found, by module list: importing pandas alone costs half a second of a core,
+/// and a dozen tests ask.
+private let importable = Mutex<[String: Bool]>([:])
 
 /// Whether a test that needs the Python `modules` runs: where they import, and always in CI (the
 /// `CI` variable set, as .ci/run does), where the test must then fail on the missing module rather
