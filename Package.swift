@@ -87,7 +87,7 @@ let package = Package(
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         // Session events on the log: the codec's log events, which stream holds what, the dictionary.
-        .target(name: "SessionLog", dependencies: ["SessionModel", "Migrations", "EventLog"]),
+        .target(name: "SessionLog", dependencies: ["Failures", "SessionModel", "Migrations", "EventLog"]),
         // A recording chunk's audio both ways (PCM, FLAC): for the writer that stores it and the readers that play it.
         .target(name: "SessionAudio", dependencies: ["SessionModel", "EventLog", "Audio"]),
         // NDJSON ingest: parsing, validation, FLAC coding of chunks, appending all or nothing.

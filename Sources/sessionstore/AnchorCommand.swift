@@ -178,7 +178,7 @@ struct ProveCommand: AsyncParsableCommand {
                 try writer.write(ConsistencyRow(proof: try ConsistencyProofs.between(old, checkpoint, in: log)))
                 try writer.finish()
             } else if let session {
-                let id = try existingSession(session, in: log, allowErased: true)
+                let id = try SessionLookup.existing(session, in: log, allowErased: true)
                 let proofs = try InclusionProofs.of(id, event: event, against: checkpoint, in: log)
                 if let bundle {
                     var writer = RowWriter<BundleRow>(format: output.format, sink: sink)

@@ -4,6 +4,7 @@ import Exports
 import Foundation
 import Ingest
 import Output
+import SessionLog
 import SessionModel
 
 struct AudioCommand: AsyncParsableCommand {
@@ -43,7 +44,7 @@ struct AudioCommand: AsyncParsableCommand {
             }
             let sink = try OutputSink.file(out)  // an unwritable place fails before the store is read
             let log = try storeOptions.openLog()
-            let id = try existingSession(session, in: log)
+            let id = try SessionLookup.existing(session, in: log)
             try await access.recordRead("audio", of: [id], in: log)
             let file = try RecordingExport.file(of: id, recording: recording, as: container, from: log)
             try sink.write(bytes: file.bytes)

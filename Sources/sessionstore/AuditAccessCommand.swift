@@ -66,7 +66,7 @@ struct AuditAccessCommand: AsyncParsableCommand {
                 return
             }
             let entries = try access.entries(subject: subject.map { log.subject($0) },
-                                             session: try session.map { try resolveSession($0, in: log) }, actor: actor)
+                                             session: try session.map { try SessionLookup.resolve($0, in: log) }, actor: actor)
             var writer = RowWriter<AccessRow>(format: output.format, sink: sink)
             for entry in entries { try writer.write(AccessRow(entry: entry)) }
             try writer.finish()

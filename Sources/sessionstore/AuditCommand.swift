@@ -62,7 +62,7 @@ struct AuditConsentCommand: AsyncParsableCommand {
             rows = try runner.consentTrail(of: hash).entries.map { ConsentRow(subject: hash, entry: $0) }
             guard !rows.isEmpty else { throw CommandFailure(.invalidData, "the store has no consent events for that user id") }
         } else {
-            let id = try existingSession(session ?? "", in: log, allowErased: true)
+            let id = try SessionLookup.existing(session ?? "", in: log, allowErased: true)
             rows = try runner.consentEntries(ofSession: id).map { ConsentRow(subject: $0.subject, entry: $0.entry) }
         }
         let sink = try output.sink()

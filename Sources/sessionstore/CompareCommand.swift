@@ -3,6 +3,7 @@ import Foundation
 import Output
 import OutputRows
 import Replay
+import SessionLog
 
 struct CompareCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -71,7 +72,7 @@ struct CompareCommand: AsyncParsableCommand {
 
     private func compareRun() async throws {
         let log = try storeOptions.openLog()
-        let sourceID = try existingSession(source!, in: log), runID = try existingSession(run!, in: log)
+        let sourceID = try SessionLookup.existing(source!, in: log), runID = try SessionLookup.existing(run!, in: log)
         try await access.recordRead("compare", of: [sourceID, runID], in: log)
         let thresholds = try check.thresholds()
         let comparison = TranscriptComparison(source: try await TranscriptTimeline.load(sourceID, from: log),

@@ -4,6 +4,7 @@ import Output
 import OutputRows
 import Projections
 import Replay
+import SessionLog
 import SessionModel
 
 struct DeriveCommand: AsyncParsableCommand {
@@ -66,7 +67,7 @@ struct DeriveCommand: AsyncParsableCommand {
                 try runner.catchUp()
                 sources = ConditionSuite.sources(among: try runner.sessions())
             } else {
-                sources = try sessions.map { try existingSession($0, in: log) }
+                sources = try sessions.map { try SessionLookup.existing($0, in: log) }
             }
             let sink = try output.sink()
             var writer = RowWriter<DerivedSessionRow>(format: output.format, sink: sink)

@@ -1,11 +1,8 @@
 import ArgumentParser
 import Foundation
 import Ingest
-import Migrations
 import Output
-import SessionAudio
 import SessionLog
-import SessionModel
 
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -20,9 +17,6 @@ struct EventsCommand: AsyncParsableCommand {
             Field names: docs/OUTPUT.md.
             """
     )
-
-    /// Events read, decrypted and printed at a time.
-    static let batchSize = 4096
 
     @OptionGroup var storeOptions: StoreOptions
 
@@ -39,28 +33,13 @@ struct EventsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let id = try existingSession(session, in: log)
+            let id = try SessionLookup.existing(session, in: log)
             try await access.recordRead("events", of: [id], in: log)
-            let stream = SessionStreams.session(id)
             let sink = try output.sink()
             var writer = RowWriter<EventRow>(format: output.format, sink: sink)
             let encoder = RowEncoder<EventRow>(format: output.format)
-            let codec = SessionMigrations.codec, withAudio = self.withAudio
-            let total = try log.streamMetadata(stream)?.version ?? 0
-            var next: UInt64 = 0
-            while next < total {
-                // Decoded, FLAC-decoded with --with-audio, and formatted on the reading threads; events
-                // discarded by retention (their key destroyed) are left out.
-                let batch = try log.readStream(stream, from: next, maxCount: Self.batchSize, skippingErased: true) { recorded in
-                    let event = try codec.decode(recorded)
-                    var row = EventRow(recorded: event)
-                    if withAudio, case .recordingChunk(let chunk) = event.event.payload {
-                        row.pcm = try chunk.pcm()
-                    }
-                    return encoder.encode(row)
-                }
-                for line in batch { try writer.write(line) }
-                next += UInt64(Self.batchSize)
+            try SessionEventRows.forEachBatch(of: id, in: log, withAudio: withAudio, render: { encoder.encode($0) }) { lines in
+                for line in lines { try writer.write(line) }
             }
             try writer.finish()
             try sink.close()

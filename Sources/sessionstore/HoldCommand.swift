@@ -65,7 +65,7 @@ struct HoldPlaceCommand: AsyncParsableCommand {
             let target: HoldTarget = if let subject {
                 .subject(log.subject(subject))
             } else {
-                .sessions(try sessions.map { try resolveSession($0, in: log) })
+                .sessions(try sessions.map { try SessionLookup.resolve($0, in: log) })
             }
             let hold = try await LegalHolds(log: log).place(on: target, reason: reason, actor: actor ?? AccessOptions.operatingSystemUser,
                                                            reviewBy: reviewBy.flatMap(RFC3339.milliseconds),
@@ -114,8 +114,8 @@ struct HoldReleaseCommand: AsyncParsableCommand {
     static func resolve(_ argument: String, among holds: [LegalHold]) throws -> UUID {
         if let id = UUID(uuidString: argument) { return id }
         let prefix = argument.lowercased()
-        guard prefix.count >= minimumSessionPrefix else {
-            throw CommandFailure(.usage, "\(argument) is not a hold id: give the whole id or a unique prefix of at least \(minimumSessionPrefix) characters")
+        guard prefix.count >= SessionLookup.minimumPrefix else {
+            throw CommandFailure(.usage, "\(argument) is not a hold id: give the whole id or a unique prefix of at least \(SessionLookup.minimumPrefix) characters")
         }
         let matches = holds.filter { $0.id.uuidString.lowercased().hasPrefix(prefix) }
         switch matches.count {

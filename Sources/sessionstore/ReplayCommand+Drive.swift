@@ -5,6 +5,7 @@ import Output
 import OutputRows
 import Projections
 import Replay
+import SessionLog
 import SessionModel
 import Synchronization
 
@@ -32,7 +33,7 @@ extension ReplayCommand {
                 try await access.recordRead("replay", of: suite, in: log)
                 try await runSuite(suite, runner)
             } else {
-                let source = try existingSession(sessions[0], in: log)
+                let source = try SessionLookup.existing(sessions[0], in: log)
                 try await access.recordRead("replay", of: [source], in: log)
                 try await runOne(source, runner)
             }
@@ -95,7 +96,7 @@ extension ReplayCommand {
     /// `--all`: every session that is not itself a run and whose data is readable (of `--locale`, with
     /// every `--session-label`), by start time.
     private func suiteSessions(_ log: EventLog) throws -> [UUID] {
-        guard driveOptions.all else { return try sessions.map { try existingSession($0, in: log) } }
+        guard driveOptions.all else { return try sessions.map { try SessionLookup.existing($0, in: log) } }
         let wanted = try SessionLabels.filter(driveOptions.sessionLabels, option: "--session-label")
         let runner = ProjectionRunner(log: log)
         try runner.catchUp()

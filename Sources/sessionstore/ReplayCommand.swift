@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Output
 import Replay
+import SessionLog
 import SessionModel
 
 struct ReplayCommand: AsyncParsableCommand {
@@ -89,7 +90,7 @@ struct ReplayCommand: AsyncParsableCommand {
                 throw CommandFailure(.usage, "--speed \(speed) is not max, realtime or a positive factor such as 10")
             }
             let log = try storeOptions.openLog()
-            let id = try existingSession(session, in: log)
+            let id = try SessionLookup.existing(session, in: log)
             try await access.recordRead("replay", of: [id], in: log)
             var replay = try SessionReplay.load(id, from: log, speed: pace, until: until)
             let rows = format.format == .text ? nil : format.format

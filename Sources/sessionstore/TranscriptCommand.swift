@@ -3,6 +3,7 @@ import Foundation
 import Output
 import OutputRows
 import Projections
+import SessionLog
 import SessionModel
 
 struct TranscriptCommand: AsyncParsableCommand {
@@ -34,7 +35,7 @@ struct TranscriptCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let id = try existingSession(session, in: log)
+            let id = try SessionLookup.existing(session, in: log)
             try await access.recordRead("transcript", of: [id], in: log)
             // The persisted transcript, brought up to date: no need to read (and decrypt) the session's audio.
             let runner = ProjectionRunner(log: log)

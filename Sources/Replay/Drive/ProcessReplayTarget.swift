@@ -166,11 +166,7 @@ public struct ProcessReplayTarget: ReplayTarget {
                 taken += batch.count
                 lines.removeAll(keepingCapacity: true)
                 for recorded in batch {
-                    var row = EventRow(recorded: recorded)
-                    if case .recordingChunk(let chunk) = recorded.event.payload {
-                        row.pcm = try chunk.pcm()
-                    }
-                    encoder.encode(row, appendingTo: &lines)
+                    encoder.encode(try EventRow(recorded: recorded, withAudio: true), appendingTo: &lines)
                 }
                 // A write cut short (the drive is being cancelled, or the command exited) is the end.
                 guard await pipe.send(lines, events: batch.count) else { return Feed(taken: taken, complete: false) }

@@ -66,8 +66,7 @@ struct EventRoutes {
                     for try await recorded in events where !SessionStreams.holdsStoreEvents(recorded.stream.uuid) {
                         let event = try codec.decode(recorded)
                         if event.isCopy { continue }  // a consent event's copy in its subject's trail: sent once, as the session's
-                        var row = EventRow(recorded: event)
-                        if withAudio, case .recordingChunk(let chunk) = event.event.payload { row.pcm = try chunk.pcm() }
+                        let row = try EventRow(recorded: event, withAudio: withAudio)
                         var message = Array("id: \(recorded.position)\nevent: \(recorded.type)\ndata: ".utf8)
                         message += row.json
                         message += Array("\n\n".utf8)
