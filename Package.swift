@@ -129,7 +129,7 @@ let package = Package(
         .target(
             name: "SessionServer",
             dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "SessionAudio", "Output", "OutputRows", "Projections", "Replay",
-                           "Reports", "SessionLog", "SessionModel", "Migrations", "WebTokens",
+                           "Reports", "SessionLog", "SessionModel", "Migrations", "WebTokens", "WitnessHTTP",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["TLS"])),

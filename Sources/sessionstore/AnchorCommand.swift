@@ -50,24 +50,19 @@ struct AnchorCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let checkpoint = publicKey ? nil : try await WitnessClient.witnessed(try log.signedCheckpoint(), by: witnessURLs.compactMap(URL.init(string:)),
-                                                                                   needed: witnesses.needed, keys: witnesses.witnessKeys, log: log)
-            let sink = try OutputSink.file(out)
-            sink.write(checkpoint?.text ?? log.checkpointVerifierKey + "\n")
+            let sink = try OutputSink.file(out)  // opened first: a checkpoint recorded as given out is given out
+            guard !publicKey else {
+                sink.write(log.checkpointVerifierKey + "\n")
+                return try sink.close()
+            }
+            let issued = try await CheckpointIssue.issue(from: log, witnesses: witnessURLs.compactMap(URL.init(string:)), needed: witnesses.needed,
+                                                         keys: witnesses.witnessKeys, by: AccessOptions.operatingSystemUser)
+            sink.write(issued.checkpoint.text)
             try sink.close()
-            if let checkpoint { try await record(checkpoint, in: log) }
+            if !issued.isRecorded {
+                Console.err("note: the store is read-only here, so this checkpoint is not recorded in its integrity evidence\n")
+            }
         }
-    }
-
-    /// Records the checkpoint given out, with its witnesses' names, in the store's integrity evidence
-    /// (`checkpoint.issued`); a store this user may only read cannot take it, which is said.
-    private func record(_ checkpoint: Checkpoint, in log: EventLog) async throws {
-        guard try !log.isReadOnlyReplica() else {
-            Console.err("note: the store is read-only here, so this checkpoint is not recorded in its integrity evidence\n")
-            return
-        }
-        try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, witnesses: checkpoint.cosignerNames, by: AccessOptions.operatingSystemUser,
-                                                                at: log.now)
     }
 }
 

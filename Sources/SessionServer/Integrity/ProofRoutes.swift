@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Output
 import OutputRows
+import WitnessHTTP
 
 /// What an auditor keeps without us: `GET /v1/checkpoint` (the signed checkpoint of the log now, a C2SP
 /// note, as `anchor` writes it, recorded as given out: `checkpoint.issued`), `/v1/checkpoint/verifier-key`, and
@@ -18,11 +19,7 @@ struct ProofRoutes {
     func add(to router: RouterGroup<ServerContext>) {
         router.get("checkpoint") { request, context in
             let token = try context.require(.audit)
-            let checkpoint = try log.signedCheckpoint()
-            if request.method != .head, try !log.isReadOnlyReplica() {
-                try await IntegrityEvidence(log: log).recordCheckpoint(checkpoint, by: token.actor, at: log.now)
-            }
-            return Self.text(checkpoint.text)
+            return Self.text(try await CheckpointIssue.issue(from: log, by: token.actor, recording: request.method != .head).checkpoint.text)
         }
         router.get("checkpoint/verifier-key") { _, context in
             try context.require(.audit)
