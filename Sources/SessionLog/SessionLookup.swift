@@ -10,7 +10,12 @@ public enum SessionLookup {
 
     /// The session `argument` names, which must exist and (unless `allowErased`) not have been erased.
     public static func existing(_ argument: String, in log: EventLog, allowErased: Bool = false) throws -> UUID {
-        let session = try resolve(argument, in: log)
+        try existing(try resolve(argument, in: log), in: log, allowErased: allowErased)
+    }
+
+    /// `session`, which must exist and (unless `allowErased`) not have been erased.
+    @discardableResult
+    public static func existing(_ session: UUID, in log: EventLog, allowErased: Bool = false) throws -> UUID {
         let shown = session.uuidString.lowercased()
         guard let erased = try log.isErased(SessionStreams.session(session)) else {
             throw SessionLookupError(.noSuchSession, "the store has no session \(shown)")

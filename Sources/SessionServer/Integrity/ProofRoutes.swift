@@ -4,6 +4,7 @@ import Foundation
 import Hummingbird
 import Output
 import OutputRows
+import SessionLog
 import WitnessHTTP
 
 /// What an auditor keeps without us: `GET /v1/checkpoint` (the signed checkpoint of the log now, a C2SP
@@ -53,9 +54,7 @@ struct ProofRoutes {
             guard let session = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
             let number = try context.parameters.require("event")
             let event = try Problem.position(number, "event")
-            guard try log.streamMetadata(.init(session)) != nil else {
-                throw Problem.notFound("the store has no session \(session.uuidString.lowercased())")
-            }
+            try SessionLookup.existing(session, in: log, allowErased: true)
             let proofs = try InclusionProofs.of(session, event: event, against: try log.signedCheckpoint(), in: log)
             return Self.text(proofs[0].tlogProof)
         }

@@ -74,9 +74,9 @@ private struct Hello: OutputRow {
 
     init(log: EventLog, session: UUID) throws {
         self.session = session
-        let stream = SessionStreams.session(session)
-        stored = try log.streamMetadata(stream)?.version ?? 0
-        last = stored == 0 ? nil : try log.readStream(stream, from: stored - 1, maxCount: 1, skippingErased: true) { $0 }.first
+        let progress = try SessionProgress(of: session, in: log)
+        stored = progress.stored
+        last = progress.last
     }
 
     func write(to fields: inout Fields) {

@@ -117,7 +117,7 @@ struct ContentRoutes {
             audioCache.forget(id)
             throw Problem.notFound("session \(Hex.uuid(id)) was \(summary.status.rawValue): its audio cannot be read")
         }
-        let version = try reader.log.streamMetadata(SessionStreams.session(id))?.version ?? 0
+        let version = try SessionProgress.version(of: id, in: reader.log)
         let key = EncodedAudioCache.Key(session: id, recording: recording, container: name, version: version)
         let bytes: [UInt8]
         if let cached = audioCache.bytes(key) {
