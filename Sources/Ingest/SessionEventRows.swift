@@ -38,3 +38,17 @@ public enum SessionEventRows {
         }
     }
 }
+
+extension SessionEventRows {
+    /// Every session's events from log position `start` on, then each as it is committed, as rows (with
+    /// chunks' samples when `withAudio`): the store's own events are left out, and so is a consent
+    /// event's copy in its subject's trail (the session's own is sent). Ends when the task is cancelled.
+    public static func tail(from start: UInt64, in log: EventLog, withAudio: Bool) -> some AsyncSequence<EventRow, any Error> {
+        let codec = SessionMigrations.codec
+        return log.subscribe(from: start, skippingErased: true).compactMap { recorded -> EventRow? in
+            guard !SessionStreams.holdsStoreEvents(recorded.stream.uuid) else { return nil }
+            let event = try codec.decode(recorded)
+            return event.isCopy ? nil : try EventRow(recorded: event, withAudio: withAudio)
+        }
+    }
+}

@@ -57,17 +57,12 @@ struct EventRoutes {
         let start = (resumed ?? after).map { $0 + 1 } ?? 0
         let log = self.log
         let body = ResponseBody { writer in
-            let codec = SessionMigrations.codec
-            let events = log.subscribe(from: start, skippingErased: true)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let (messages, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingOldest(256))
                 group.addTask {
                     defer { continuation.finish() }
-                    for try await recorded in events where !SessionStreams.holdsStoreEvents(recorded.stream.uuid) {
-                        let event = try codec.decode(recorded)
-                        if event.isCopy { continue }  // a consent event's copy in its subject's trail: sent once, as the session's
-                        let row = try EventRow(recorded: event, withAudio: withAudio)
-                        var message = Array("id: \(recorded.position)\nevent: \(recorded.type)\ndata: ".utf8)
+                    for try await row in SessionEventRows.tail(from: start, in: log, withAudio: withAudio) {
+                        var message = Array("id: \(row.recorded.position)\nevent: \(row.recorded.event.type.rawValue)\ndata: ".utf8)
                         message += row.json
                         message += Array("\n\n".utf8)
                         while case .dropped = continuation.yield(message) { try await Task.sleep(for: .milliseconds(5)) }
