@@ -1,5 +1,6 @@
 import EventLog
 import Foundation
+import Synchronization
 
 /// Wakes a log's subscriptions when another process or machine commits to the same PostgreSQL store.
 ///
@@ -10,12 +11,11 @@ import Foundation
 /// (and again after any reconnection) it reads how far the log is, so commits made while it was away wake
 /// subscribers too.
 final class PostgresCommitListener: @unchecked Sendable {
-    // @unchecked: `stopped` is guarded by `lock`; the pipe's ends are set once in init and closed by the
-    // thread, under `lock`, once it has seen `stopped` (after `stop` wrote to it, under the same lock).
+    // @unchecked: the pipe's ends are set once in init and closed by the thread, holding `stopped`'s lock,
+    // once it has seen `stopped` (after `stop` wrote to it, holding the same lock).
     private let url: String
     private let signal: CommitSignal
-    private let lock = NSLock()
-    private var stopped = false
+    private let stopped = Mutex(false)
     /// Written by `stop` to wake the thread from `poll`.
     private let wake: (read: Int32, write: Int32)
 
@@ -36,7 +36,7 @@ final class PostgresCommitListener: @unchecked Sendable {
     /// Ends the listening thread, which then closes its connection. Does not wait for it: the thread
     /// may be connecting to a server that does not answer.
     func stop() {
-        lock.withLock {
+        stopped.withLock { stopped in
             guard !stopped else { return }
             stopped = true
             var byte: UInt8 = 1
@@ -44,11 +44,11 @@ final class PostgresCommitListener: @unchecked Sendable {
         }
     }
 
-    private var isStopped: Bool { lock.withLock { stopped } }
+    private var isStopped: Bool { stopped.withLock { $0 } }
 
     private func run() {
         defer {
-            lock.withLock {
+            stopped.withLock { _ in
                 close(wake.read)
                 close(wake.write)
             }

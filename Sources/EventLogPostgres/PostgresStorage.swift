@@ -8,7 +8,8 @@ import Foundation
 /// as unsigned bytes, as LMDB does.
 final class PostgresStorage: @unchecked Sendable {
     // @unchecked: `idle`, `lockConnection` and `lockConnectionSuspect` are guarded by `lock`; a connection
-    // is used by one thread at a time, between taking it from `idle` and putting it back.
+    // is used by one thread at a time, between taking it from `idle` and putting it back. Not a `Mutex`: a
+    // connection is not Sendable, and handing one in and out of a mutex's region is what it refuses.
     /// A database's table and the statements the transactions run on it, made once.
     struct Table {
         let name: String

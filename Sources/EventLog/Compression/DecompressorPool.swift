@@ -2,7 +2,8 @@ import Foundation
 
 /// Decompression contexts shared by reading threads: each read borrows one and returns it.
 final class DecompressorPool: @unchecked Sendable {
-    // @unchecked: `idle` is guarded by `lock`; a borrowed context is used by one thread at a time.
+    // @unchecked: `idle` is guarded by `lock`; a borrowed context is used by one thread at a time. Not a
+    // `Mutex`: a context is not Sendable, and handing one in and out of a mutex's region is what it refuses.
     private let lock = NSLock()
     private var idle: [Decompressor] = []
 

@@ -1,18 +1,18 @@
 internal import CSodium
 import Foundation
+import Synchronization
 
 /// Many 32-byte keys in one `sodium_malloc`'d region: one mapping with guard pages for a thousand
 /// keys, where a `sodium_malloc` per key costs several mappings and system calls each. A slot is
 /// zeroed when its key is released. Slab keys are not made read-only (their neighbours change).
 final class KeySlab: @unchecked Sendable {
-    // @unchecked: `free` is guarded by `lock`; each slot is written only by the one key that owns it,
-    // before it is handed out.
+    // @unchecked: `region` is a pointer; each slot is written only by the one key that owns it, before it
+    // is handed out, and the free slots are the mutex's.
     static let slotBytes = 32
     static let slots = 1024
 
     private let region: UnsafeMutableRawPointer
-    private let lock = NSLock()
-    private var free: [Int]
+    private let free: Mutex<[Int]>
 
     init() {
         Sodium.initialise()
@@ -20,7 +20,7 @@ final class KeySlab: @unchecked Sendable {
             preconditionFailure("sodium_malloc of a key slab failed: out of memory")
         }
         self.region = region
-        free = Array((0..<Self.slots).reversed())
+        free = Mutex(Array((0..<Self.slots).reversed()))
     }
 
     deinit {
@@ -29,7 +29,7 @@ final class KeySlab: @unchecked Sendable {
 
     /// A key in a free slot, written by `fill`; nil when the slab is full or `fill` returns false.
     func key(_ fill: (UnsafeMutableRawBufferPointer) -> Bool) -> SecureBytes? {
-        guard let slot = lock.withLock({ free.popLast() }) else { return nil }
+        guard let slot = free.withLock({ $0.popLast() }) else { return nil }
         let bytes = UnsafeMutableRawBufferPointer(start: region + slot * Self.slotBytes, count: Self.slotBytes)
         guard fill(bytes) else {
             release(slot)
@@ -40,6 +40,6 @@ final class KeySlab: @unchecked Sendable {
 
     func release(_ slot: Int) {
         sodium_memzero(region + slot * Self.slotBytes, Self.slotBytes)
-        lock.withLock { free.append(slot) }
+        free.withLock { $0.append(slot) }
     }
 }
