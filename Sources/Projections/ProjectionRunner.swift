@@ -15,9 +15,12 @@ public struct ProjectionRunner: Sendable {
     public static let consentView = "consent-trail"
     /// The persisted transcripts, a row per 64 committed segments and one of partials per session (``TranscriptParts``).
     public static let transcriptsView = "transcript-parts"
+    /// Which sessions are runs of which (`replay --drive`): a row keyed by the source's id and the run's,
+    /// so that a session's runs are found without reading the whole session list.
+    public static let runsView = "runs"
     /// The view that held the transcripts before, one row per session: dropped at the first catch-up.
     static let retiredTranscriptsView = "transcripts"
-    static let views = [sessionsView, transcriptsView, consentView]
+    static let views = [sessionsView, transcriptsView, consentView, runsView]
     /// Events read and folded per batch.
     public static let defaultBatchSize = 32_768
 
@@ -137,6 +140,8 @@ public struct ProjectionRunner: Sendable {
         /// Sessions whose partials retention discarded, whose transcript rows are not in memory.
         var partialsDropped: Set<UUID> = []
         var trailRows: [([UInt8], [UInt8])] = []
+        /// Keys of the runs view: a source session's id, then its run's.
+        var runKeys: [[UInt8]] = []
         var events = 0
     }
 
@@ -147,11 +152,14 @@ public struct ProjectionRunner: Sendable {
     /// whose views were written apart): one pass finds the sessions whose rows are not in memory yet,
     /// one pass folds, a run of one session's events at a time.
     private func fold(_ events: [RecordedSessionEvent], from checkpoints: [UInt64], into rows: inout FoldedRows) throws {
-        let (sessionsFrom, transcriptsFrom, trailsFrom) = (checkpoints[0], checkpoints[1], checkpoints[2])
+        let (sessionsFrom, transcriptsFrom, trailsFrom, runsFrom) = (checkpoints[0], checkpoints[1], checkpoints[2], checkpoints[3])
         var transcriptSessions: Set<UUID> = []
         var previousWithTranscript: UUID?
         for event in events where event.feedsSessionViews {
             let session = event.event.session
+            if event.position >= runsFrom, case .replayRun(let run) = event.event.payload {
+                rows.runKeys.append(run.source.wireBytes + session.wireBytes)
+            }
             if session != previousWithTranscript, event.position >= transcriptsFrom, Self.isTranscript(event.event.type) {
                 previousWithTranscript = session
                 if rows.transcripts[session] == nil { transcriptSessions.insert(session) }
@@ -205,7 +213,7 @@ public struct ProjectionRunner: Sendable {
     /// checkpoint is still the one folded from (no one else folded these events meanwhile).
     private func write(_ folded: FoldedRows, from checkpoints: [UInt64], through next: UInt64) throws {
         try log.updateViews(Self.views) { writers in
-            let (sessions, transcripts, trails) = (writers[0], writers[1], writers[2])
+            let (sessions, transcripts, trails, runs) = (writers[0], writers[1], writers[2], writers[3])
             func due(_ index: Int) throws -> Bool {
                 try next > checkpoints[index] && writers[index].checkpoint() ?? 0 == checkpoints[index]
             }
@@ -229,6 +237,10 @@ public struct ProjectionRunner: Sendable {
             if try due(2) {
                 for (key, value) in folded.trailRows { try trails.put(key, value) }
                 try trails.setCheckpoint(next)
+            }
+            if try due(3) {
+                for key in folded.runKeys { try runs.put(key, []) }
+                try runs.setCheckpoint(next)
             }
         }
     }
@@ -313,6 +325,21 @@ public struct ProjectionRunner: Sendable {
     public func session(_ id: UUID) throws -> SessionSummary? {
         if let unstored = unstored.current?.summaries[id] { return unstored }
         return try log.readView(Self.sessionsView) { view in try view.row(id.wireBytes).map { try SessionSummary(session: id, row: $0) } }
+    }
+
+    /// The readable runs of `source` (`replay --drive`) from the runs view and the session list (call
+    /// ``catchUp(progress:)`` first): a lookup per run, not a read of the whole list. Erased and purged
+    /// runs are left out (their rows in the runs view, which hold only ids, may stay).
+    public func runs(of source: UUID) throws -> [SessionSummary] {
+        let prefix = source.wireBytes
+        var ids = try log.readView(Self.runsView) { view in
+            var ids: [UUID] = []
+            try view.forEachRow(startingWith: prefix) { key, _ in if key.count == 32 { ids.append(UUID(wire: Array(key.dropFirst(16)))) } }
+            return ids
+        }
+        for key in unstored.current?.runKeys ?? [] where key.starts(with: prefix) { ids.append(UUID(wire: Array(key.dropFirst(16)))) }
+        var seen = Set<UUID>()
+        return try ids.filter { seen.insert($0).inserted }.compactMap(session).filter { !$0.isShredded }
     }
 
     /// Every session in the persisted list (call ``catchUp(progress:)`` first for the latest).

@@ -63,7 +63,7 @@ extension SessionReport {
         let summaries = try (listed ?? {
             let runner = ProjectionRunner(log: log)
             try runner.catchUp()
-            return try runner.sessions().filter { $0.runOf == session }
+            return try runner.runs(of: session)
         }()).filter { !$0.isShredded }
         guard !summaries.isEmpty else { return [] }
         let source = TranscriptTimeline(session: session, events: events.map(\.event))

@@ -25,6 +25,40 @@ import TestSupport
         return Data(lines.joined(separator: "\n").utf8)
     }
 
+    @Test func aSessionsRunsAreFoundByItsIdAlsoInAStoreWhoseViewsPredateTheRunsView() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let sources = [UUID(), UUID()]
+            _ = try await SessionIngest(log: log).ingest(Self.sessionsFile(sources, segments: 1))
+            var runsOf: [UUID: Set<UUID>] = [:]
+            for (index, source) in [sources[0], sources[0], sources[1]].enumerated() {
+                let run = UUID(), at: Int64 = 1_795_255_200_000 + Int64(index)
+                let started = SessionEvent(session: run, occurredAt: at, payload: .replayRun(ReplayRun(source: source, command: "echo", speed: "max",
+                                                                                                        startedAt: at, endedAt: at)))
+                try await log.append([SessionMigrations.codec.encode(started)], to: SessionStreams.session(run))
+                runsOf[source, default: []].insert(run)
+            }
+            func check(_ runner: ProjectionRunner) throws {
+                for source in sources {
+                    let runs = try runner.runs(of: source)
+                    #expect(Set(runs.map(\.session)) == runsOf[source] && runs.count == runsOf[source]!.count)
+                    #expect(runs.allSatisfy { $0.runOf == source })
+                }
+                #expect(try runner.runs(of: UUID()).isEmpty)
+            }
+            let runner = ProjectionRunner(log: log)
+            try runner.catchUp()
+            try check(runner)
+            // Views written before the runs view existed: the next catch-up folds it from the log's start.
+            try log.dropView(ProjectionRunner.runsView)
+            let later = ProjectionRunner(log: log)
+            #expect(try later.catchUp() > 0)
+            try check(later)
+            try later.rebuild()
+            try check(later)
+        }
+    }
+
     @Test func catchingUpFoldsOnlyNewEventsAndRebuildingGivesTheSameList() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

@@ -30,9 +30,9 @@ import TestSupport
                                        method: "in_app_prompt", policyVersion: "v2", occurredAt: -5, recordedAt: 1_795_255_200_000)
         let rows = [("view:sessions", summary.rowBytes), ("view:transcripts", transcript.rowBytes),
                     ("view:consent-trail", entry.rowBytes), ("view:transcript-parts", transcript.segmentsRowBytes(0..<1)),
-                    ("view:transcript-parts", transcript.partialsRowBytes)]
+                    ("view:transcript-parts", transcript.partialsRowBytes), ("view:runs", [])]
         let lines = try ProtobufDecoder.decode(rows.map { $0.0 + "\t" + Hex.string($0.1) + "\n" }.joined())
-        try #require(lines.count == 5)
+        try #require(lines.count == 6)
         var messages: [[String: Any]] = []
         for (line, row) in zip(lines, rows) {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
