@@ -53,16 +53,16 @@ public struct ViolationCheck {
     }
 
     /// The violations of one session, exactly those ``run(asOf:)`` finds for it, from what they depend on
-    /// alone: the session's own events, its subject's consent trail, and the store's events (retention
-    /// policies, purges, erasures, holds), folded in log order. What it reads grows with the session, its
-    /// subject's consents and the audit stream, not with the log: a session's report and the console's
-    /// session page use it.
+    /// alone: the session's own events, its subject's consent trail, and the store's events the rules read
+    /// (retention policies, purges, erasures, holds: ``RuleEventsView``), folded in log order. What it reads
+    /// grows with the session, its subject's consents and those store events, not with the log or the reads
+    /// recorded: a session's report and the console's session page use it.
     public func run(session: UUID, asOf: Int64? = nil) throws -> Report {
         let codec = SessionMigrations.codec
         let end = try log.eventCount()
         var fold = Fold()
         // The store's events and the consent trails read so far, in log order, folded as the session's events pass them.
-        var others = try log.readStream(SessionStreams.audit, skippingErased: true) { try codec.decode($0) }.filter { $0.position < end }
+        var others = try RuleEventsView(log: log).events().events.filter { $0.position < end }
         var next = others.startIndex
         var subjects: Set<SubjectHash> = []
         let stream = SessionStreams.session(session)

@@ -85,6 +85,37 @@ import TestSupport
         }
     }
 
+    @Test func aSessionsCheckDecodesTheStoresRuleEventsNotEveryReadRecorded() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let (_, kept) = try await SubjectErasureTests.ingestSessions(into: log)
+            let access = AccessLog(log: log)
+            let view = RuleEventsView(log: log)
+            let holdAt = RuleEventsView.foldEvery * 2
+            var mostDecoded = 0
+            for read in 0..<(RuleEventsView.foldEvery * 4) {
+                if read == holdAt {
+                    _ = try await LegalHolds(log: log).place(on: .sessions([kept[1]]), reason: "Case 7", actor: "dpo", reviewBy: Self.now + 10, at: Self.now)
+                }
+                try await access.record(AccessRead(actor: "a", command: "events", sessions: [kept[0]]), at: Self.now + Int64(read))
+                let (events, decoded) = try view.events()
+                #expect(events.map(\.event.type) == (read >= holdAt ? [.holdPlaced] : []), "read \(read)")
+                mostDecoded = max(mostDecoded, decoded)
+            }
+            #expect(mostDecoded <= RuleEventsView.foldEvery + 1, "a check decoded \(mostDecoded) audit events")
+            #expect(try log.readView(RuleEventsView.name) { try $0.checkpoint() } != nil, "the view was written")
+            let whole = try ViolationCheck(log: log).run(asOf: Self.now + 1_000_000)
+            #expect(whole.violations.contains { $0.rule == .holdReviewOverdue }, "the hold's review is overdue: a rule read it")
+            for session in kept {
+                let one = try ViolationCheck(log: log).run(session: session, asOf: Self.now + 1_000_000)
+                #expect(one.violations == whole.violations.filter { $0.session == session })
+                #expect(one.eventsRead < UInt64(RuleEventsView.foldEvery * 4), "the reads recorded are not folded: \(one.eventsRead)")
+            }
+            try log.dropView(RuleEventsView.name)  // derived data: without it, the events are found from the stream
+            #expect(try view.events().events.map(\.event.type) == [.holdPlaced])
+        }
+    }
+
     @Test func withNoPolicyEverSetNoPurposeIsRequiredAndTheViewSaysSo() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

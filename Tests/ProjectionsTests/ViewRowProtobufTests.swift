@@ -30,16 +30,19 @@ import TestSupport
                                        method: "in_app_prompt", policyVersion: "v2", occurredAt: -5, recordedAt: 1_795_255_200_000)
         let rows = [("view:sessions", summary.rowBytes), ("view:transcripts", transcript.rowBytes),
                     ("view:consent-trail", entry.rowBytes), ("view:transcript-parts", transcript.segmentsRowBytes(0..<1)),
-                    ("view:transcript-parts", transcript.partialsRowBytes), ("view:runs", [])]
+                    ("view:transcript-parts", transcript.partialsRowBytes), ("view:runs", []),
+                    ("view:rule-events", [0x08, 0x03])]  // RuleEventsRow { audit_events: 3 }
         let lines = try ProtobufDecoder.decode(rows.map { $0.0 + "\t" + Hex.string($0.1) + "\n" }.joined())
-        try #require(lines.count == 6)
+        try #require(lines.count == 7)
         var messages: [[String: Any]] = []
         for (line, row) in zip(lines, rows) {
             let json = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
             #expect(json["canonical"] as? Bool == true, "\(row.0) is not canonical protobuf: \(line)")
             messages.append(try #require(json["message"] as? [String: Any]))
         }
-        try #require(messages.count >= 5)
+        try #require(messages.count >= 7)
+        #expect(messages[6]["auditEvents"] as? String == "3" || messages[6]["audit_events"] as? String == "3" || messages[6]["auditEvents"] as? Int == 3,
+                "RuleEventsRow's count: \(messages[6])")
         #expect(messages[0]["locale"] as? String == "en-GB")
         #expect(messages[0]["status"] as? Int == 2)
         #expect((messages[0]["recordings"] as? [[String: Any]])?.first?["channels"] as? Int == 2)

@@ -3,7 +3,7 @@
 and docs/views.proto alone.
 
 Input, one per line: `event type <TAB> payload hex`, or `view:NAME <TAB> row hex` for a row of a persisted
-view (docs/FORMAT.md §8: sessions, transcript-parts, consent-trail, access-policy, runs; transcripts, the layout before). Output, one JSON line per input: the message as
+view (docs/FORMAT.md §8: sessions, transcript-parts, consent-trail, access-policy, runs, rule-events; transcripts, the layout before). Output, one JSON line per input: the message as
 protobuf's JSON mapping (field names as in the .proto), and `"canonical": true` when the payload
 parses with no unknown fields and re-serialises to exactly the same bytes, i.e. every field has the
 number and wire type the schema gives it. An audio chunk stored as FLAC is also decoded (with
@@ -41,7 +41,8 @@ MESSAGES = {
     "integrity.verified": "IntegrityVerified", "checkpoint.issued": "CheckpointIssued",
 }
 VIEWS = {"view:sessions": "SessionRow", "view:transcripts": "TranscriptRow", "view:transcript-parts": "TranscriptRow", "view:consent-trail": "ConsentTrailRow",
-         "view:access-policy": "AccessPolicyRow", "view:runs": "RunRow"}
+         "view:access-policy": "AccessPolicyRow", "view:runs": "RunRow",
+         "view:rule-events": "RuleEventsRow"}
 
 
 def load_schema(name):
