@@ -39,6 +39,7 @@ struct StoreGrowthMeasurement {
             let runner = ProjectionRunner(log: log)
             var appends: [Double] = [], catchUps: [Double] = [], transcripts: [Double] = [], rows: [Double] = []
             var events: [Double] = [], trails: [Double] = [], proofs: [Double] = [], violations: [Double] = []
+            var runs: [Double] = [], runsFromTheList: [Double] = []
             for sample in 0..<samples {
                 let line = Data(GrowthLines.commit(100 + sample, in: middle).utf8)
                 appends.append(try await Report.time { _ = try await ingest.ingest(line) })
@@ -50,6 +51,9 @@ struct StoreGrowthMeasurement {
                     _ = try log.readStream(SessionStreams.session(middle), skippingErased: true) { $0.data.count }
                 })
                 violations.append(try Report.time { _ = try ViolationCheck(log: log).run(session: middle) })
+                // A session's runs, as its report finds them: from the view `runs`, and (before it) from the whole list.
+                runs.append(try Report.time { _ = try ProjectionRunner(log: log).runs(of: middle) })
+                runsFromTheList.append(try Report.time { _ = try ProjectionRunner(log: log).sessions().filter { $0.runOf == middle } })
                 let size = try log.eventCount()
                 let position = UInt64(sample) * 7919 % size
                 proofs.append(try Report.time { _ = try log.inclusionProof(position: position, treeSize: size) })
@@ -66,6 +70,7 @@ struct StoreGrowthMeasurement {
                          "transcript_read": Report.latencyFields(transcripts), "session_row": Report.latencyFields(rows),
                          "consent_trail": Report.latencyFields(trails), "session_events": Report.latencyFields(events),
                          "inclusion_proof": Report.latencyFields(proofs), "session_violations": Report.latencyFields(violations),
+                         "session_runs": Report.latencyFields(runs), "session_runs_from_the_list": Report.latencyFields(runsFromTheList),
                          "audit_check": Report.latencyFields(audits), "verify": Report.latencyFields(verifies)])
         }
     }
