@@ -48,7 +48,11 @@ struct RuleEventsView {
     private func write(_ numbers: [UInt64], folded: UInt64, checkpoint: UInt64) throws {
         try log.updateView(Self.name) { view in
             guard try view.row(Self.progressKey).map(Self.foldedCount) ?? 0 < folded else { return }
-            for number in numbers { try view.put(Self.eventPrefix + number.bigEndianBytes, []) }
+            for number in numbers {
+                var key = Self.eventPrefix
+                key.appendBigEndian(number)
+                try view.put(key, [])
+            }
             var progress = WireWriter()
             progress.uint(1, folded)
             try view.put(Self.progressKey, progress.bytes)
@@ -64,8 +68,4 @@ struct RuleEventsView {
         }
         return folded
     }
-}
-
-private extension UInt64 {
-    var bigEndianBytes: [UInt8] { withUnsafeBytes(of: bigEndian) { Array($0) } }
 }
