@@ -21,7 +21,7 @@ import SessionModel
 /// ```
 public struct Exporter {
     /// The shortest session id prefix accepted.
-    public static let minimumPrefixLength = 8
+    public static let minimumPrefixLength = SessionLookup.minimumPrefix
 
     /// The store exported from.
     public let log: EventLog

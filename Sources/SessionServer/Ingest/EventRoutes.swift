@@ -3,11 +3,7 @@ import Foundation
 import Hummingbird
 import HTTPTypes
 import Ingest
-import Migrations
 import Output
-import SessionAudio
-import SessionLog
-import SessionModel
 import ServiceLifecycle
 
 /// `POST /v1/events` (NDJSON in the ingest shape, all or nothing, durable before the answer) and
