@@ -117,7 +117,7 @@ public struct Retention {
     }
 
     /// Purges the plan's sessions: records `retention.purged`, then destroys their keys and updates
-    /// the views in one transaction. Compact the store afterwards (``EventLog/compact(at:waitingUpTo:)``),
+    /// the views in one transaction. Compact the store afterwards (``EventLog/compact(at:waitingUpTo:options:)``),
     /// or call ``purge(in:maxAge:partialsMaxAge:asOf:at:waitingUpTo:stage:)``, which does both.
     ///
     /// The legal holds are read again, in step with the record: a session a hold placed since the plan

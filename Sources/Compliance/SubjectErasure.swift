@@ -25,7 +25,7 @@ public struct ErasureReport: Hashable, Sendable {
 ///
 /// The order makes an interrupted erasure safe to repeat: first a `subject.erased` event naming the
 /// sessions goes into the audit stream, then the keys are destroyed and the views updated in one
-/// transaction. Run ``EventLog/compact(at:waitingUpTo:)`` afterwards so that no older page copy of a
+/// transaction. Run ``EventLog/compact(at:waitingUpTo:options:)`` afterwards so that no older page copy of a
 /// key is left in the file, or call ``erase(userID:reference:at:in:waitingUpTo:stage:)``, which does both.
 public struct SubjectErasure {
     /// The store erased from.

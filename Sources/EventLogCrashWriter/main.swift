@@ -13,7 +13,7 @@ import EventLog
 import EventLogPostgres
 import Foundation
 
-PostgresBackend.register()  // the multi-process tests run on PostgreSQL stores too
+let options = EventLogOptions().withPostgreSQL()  // the multi-process tests run on PostgreSQL stores too
 
 // A writer whose test process died (killed, crashed) must not write on forever: it exits when it
 // is orphaned.
@@ -34,7 +34,7 @@ func writeLine(_ text: String, to descriptor: Int32) {
 if CommandLine.arguments.count == 5, CommandLine.arguments[1] == "--subscribe" {
     let arguments = CommandLine.arguments
     do {
-        let log = try EventLog.open(at: arguments[2], key: .keyFile(arguments[3]))
+        let log = try EventLog.open(at: arguments[2], key: .keyFile(arguments[3]), options: options)
         let out = open(arguments[4], O_WRONLY | O_CREAT | O_APPEND, 0o600)
         guard out >= 0 else { exit(1) }
         for try await event in log.subscribe(from: 0) { writeLine("\(event.position) \(event.id.uuidString)\n", to: out) }
@@ -52,7 +52,7 @@ guard arguments.count == 4 || arguments.count == 5, let appenders = Int(argument
 }
 let log: EventLog
 do {
-    log = try EventLog.open(at: arguments[1], key: .keyFile(arguments[2]))
+    log = try EventLog.open(at: arguments[1], key: .keyFile(arguments[2]), options: options)
 } catch {
     FileHandle.standardError.write(Data("EventLogCrashWriter: \(error)\n".utf8))
     exit(1)

@@ -3,11 +3,13 @@ import Foundation
 
 /// PostgreSQL as a store's storage: a `postgresql://` or `postgres://` location (libpq's syntax,
 /// multi-host failover lists included; docs/SCALING.md). A module of its own, so that only a program
-/// that uses PostgreSQL links libpq: such a program calls ``register()`` once, before it opens a store.
-public enum PostgresBackend {
-    /// Makes `postgresql://` locations openable in this process (calling it again does nothing).
-    public static func register() {
-        StorageBackends.register(PostgresStorageBackend())
+/// that uses PostgreSQL links libpq: such a program opens its stores with `EventLogOptions().withPostgreSQL()`.
+extension EventLogOptions {
+    /// These options, with `postgresql://` and `postgres://` locations openable.
+    public func withPostgreSQL() -> EventLogOptions {
+        var options = self
+        if !options.backends.contains(where: { $0 is PostgresStorageBackend }) { options.backends.append(PostgresStorageBackend()) }
+        return options
     }
 }
 
@@ -21,18 +23,19 @@ struct PostgresStorageBackend: StorageBackend {
         let lock: PostgresStorage.OpenLock = if case .exclusive(let timeout) = mode { .exclusive(timeout) } else { .shared }
         return try PostgresStorage.connect(url: url, createTables: mode.createsTables, openLock: lock, durable: options.durable)
     }
+}
 
-    func engineError(for error: any Error) -> EventLogError? {
-        guard let error = error as? PostgresError else { return nil }
-        if error.isConnectionLoss {
-            return EventLogError(.unavailable, "lost the connection to the PostgreSQL server: \(error)", underlying: error)
+extension PostgresError: StorageFailure {
+    var engineError: EventLogError {
+        if isConnectionLoss {
+            return EventLogError(.unavailable, "lost the connection to the PostgreSQL server: \(self)", underlying: self)
         }
-        if error.isReadOnlyRefusal {
+        if isReadOnlyRefusal {
             return EventLogError(.permissionDenied, "the PostgreSQL server refuses writes (a hot standby serves reads only); nothing was written. "
-                                 + "Write through the primary: a multi-host URL with target_session_attrs=read-write finds it: \(error)",
-                                 underlying: error)
+                                 + "Write through the primary: a multi-host URL with target_session_attrs=read-write finds it: \(self)",
+                                 underlying: self)
         }
-        return EventLogError(.storage, "storage failure: \(error)", underlying: error)
+        return EventLogError(.storage, "storage failure: \(self)", underlying: self)
     }
 }
 

@@ -22,10 +22,8 @@ public struct ExportError: CodedError, Sendable {
 }
 
 extension ErrorCode where Domain == ExportError {
-    /// No session has this id or id prefix.
+    /// The export holds no session of this id.
     public static let unknownSession = Self("unknown session", .notFound)
-    /// The prefix names more than one session, or is shorter than 8 characters.
-    public static let ambiguousSession = Self("ambiguous session", .usage)
     /// The request cannot be met as asked (several sessions in one subtitle file).
     public static let invalidRequest = Self("invalid request", .usage)
     /// The session has no recording of that id, or none at all.

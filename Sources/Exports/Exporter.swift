@@ -20,9 +20,6 @@ import SessionModel
 /// try await exporter.recordExport(of: sessions, as: "csv", by: "alice", at: now)   // the audit trail
 /// ```
 public struct Exporter {
-    /// The shortest session id prefix accepted.
-    public static let minimumPrefixLength = SessionLookup.minimumPrefix
-
     /// The store exported from.
     public let log: EventLog
     private let runner: ProjectionRunner
@@ -77,26 +74,16 @@ public struct Exporter {
         return try log.readStream(SessionStreams.session(session), skippingErased: true) { try codec.decode($0) }
     }
 
-    /// The sessions named by `arguments` (full ids, or prefixes of at least 8 characters of the
-    /// lowercase hyphenated form), in export order, each once.
-    /// - Throws: ``ExportError`` naming the first argument that matches no session or several.
-    public func resolve(_ arguments: [String]) throws(ExportError) -> [UUID] {
-        let names = summaries.map { Hex.uuid($0.session) }
+    /// The sessions named by `arguments` (whole ids or unique prefixes, as ``SessionLookup`` resolves them),
+    /// in export order, each once.
+    /// - Throws: ``SessionLookupError`` naming the first argument that is no session id, or begins no session
+    ///   id or several; ``ExportError`` for a session this exporter does not hold.
+    public func resolve(_ arguments: [String]) throws -> [UUID] {
         var chosen = Set<UUID>()
         for argument in arguments {
-            let prefix = argument.lowercased()
-            guard prefix.count >= Self.minimumPrefixLength else {
-                throw ExportError(.ambiguousSession, "session \(argument) is too short: give at least "
-                                  + "\(Self.minimumPrefixLength) characters of its id")
-            }
-            let matches = names.indices.filter { names[$0].hasPrefix(prefix) }
-            switch matches.count {
-            case 0: throw ExportError(.unknownSession, "the store has no session \(argument)")
-            case 1: chosen.insert(summaries[matches[0]].session)
-            default:
-                throw ExportError(.ambiguousSession, "session \(argument) is ambiguous: it begins \(matches.count) session ids ("
-                                  + matches.prefix(3).map { names[$0] }.joined(separator: ", ") + (matches.count > 3 ? ", …" : "") + ")")
-            }
+            let session = try SessionLookup.resolve(argument, in: log)
+            guard summaryByID[session] != nil else { throw ExportError(.unknownSession, "the store has no session \(argument)") }
+            chosen.insert(session)
         }
         return summaries.map(\.session).filter(chosen.contains)
     }

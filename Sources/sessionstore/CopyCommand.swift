@@ -50,7 +50,7 @@ struct CopyCommand: AsyncParsableCommand {
             Console.line(what)
             guard !skipVerify else { return }
             let sourceHead = try source.treeHead(size: report.records)
-            let copy = try EventLog.open(at: destination, key: try storeOptions.keySource())
+            let copy = try EventLog.open(at: destination, key: try storeOptions.keySource(), options: StoreOptions.eventLogOptions)
             let checking = progressOption.start("verifying the copy", unit: "records")
             let verified = try copy.verify { checking.update($0, of: $1) }
             checking.finish()

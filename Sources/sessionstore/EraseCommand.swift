@@ -88,7 +88,7 @@ struct CompactCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let report = try progressOption.running("compacting the store file") {
-                try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration)
+                try EventLog.compact(at: storeOptions.store, waitingUpTo: wait.duration, options: StoreOptions.eventLogOptions)
             }
             let sink = try output.sink()
             try sink.writeRecord(CompactionRow(report: report), format: output.format)

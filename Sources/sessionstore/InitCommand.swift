@@ -32,7 +32,7 @@ struct InitCommand: AsyncParsableCommand {
                 createdKeyFile = path
             }
             do {
-                let log = try EventLog.create(at: store, key: key)
+                let log = try EventLog.create(at: store, key: key, options: StoreOptions.eventLogOptions)
                 try SessionDictionary.install(in: log)
                 try log.close()
             } catch {

@@ -67,7 +67,8 @@ struct KeysRotateCommand: AsyncParsableCommand {
                 new = .passphrase(passphrase)
             }
             let report = try progressOption.running("re-sealing the keys and compacting the store file") {
-                try EventLog.rotateMasterKey(at: storeOptions.store, from: try storeOptions.keySource(), to: new, waitingUpTo: wait.duration)
+                try EventLog.rotateMasterKey(at: storeOptions.store, from: try storeOptions.keySource(), to: new, waitingUpTo: wait.duration,
+                                             options: StoreOptions.eventLogOptions)
             }
             let sink = try output.sink()
             try sink.writeRecord(RotationRow(report: report), format: output.format)

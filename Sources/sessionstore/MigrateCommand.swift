@@ -20,7 +20,7 @@ struct MigrateCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let steps = try progressOption.running("migrating the store") {
-                try EventLog.migrate(at: storeOptions.store, key: try storeOptions.keySource())
+                try EventLog.migrate(at: storeOptions.store, key: try storeOptions.keySource(), options: StoreOptions.eventLogOptions)
             }
             if steps.isEmpty {
                 Console.line("\(storeOptions.store) is already at the current format; nothing to do")

@@ -1,9 +1,9 @@
 import ArgumentParser
-import Exports
 import Foundation
 import HexCoding
 import Output
 import Reports
+import SessionLog
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -54,7 +54,7 @@ struct ReportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let id = try Exporter(log: log).resolve([session])[0]
+            let id = try SessionLookup.existing(session, in: log, allowErased: true)
             try await access.recordRead("report", of: [id], in: log)
             let options = SessionReport.Options(includeAudio: !noAudio, redact: redact, asOf: asOf.flatMap(RFC3339.milliseconds))
             let report = try await SessionReport.make(id, from: log, options: options)

@@ -1,4 +1,3 @@
-import EventLogPostgres
 import ArgumentParser
 import Foundation
 import SessionModel
@@ -37,7 +36,6 @@ struct SessionStoreCommand: AsyncParsableCommand {
         // A file size limit makes a write fail, which is reported like a full disk, instead of
         // killing the process with SIGXFSZ in the middle of a transaction.
         signal(SIGXFSZ, SIG_IGN)
-        PostgresBackend.register()
         await main(nil)
     }
 }

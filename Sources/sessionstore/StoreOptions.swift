@@ -1,5 +1,6 @@
 import ArgumentParser
 import EventLog
+import EventLogPostgres
 import Foundation
 import Output
 
@@ -26,6 +27,9 @@ struct StoreOptions: ParsableArguments {
         }
     }
 
+    /// How the CLI opens a store: LMDB, memory and PostgreSQL locations.
+    static let eventLogOptions = EventLogOptions().withPostgreSQL()
+
     var store: String {
         storePath ?? Console.variable("SESSIONSTORE_STORE") ?? "sessions.store"
     }
@@ -49,7 +53,7 @@ struct StoreOptions: ParsableArguments {
 
     /// The store and its key, for a library call that opens and closes the store itself.
     func reference() throws -> StoreReference {
-        StoreReference(location: store, key: try keySource())
+        StoreReference(location: store, key: try keySource(), options: Self.eventLogOptions)
     }
 }
 

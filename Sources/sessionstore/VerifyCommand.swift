@@ -62,10 +62,11 @@ struct VerifyCommand: AsyncParsableCommand {
             if withoutKey {  // checks the file's structure itself before opening it
                 let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: verifierKey!) }
                 if let checkpoint { try witnesses.check(checkpoint) }
-                report = try EventLog.verifyWithoutKey(at: storeOptions.store, anchor: checkpoint, progress: progress)
+                report = try EventLog.verifyWithoutKey(at: storeOptions.store, anchor: checkpoint, options: StoreOptions.eventLogOptions,
+                                                   progress: progress)
             } else {
                 // The file's structure first, once, before opening the store reads a file that may be damaged.
-                let structure = try EventLog.checkStructure(at: storeOptions.store)
+                let structure = try EventLog.checkStructure(at: storeOptions.store, options: StoreOptions.eventLogOptions)
                 if structure.isIntact {
                     let log = try storeOptions.openLog()
                     let checkpoint = try anchor.map { try readCheckpoint($0, verifierKey: log.checkpointVerifierKey) }

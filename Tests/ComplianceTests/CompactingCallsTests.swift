@@ -16,7 +16,7 @@ import TestSupport
         let log = try store.create()
         let (erased, kept) = try await SubjectErasureTests.ingestSessions(into: log)
         try log.close()
-        return (StoreReference(location: store.storePath, key: store.key), erased, kept)
+        return (StoreReference(location: store.storePath, key: store.key, options: .testing), erased, kept)
     }
 
     @Test func aRetentionRunPurgesAndCompactsInOneCallAndCompactsNothingWhenNothingIsDue() async throws {

@@ -86,7 +86,7 @@ import TestSupport
             // One call erases and compacts; the store is closed again when it returns.
             var stages: [String] = []
             let done = try await SubjectErasure.erase(userID: "erase-me", reference: "T-1", at: 1_000,
-                                                      in: StoreReference(location: store.storePath, key: store.key),
+                                                      in: StoreReference(location: store.storePath, key: store.key, options: .testing),
                                                       waitingUpTo: TestBackend.compactionWait) { stages.append($0) }
             #expect(Set(done.erasure.erased) == Set(erased) && done.erasure.alreadyErased.isEmpty && done.erasure.eventPosition != nil)
             #expect(done.erasure.subject == subject)

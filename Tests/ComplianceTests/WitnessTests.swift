@@ -102,7 +102,7 @@ import TestSupport
             let honest = try log.signedCheckpoint()
             #expect(await witness.addCheckpoint(Witness.request(for: honest, oldSize: 0, proof: [])).status == 200)
 
-            let rewritten = try EventLog.open(at: fork, key: store.key)
+            let rewritten = try EventLog.open(at: fork, key: store.key, options: .testing)
             try await rewritten.append([event("what is claimed"), event("and more")], to: StreamID())
             let forged = try rewritten.signedCheckpoint()
             #expect(forged.origin == honest.origin)

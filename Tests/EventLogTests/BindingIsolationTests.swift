@@ -53,7 +53,7 @@ import TestSupport
                 try txn.put(StoreLayout.events, StoreLayout.positionKey(target), forged)
                 try MerkleNodes.extend(from: 0, to: 300, in: txn)
             }
-            #expect(try EventLog.verifyWithoutKey(at: temporary.storePath).isIntact,
+            #expect(try EventLog.verifyWithoutKey(at: temporary.storePath, options: .testing).isIntact,
                     "the forgery is consistent in all a keyless check sees: only the associated data can refuse it")
             let reopened = try temporary.open()
             #expect(performing: { _ = try reopened.readAll(from: target, maxCount: 1) }, throws: { error in

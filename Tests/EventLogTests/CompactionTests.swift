@@ -20,11 +20,12 @@ import TestSupport
                 try log.updateView("scratch") { view in
                     for index in 0..<2000 { try view.remove([UInt8](bigEndian: UInt32(index))) }
                 }
-                let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: store.storePath, waitingUpTo: .milliseconds(100)) }
+                let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: store.storePath, waitingUpTo: .milliseconds(100),
+                    options: .testing) }
                 #expect(busy?.code == .storeBusy)
                 try log.close()
             }  // released: the directory lock goes with it
-            let report = try EventLog.compact(at: store.storePath)
+            let report = try EventLog.compact(at: store.storePath, options: .testing)
             #expect(report.bytesAfter < report.bytesBefore)
             #expect(!FileManager.default.fileExists(atPath: store.storePath + "/" + StoreLayout.compactingFileName))
             let log = try store.open()
@@ -47,7 +48,7 @@ import TestSupport
             }
             let stray = store.storePath + "/" + StoreLayout.compactingFileName
             try Data("half a copy".utf8).write(to: URL(fileURLWithPath: stray))
-            _ = try EventLog.compact(at: store.storePath)
+            _ = try EventLog.compact(at: store.storePath, options: .testing)
             #expect(!FileManager.default.fileExists(atPath: stray))
             #expect(try store.open().readAll().map(\.text) == ["kept"])
         }

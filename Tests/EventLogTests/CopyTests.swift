@@ -36,10 +36,10 @@ import Testing
             // From the store (LMDB or PostgreSQL, as the pass runs) to PostgreSQL, then to LMDB.
             let first = try source.copy(to: database, batchRecords: 64)
             #expect(first.records == 300 && first.copiedRecords == 300 && !first.resumed)
-            let onPostgres = try EventLog.open(at: database, key: store.key)
+            let onPostgres = try EventLog.open(at: database, key: store.key, options: .testing)
             try expectSameStore(onPostgres, as: source)
             #expect(try onPostgres.copy(to: lmdbCopy).copiedRecords == 300)
-            let onLMDB = try EventLog.open(at: lmdbCopy, key: store.key)
+            let onLMDB = try EventLog.open(at: lmdbCopy, key: store.key, options: .testing)
             try expectSameStore(onLMDB, as: source)
 
             // A copy is a store of its own from then on: its streams go on where the source's were.
@@ -58,9 +58,9 @@ import Testing
                 #expect(throws: Stop.self) {
                     try source.copy(to: destination, batchRecords: 50) { if $0.copiedRecords >= 150 { throw Stop() } }
                 }
-                let unfinished = #expect(throws: EventLogError.self) { try EventLog.open(at: destination, key: store.key) }
+                let unfinished = #expect(throws: EventLogError.self) { try EventLog.open(at: destination, key: store.key, options: .testing) }
                 #expect(unfinished?.message.contains("unfinished copy") == true, "\(String(describing: unfinished))")
-                #expect(throws: EventLogError.self) { try EventLog.create(at: destination, key: store.key) }
+                #expect(throws: EventLogError.self) { try EventLog.create(at: destination, key: store.key, options: .testing) }
 
                 try await fill(source, events: 30)  // the source goes on meanwhile
                 let total = try source.readAll().count
@@ -68,7 +68,7 @@ import Testing
                 #expect(resumed.resumed)
                 #expect(resumed.copiedRecords == UInt64(total - 150))
                 #expect(resumed.records == UInt64(total))
-                try expectSameStore(try EventLog.open(at: destination, key: store.key), as: source)
+                try expectSameStore(try EventLog.open(at: destination, key: store.key, options: .testing), as: source)
             }
         }
     }
@@ -86,7 +86,7 @@ import Testing
             let outgrown = #expect(throws: EventLogError.self) { try source.copy(to: destination) }
             #expect(outgrown?.code == .alreadyExists)
             #expect(outgrown?.message.contains("an earlier copy of this store (20 of its 21 records)") == true)
-            #expect(try EventLog.open(at: destination, key: store.key).readAll().count == 20)
+            #expect(try EventLog.open(at: destination, key: store.key, options: .testing).readAll().count == 20)
         }
     }
 
@@ -102,7 +102,7 @@ import Testing
             let otherDirectory = store.root.appendingPathComponent("other.store").path
             let otherDatabase = try server.freshDatabase()
             for other in [otherDirectory, otherDatabase] {
-                let log = try EventLog.create(at: other, key: store.key)
+                let log = try EventLog.create(at: other, key: store.key, options: .testing)
                 try await log.append([event("theirs")], to: StreamID())
                 let refused = #expect(throws: EventLogError.self) { try source.copy(to: other) }
                 #expect(refused?.code == .alreadyExists)

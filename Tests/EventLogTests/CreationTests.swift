@@ -7,7 +7,7 @@ import Testing
     @Test func aFailedCreationLeavesNoStoreAndNoStagingDirectory() async throws {
         try await withTemporaryStore { store in
             let error = #expect(throws: EventLogError.self) {
-                try EventLog.create(at: store.storePath, key: .passphrase(""))
+                try EventLog.create(at: store.storePath, key: .passphrase(""), options: .testing)
             }
             #expect(error?.code == .invalidArgument)
             #expect(!FileManager.default.fileExists(atPath: store.storePath))

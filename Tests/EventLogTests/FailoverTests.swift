@@ -32,7 +32,7 @@ import Testing
         var standby = try primary.standby()
         servers.append(standby)
         try await primary.waitForSynchronousStandby()
-        _ = try EventLog.create(at: primary.url, key: .keyFile(keyPath))
+        _ = try EventLog.create(at: primary.url, key: .keyFile(keyPath), options: .testing)
 
         let acknowledged = Acknowledgements()
         let streams = (0..<4).map { _ in StreamID() }
@@ -40,7 +40,7 @@ import Testing
         for round in 0..<3 {
             let url = "postgresql://postgres@127.0.0.1:\(primary.port),127.0.0.1:\(standby.port)/postgres"
                 + "?target_session_attrs=read-write&connect_timeout=2"
-            let logs = try streams.map { _ in try EventLog.open(at: url, key: .keyFile(keyPath)) }
+            let logs = try streams.map { _ in try EventLog.open(at: url, key: .keyFile(keyPath), options: .testing) }
             let writers = zip(logs, streams).enumerated().map { writer, pair in
                 Task { try await Self.append(to: pair.0, stream: pair.1, writer: writer, round: round, acknowledging: acknowledged) }
             }
@@ -74,7 +74,7 @@ import Testing
             #expect(await acknowledged.count >= beforeCrash + 40, "round \(round): the writers did not carry on after the failover")
         }
 
-        let log = try EventLog.open(at: primary.url, key: .keyFile(keyPath))
+        let log = try EventLog.open(at: primary.url, key: .keyFile(keyPath), options: .testing)
         let stored = try log.readAll()
         #expect(stored.map(\.position) == Array(0..<UInt64(stored.count)), "positions are contiguous")
         let ids = stored.map(\.id)

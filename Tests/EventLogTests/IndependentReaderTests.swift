@@ -100,8 +100,9 @@ import Testing
 
             let newKey = store.root.appendingPathComponent("rotated.key").path
             try MasterKeyFile.create(at: newKey)
-            try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey), waitingUpTo: TestBackend.compactionWait)
-            let rotated = try EventLog.open(at: store.storePath, key: .keyFile(newKey))
+            try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey), waitingUpTo: TestBackend.compactionWait,
+                options: .testing)
+            let rotated = try EventLog.open(at: store.storePath, key: .keyFile(newKey), options: .testing)
             #expect(rotated.checkpointVerifierKey == verifierKey, "the store keeps its verifier key")
             #expect(try readKeys(newKey) == ["verifier_key": verifierKey, "subject_hash": subjectHash])
         }

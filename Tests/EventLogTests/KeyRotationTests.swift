@@ -27,12 +27,13 @@ import TestSupport
             }()
             let newKey = store.root.appendingPathComponent("new.key").path
             try MasterKeyFile.create(at: newKey)
-            let report = try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey), waitingUpTo: TestBackend.compactionWait)
+            let report = try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey), waitingUpTo: TestBackend.compactionWait,
+                options: .testing)
             #expect(report.dataKeys == 21 && report.dictionaries == 0 && report.viewRows == 1)
 
             let refused = #expect(throws: EventLogError.self) { try store.open() }
             #expect(refused?.code == .wrongKey)
-            let log = try EventLog.open(at: store.storePath, key: .keyFile(newKey))
+            let log = try EventLog.open(at: store.storePath, key: .keyFile(newKey), options: .testing)
             #expect(try log.readAll() == events)
             #expect(try log.readView("notes") { try $0.row([1]) } == Array("a views-key row".utf8))
             #expect(try log.readView("contents") { try $0.row([2]) } == Array("a data-key row".utf8))
@@ -42,7 +43,7 @@ import TestSupport
             let file = try [UInt8](Data(contentsOf: URL(fileURLWithPath: store.dataFile)))
             for wrapping in oldWrappings { #expect(file.firstRange(of: wrapping) == nil, "an old wrapping survived") }
             #expect(throws: EventLogError.self) {
-                try EventLog.rotateMasterKey(at: store.storePath, from: .keyFile(newKey), to: .keyFile(newKey))
+                try EventLog.rotateMasterKey(at: store.storePath, from: .keyFile(newKey), to: .keyFile(newKey), options: .testing)
             }
         }
     }
@@ -55,14 +56,15 @@ import TestSupport
                 return try log.readAll()
             }()
             try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .passphrase("correct horse"),
-                                         passphraseCost: .interactive, waitingUpTo: TestBackend.compactionWait)
-            #expect(try EventLog.open(at: store.storePath, key: .passphrase("correct horse")).readAll() == events)
-            #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .passphrase("wrong horse")) }
+                                         passphraseCost: .interactive, waitingUpTo: TestBackend.compactionWait, options: .testing)
+            #expect(try EventLog.open(at: store.storePath, key: .passphrase("correct horse"), options: .testing).readAll() == events)
+            #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .passphrase("wrong horse"), options: .testing) }
             let back = store.root.appendingPathComponent("back.key").path
             try MasterKeyFile.create(at: back)
-            try EventLog.rotateMasterKey(at: store.storePath, from: .passphrase("correct horse"), to: .keyFile(back), waitingUpTo: TestBackend.compactionWait)
-            #expect(try EventLog.open(at: store.storePath, key: .keyFile(back)).readAll() == events)
-            #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .passphrase("correct horse")) }
+            try EventLog.rotateMasterKey(at: store.storePath, from: .passphrase("correct horse"), to: .keyFile(back), waitingUpTo: TestBackend.compactionWait,
+                options: .testing)
+            #expect(try EventLog.open(at: store.storePath, key: .keyFile(back), options: .testing).readAll() == events)
+            #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .passphrase("correct horse"), options: .testing) }
         }
     }
 
@@ -72,7 +74,8 @@ import TestSupport
             let newKey = store.root.appendingPathComponent("new.key").path
             try MasterKeyFile.create(at: newKey)
             let busy = #expect(throws: EventLogError.self) {
-                try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey), waitingUpTo: .milliseconds(100))
+                try EventLog.rotateMasterKey(at: store.storePath, from: store.key, to: .keyFile(newKey), waitingUpTo: .milliseconds(100),
+                    options: .testing)
             }
             #expect(busy?.code == .storeBusy)
             _ = try log.readAll()  // still usable with the old key

@@ -9,25 +9,26 @@ import Testing
             _ = try store.create()
             let otherKey = store.root.appendingPathComponent("other.key").path
             try MasterKeyFile.create(at: otherKey)
-            let error = #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .keyFile(otherKey)) }
+            let error = #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .keyFile(otherKey), options: .testing) }
             #expect(error?.code == .wrongKey)
         }
     }
 
     @Test func aPassphraseStoreOpensWithItsPassphraseOnly() async throws {
         try await withTemporaryStore { store in
-            var options = EventLogOptions()
+            var options = EventLogOptions.testing
             options.passphraseCost = .interactive
             let stream = StreamID()
             do {
                 let log = try EventLog.create(at: store.storePath, key: .passphrase("correct horse"), options: options)
                 try await log.append([event("secret")], to: stream)
             }
-            let reopened = try EventLog.open(at: store.storePath, key: .passphrase("correct horse"))
+            let reopened = try EventLog.open(at: store.storePath, key: .passphrase("correct horse"), options: .testing)
             #expect(try reopened.readStream(stream).map(\.text) == ["secret"])
-            let wrong = #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .passphrase("wrong horse")) }
+            let wrong = #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: .passphrase("wrong horse"),
+                options: .testing) }
             #expect(wrong?.code == .wrongKey)
-            let keyFile = #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: store.key) }
+            let keyFile = #expect(throws: EventLogError.self) { try EventLog.open(at: store.storePath, key: store.key, options: .testing) }
             #expect(keyFile?.code == .wrongKey)
         }
     }
@@ -45,7 +46,7 @@ import Testing
         try await withTemporaryStore { store in
             let short = store.root.appendingPathComponent("short.key").path
             _ = FileManager.default.createFile(atPath: short, contents: Data(repeating: 1, count: 31), attributes: [.posixPermissions: 0o600])
-            let error = #expect(throws: EventLogError.self) { try EventLog.create(at: store.storePath, key: .keyFile(short)) }
+            let error = #expect(throws: EventLogError.self) { try EventLog.create(at: store.storePath, key: .keyFile(short), options: .testing) }
             #expect(error?.code == .keyFileUnusable)
             #expect(error?.message.contains("31 bytes") == true)
         }
@@ -68,7 +69,8 @@ import Testing
             try FileManager.default.createDirectory(atPath: store.storePath, withIntermediateDirectories: true)
             let inside = store.storePath + "/inside.key"
             try MasterKeyFile.create(at: inside)
-            let error = #expect(throws: EventLogError.self) { try EventLog.create(at: store.storePath + "/", key: .keyFile(inside)) }
+            let error = #expect(throws: EventLogError.self) { try EventLog.create(at: store.storePath + "/", key: .keyFile(inside),
+                options: .testing) }
             #expect(error?.code == .keyFileUnusable)
             #expect(error?.message.contains("inside the store directory") == true)
         }

@@ -13,7 +13,7 @@ import TestSupport
     func everyTamperingThatNeedsNoKeyToSeeIsFoundWithoutTheKey(_ tampering: String) async throws {
         try await withTemporaryStore { temporary in
             _ = try await MerkleTreeTests.store(temporary, count: 600)
-            #expect(try EventLog.verifyWithoutKey(at: temporary.storePath).isIntact)
+            #expect(try EventLog.verifyWithoutKey(at: temporary.storePath, options: .testing).isIntact)
             try MerkleTreeTests.tamper(temporary) { txn in
                 switch tampering {
                 case "ciphertext":
@@ -34,7 +34,7 @@ import TestSupport
                     try txn.put(StoreLayout.merkle, MerkleNodes.key(level: 9, index: 0), SHA256.hash([7]))
                 }
             }
-            let report = try EventLog.verifyWithoutKey(at: temporary.storePath)
+            let report = try EventLog.verifyWithoutKey(at: temporary.storePath, options: .testing)
             #expect(!report.isIntact, "\(tampering) was not found without the key")
             #expect(!report.contentAuthenticated)
         }
@@ -57,9 +57,11 @@ import TestSupport
                 try txn.put(StoreLayout.events, StoreLayout.positionKey(100), provable.record)
                 try MerkleNodes.extend(from: 0, to: 300, in: txn)
             }
-            #expect(try EventLog.verifyWithoutKey(at: temporary.storePath).isIntact, "without the key, a consistent leaf is all there is to see")
+            #expect(try EventLog.verifyWithoutKey(at: temporary.storePath,
+                options: .testing).isIntact, "without the key, a consistent leaf is all there is to see")
             let anchored = try EventLog.verifyWithoutKey(at: temporary.storePath,
-                                                         anchor: try Checkpoint.verified(checkpoint.text, verifierKey: verifierKey))
+                                                         anchor: try Checkpoint.verified(checkpoint.text, verifierKey: verifierKey),
+                                                             options: .testing)
             #expect(anchored.anchorConsistent == false, "an auditor's checkpoint catches it without the key")
             let keyed = try temporary.open().verify()
             #expect(keyed.problems.contains { $0.position == 100 }, "the key catches it: the record does not authenticate")
@@ -75,7 +77,7 @@ import TestSupport
                 try await log.append([event("keep me")], to: StreamID())
                 try log.destroyKeys(of: [stream])
             }
-            let report = try EventLog.verifyWithoutKey(at: temporary.storePath)
+            let report = try EventLog.verifyWithoutKey(at: temporary.storePath, options: .testing)
             #expect(report.isIntact && report.checkedRecords == 3)
         }
     }

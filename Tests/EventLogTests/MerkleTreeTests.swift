@@ -166,7 +166,7 @@ enum RFC9162 {
 
     /// Rewrites the store after closing it, as someone holding the files or the database (and the keys) could.
     static func tamper(_ temporary: TemporaryStore, _ body: (StoreTransaction) throws -> Void) throws {
-        try StoreEnvironment.open(temporary.storePath, .existing).write(body)
+        try StoreEnvironment.open(temporary.storePath, .existing, options: .testing).write(body)
     }
 
     @Test(arguments: ["changed", "removed", "reordered", "truncated", "node"])

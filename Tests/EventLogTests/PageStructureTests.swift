@@ -14,8 +14,8 @@ import Testing
                 for batch in 0..<30 { try await log.append((0..<100).map { event("batch \(batch) event \($0)") }, to: StreamID()) }
                 try log.close()
             }()
-            try EventLog.compact(at: store.storePath)
-            #expect(try EventLog.checkStructure(at: store.storePath).isIntact)
+            try EventLog.compact(at: store.storePath, options: .testing)
+            #expect(try EventLog.checkStructure(at: store.storePath, options: .testing).isIntact)
 
             let url = URL(fileURLWithPath: store.dataFile)
             let pristine = [UInt8](try Data(contentsOf: url))
@@ -26,11 +26,11 @@ import Testing
             damaged[page * 4096 + 14] ^= 8  // upper ± 8
             try Data(damaged).write(to: url)
 
-            let checked = try EventLog.checkStructure(at: store.storePath)
+            let checked = try EventLog.checkStructure(at: store.storePath, options: .testing)
             #expect(!checked.isIntact && checked.problems.first?.message.contains("structure is damaged") == true, "\(checked.problems)")
             let verified = try store.open().verify()
             #expect(!verified.isIntact && verified.problems.first?.message.contains("page \(page)") == true, "\(verified.problems)")
-            let keyless = try EventLog.verifyWithoutKey(at: store.storePath)
+            let keyless = try EventLog.verifyWithoutKey(at: store.storePath, options: .testing)
             #expect(!keyless.isIntact && !keyless.contentAuthenticated)
 
             try Data(pristine).write(to: url)

@@ -17,7 +17,7 @@ import Testing
             (restarted ?? server).stop()
             try? FileManager.default.removeItem(at: scratch)
         }
-        var options = EventLogOptions()
+        var options = EventLogOptions.testing
         options.durable = false
         let stream = StreamID()
         let texts = (0..<600).map { "event \($0)" }
@@ -32,7 +32,7 @@ import Testing
         // writer's delay): killing it at once loses them unless close made them durable.
         try server.crash()
         restarted = try server.restart()
-        let reopened = try EventLog.open(at: try #require(restarted).url, key: .keyFile(keyPath))
+        let reopened = try EventLog.open(at: try #require(restarted).url, key: .keyFile(keyPath), options: .testing)
         #expect(try reopened.readStream(stream).map(\.text) == texts)
         #expect(try reopened.verify().isIntact)
     }

@@ -20,7 +20,7 @@ import Testing
         let standby = try primary.standby()
         servers.append(standby)
 
-        let log = try EventLog.create(at: primary.url, key: key)
+        let log = try EventLog.create(at: primary.url, key: key, options: .testing)
         let streams = [StreamID(), StreamID(), StreamID()]
         for round in 0..<100 {
             try await log.append([event("event \(round)")], to: streams[round % streams.count])
@@ -31,11 +31,11 @@ import Testing
 
         // The standby replays asynchronously: wait until it has every event.
         let deadline = ContinuousClock.now + .seconds(60)
-        var replica = try EventLog.open(at: standby.url, key: key)
+        var replica = try EventLog.open(at: standby.url, key: key, options: .testing)
         while try replica.eventCount() < UInt64(written.count) {
             guard ContinuousClock.now < deadline else { Issue.record("the standby never caught up"); return }
             try await Task.sleep(for: .milliseconds(100))
-            replica = try EventLog.open(at: standby.url, key: key)
+            replica = try EventLog.open(at: standby.url, key: key, options: .testing)
         }
         #expect(try replica.readAll() == written)
         for stream in streams {
@@ -48,6 +48,6 @@ import Testing
         let refused = await #expect(throws: EventLogError.self) { try await replica.append([event("on the standby")], to: streams[0]) }
         #expect(refused?.code == .permissionDenied)
         #expect(refused?.message.contains("refuses writes") == true, "\(refused?.message ?? "")")
-        #expect(try EventLog.open(at: primary.url, key: key).eventCount() == UInt64(written.count), "nothing was written anywhere")
+        #expect(try EventLog.open(at: primary.url, key: key, options: .testing).eventCount() == UInt64(written.count), "nothing was written anywhere")
     }
 }

@@ -20,35 +20,35 @@ import Testing
     }
 
     func rowCount(_ url: String, _ table: String) throws -> Int {
-        try StoreEnvironment.open(url, .existing).read { try $0.count(table) }
+        try StoreEnvironment.open(url, .existing, options: .testing).read { try $0.count(table) }
     }
 
     @Test func aStoreInADatabaseIsCreatedOnceAndReopenedWithItsKeyOnly() async throws {
         try await withDatabase { url, key, root in
             let events = try await {
-                let log = try EventLog.create(at: url, key: key)
+                let log = try EventLog.create(at: url, key: key, options: .testing)
                 try await log.append([event("first"), event("second")], to: StreamID())
                 return try log.readAll()
             }()
-            let again = #expect(throws: EventLogError.self) { try EventLog.create(at: url, key: key) }
+            let again = #expect(throws: EventLogError.self) { try EventLog.create(at: url, key: key, options: .testing) }
             #expect(again?.code == .alreadyExists)
 
             let otherKey = root.appendingPathComponent("other.key").path
             try MasterKeyFile.create(at: otherKey)
-            let wrong = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: .keyFile(otherKey)) }
+            let wrong = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: .keyFile(otherKey), options: .testing) }
             #expect(wrong?.code == .wrongKey)
             #expect(try rowCount(url, StoreLayout.events) == 2, "a refused create or open writes nothing")
-            #expect(try EventLog.open(at: url, key: key).readAll() == events)
+            #expect(try EventLog.open(at: url, key: key, options: .testing).readAll() == events)
         }
     }
 
     @Test func aDatabaseWithoutAStoreAndAMissingDatabaseAreNoStore() async throws {
         try await withDatabase { url, key, _ in
-            let empty = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: key) }
+            let empty = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: key, options: .testing) }
             #expect(empty?.code == .storeMissing)
             #expect(empty?.message.contains("no store") == true)
             let missingURL = String(url[..<url.lastIndex(of: "/")!]) + "/nosuchdatabase"
-            let missing = #expect(throws: EventLogError.self) { try EventLog.open(at: missingURL, key: key) }
+            let missing = #expect(throws: EventLogError.self) { try EventLog.open(at: missingURL, key: key, options: .testing) }
             #expect(missing?.code == .storeMissing)
         }
     }
@@ -57,13 +57,13 @@ import Testing
         try await withDatabase { url, key, _ in
             let closedPort = try PostgresServer.closedLoopbackPort()
             let unreachable = #expect(throws: EventLogError.self) {
-                try EventLog.open(at: "postgresql://postgres@127.0.0.1:\(closedPort)/postgres?connect_timeout=5", key: key)
+                try EventLog.open(at: "postgresql://postgres@127.0.0.1:\(closedPort)/postgres?connect_timeout=5", key: key, options: .testing)
             }
             #expect(unreachable?.code == .unavailable)
             #expect(unreachable?.message.contains("cannot reach the PostgreSQL server") == true)
 
             let stranger = url.replacingOccurrences(of: "://postgres@", with: "://nosuchrole:hunter2@")
-            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: stranger, key: key) }
+            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: stranger, key: key, options: .testing) }
             #expect(refused?.code == .permissionDenied)
             #expect(refused?.message.contains("hunter2") == false, "a password is never printed")
             #expect(refused?.message.contains("nosuchrole:***@") == true)
@@ -72,11 +72,11 @@ import Testing
 
     @Test func aStoreOfANewerFormatIsRefusedAndLeftAsItWas() async throws {
         try await withDatabase { url, key, _ in
-            try await EventLog.create(at: url, key: key).append([event("kept")], to: StreamID())
-            try StoreEnvironment.open(url, .existing).write { txn in
+            try await EventLog.create(at: url, key: key, options: .testing).append([event("kept")], to: StreamID())
+            try StoreEnvironment.open(url, .existing, options: .testing).write { txn in
                 try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(99)))
             }
-            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: key) }
+            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: url, key: key, options: .testing) }
             #expect(refused?.code == .unsupportedFormat)
             #expect(try rowCount(url, StoreLayout.events) == 1)
         }
@@ -84,18 +84,19 @@ import Testing
 
     @Test func compactionWaitsForEveryOpenToCloseThenRewritesTheTablesKeepingEveryEvent() async throws {
         try await withDatabase { url, key, _ in
-            var log: EventLog? = try EventLog.create(at: url, key: key)
+            var log: EventLog? = try EventLog.create(at: url, key: key, options: .testing)
             let streams = (0..<50).map { _ in StreamID() }
             for stream in streams { try await log!.append((0..<20).map { event("event \($0) of a stream to erase") }, to: stream) }
             try log!.destroyKeys(of: Array(streams.prefix(40)))
             let events = try log!.readAll(skippingErased: true)
-            let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: url, waitingUpTo: .milliseconds(200)) }
+            let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: url, waitingUpTo: .milliseconds(200), options: .testing) }
             #expect(busy?.code == .storeBusy)
             try log!.close()
             log = nil
-            let report = try EventLog.compact(at: url, waitingUpTo: TestBackend.compactionWait)  // the test beside it holds old transactions
+            let report = try EventLog.compact(at: url, waitingUpTo: TestBackend.compactionWait,
+                options: .testing)  // the test beside it holds old transactions
             #expect(report.bytesBefore > 0 && report.bytesAfter > 0)
-            let reopened = try EventLog.open(at: url, key: key)
+            let reopened = try EventLog.open(at: url, key: key, options: .testing)
             #expect(try reopened.readAll(skippingErased: true) == events)
             #expect(try reopened.verify().isIntact)
         }
@@ -112,7 +113,7 @@ import Testing
     @Test(arguments: olderSessions)
     func compactionWaitsForWhatBeganBeforeAnErasureSoThatNoDestroyedKeyIsCopiedIntoTheRewrittenTables(older: (url: String, sql: String)) async throws {
         try await withDatabase { url, key, _ in
-            var log: EventLog? = try EventLog.create(at: url, key: key)
+            var log: EventLog? = try EventLog.create(at: url, key: key, options: .testing)
             let streams = (0..<10).map { _ in StreamID() }
             for stream in streams { try await log!.append([event("an event of a stream")], to: stream) }
             let sessionURL = older.url == "%@" ? url : try #require(PostgresServer.current).freshDatabase()
@@ -129,11 +130,11 @@ import Testing
             try log!.close()
             log = nil
 
-            let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: url, waitingUpTo: .milliseconds(300)) }
+            let busy = #expect(throws: EventLogError.self) { try EventLog.compact(at: url, waitingUpTo: .milliseconds(300), options: .testing) }
             #expect(busy?.code == .storeBusy)
             #expect(busy?.message.contains("older than the store's last change") == true)
             try PostgresServer.sql("SELECT pg_cancel_backend(pid) FROM pg_stat_activity WHERE application_name = '\(name)'", on: url)
-            try EventLog.compact(at: url, waitingUpTo: .seconds(60))
+            try EventLog.compact(at: url, waitingUpTo: .seconds(60), options: .testing)
             holder.kill()
 
             try PostgresServer.sql("CREATE EXTENSION IF NOT EXISTS pgstattuple", on: url)
@@ -146,7 +147,7 @@ import Testing
     @Test func aWriterWhoseStoreLostCommitsAndGrewBackToTheSameLengthReadsItAgain() async throws {
         let server = try #require(PostgresServer.current)
         try await withDatabase { url, key, _ in
-            let writer = try EventLog.create(at: url, key: key)
+            let writer = try EventLog.create(at: url, key: key, options: .testing)
             let mine = StreamID()
             let other = StreamID()
             try await writer.append([event("0"), event("1")], to: mine)
@@ -158,8 +159,8 @@ import Testing
             // The store goes back to the snapshot (as after a failover to a standby that was behind) and
             // another writer brings it back to the same length and key count with other records.
             try PostgresServer.sql("DROP TABLE \(try StoreLayout.all.map { try PostgresStorage.table($0).name }.joined(separator: ", "))", on: url)
-            try EventLog.open(at: snapshot, key: key).copy(to: url)
-            try await EventLog.open(at: url, key: key).append([event("y"), event("z")], to: other)
+            try EventLog.open(at: snapshot, key: key, options: .testing).copy(to: url)
+            try await EventLog.open(at: url, key: key, options: .testing).append([event("y"), event("z")], to: other)
 
             try await writer.append([event("2 again")], to: mine, expectedVersion: .exact(2))
             #expect(try writer.readStream(mine).map(\.text) == ["0", "1", "2 again"])
@@ -188,7 +189,7 @@ import Testing
     ])
     func aWriteTheServerRefusesLeavesNothingAndTheNextAppendGoesThrough(_ refusal: Refusal) async throws {
         try await withDatabase { url, key, _ in
-            let log = try EventLog.create(at: url, key: key)
+            let log = try EventLog.create(at: url, key: key, options: .testing)
             let stream = StreamID()
             try await log.append([event("before")], to: stream)
             try PostgresServer.sql("""

@@ -1,4 +1,5 @@
 @testable import EventLog
+import EventLogPostgres
 import Foundation
 import TestSupport
 import Testing
@@ -26,12 +27,12 @@ import Testing
             try test({ body in try store.write(body) }, { body in try store.read(body) })
         case .postgresql:
             let server = try #require(PostgresServer.current)
-            let store = try StoreEnvironment.open(try server.freshDatabase(), .creating)
+            let store = try StoreEnvironment.open(try server.freshDatabase(), .creating, options: .testing)
             try test({ body in try store.write(body) }, { body in try store.read(body) })
         case .memory:
             let location = "memory:storage-\(UUID().uuidString)"
             defer { MemoryStores.remove(location) }
-            let store = try StoreEnvironment.open(location, .creating)
+            let store = try StoreEnvironment.open(location, .creating, options: .testing)
             try test({ body in try store.write(body) }, { body in try store.read(body) })
         }
     }
@@ -41,10 +42,10 @@ import Testing
         switch backend {
         case .postgresql:
             let url = try #require(PostgresServer.current).freshDatabase()
-            return (try StoreEnvironment.open(url, .creating), try StoreEnvironment.open(url, .existing))
+            return (try StoreEnvironment.open(url, .creating, options: .testing), try StoreEnvironment.open(url, .existing, options: .testing))
         case .memory:
             let location = "memory:two-\(UUID().uuidString)"
-            return (try StoreEnvironment.open(location, .creating), try StoreEnvironment.open(location, .existing))
+            return (try StoreEnvironment.open(location, .creating, options: .testing), try StoreEnvironment.open(location, .existing, options: .testing))
         case .lmdb:
             try #require(Bool(false), "LMDB forbids two opens of one environment in a process (MultiProcessTests use two processes)")
             fatalError("unreachable")
@@ -244,35 +245,45 @@ import Testing
     @Test func aMemoryStoreOpenedAloneWaitsForItsOtherOpensAndRefusesWhenTheyStay() throws {
         let location = "memory:exclusive-\(UUID().uuidString)"
         defer { MemoryStores.remove(location) }
-        var shared: StoreEnvironment? = try StoreEnvironment.open(location, .creating)
-        #expect(throws: EventLogError.self) { _ = try StoreEnvironment.open(location, .exclusive(.milliseconds(100))) }
+        var shared: StoreEnvironment? = try StoreEnvironment.open(location, .creating, options: .testing)
+        #expect(throws: EventLogError.self) { _ = try StoreEnvironment.open(location, .exclusive(.milliseconds(100)), options: .testing) }
         DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(100)) { [shared] in _ = shared }
         shared = nil
-        let alone = try StoreEnvironment.open(location, .exclusive(.seconds(5)))
+        let alone = try StoreEnvironment.open(location, .exclusive(.seconds(5)), options: .testing)
         #expect(try alone.read { try $0.count(Self.table) } == 0)
-        #expect(throws: EventLogError.self) { _ = try StoreEnvironment.open("memory:missing-\(UUID().uuidString)", .existing) }
+        #expect(throws: EventLogError.self) { _ = try StoreEnvironment.open("memory:missing-\(UUID().uuidString)", .existing, options: .testing) }
     }
 }
 
 /// Which backend a location names.
 @Suite struct StorageBackendChoiceTests {
     @Test func aLocationIsLMDBsUnlessItIsAURLOrAMemoryName() throws {
-        #expect(try StorageBackends.backend(for: "stores/a") is LMDBBackend)
-        #expect(try StorageBackends.backend(for: "./odd:name") is LMDBBackend, "a colon is not a URL scheme")
-        #expect(try StorageBackends.backend(for: "memory:x") is MemoryBackend)
-        #expect(try StorageBackends.backend(for: "MEMORY:x") is MemoryBackend)
+        #expect(try StorageBackends.backend(for: "stores/a", among: []) is LMDBBackend)
+        #expect(try StorageBackends.backend(for: "./odd:name", among: []) is LMDBBackend, "a colon is not a URL scheme")
+        #expect(try StorageBackends.backend(for: "memory:x", among: []) is MemoryBackend)
+        #expect(try StorageBackends.backend(for: "MEMORY:x", among: []) is MemoryBackend)
+    }
+
+    @Test func aPostgreSQLURLOpensOnlyWithTheBackendHandedInTheOptions() throws {
+        let url = "postgresql://app:s3cret@127.0.0.1:1/sessions"
+        let refusal = #expect(throws: EventLogError.self) { _ = try StorageBackends.backend(for: url, among: EventLogOptions().backends) }
+        #expect(refusal?.code == .storeUnusable)
+        #expect(refusal?.message.contains("withPostgreSQL()") == true)
+        let backend = try StorageBackends.backend(for: url, among: EventLogOptions().withPostgreSQL().backends)
+        #expect(!(backend is LMDBBackend) && !(backend is MemoryBackend) && !backend.isDirectory)
+        #expect(EventLogOptions().withPostgreSQL().withPostgreSQL().backends.count == 1, "handing it twice keeps one")
     }
 
     @Test func aURLOfABackendThisProgramLacksIsRefusedNamingTheLocationWithItsPasswordHidden() throws {
-        let refusal = #expect(throws: EventLogError.self) { _ = try StorageBackends.backend(for: "mysql://app:s3cret@db/sessions") }
+        let refusal = #expect(throws: EventLogError.self) { _ = try StorageBackends.backend(for: "mysql://app:s3cret@db/sessions", among: EventLogOptions.testing.backends) }
         #expect(refusal?.code == .storeUnusable)
         #expect(refusal?.message.contains("mysql://app:***@db/sessions") == true && refusal?.message.contains("s3cret") == false)
-        #expect(throws: EventLogError.self) { _ = try EventLog.open(at: "mysql://db/sessions", key: .keyFile("/nonexistent")) }
+        #expect(throws: EventLogError.self) { _ = try EventLog.open(at: "mysql://db/sessions", key: .keyFile("/nonexistent"), options: .testing) }
     }
 
     @Test func sameStoreIsJudgedByTheBackend() throws {
-        #expect(StoreLocation.same("memory:a", "memory:a") && !StoreLocation.same("memory:a", "memory:b"))
-        #expect(StoreLocation.same("/tmp/x/../y", "/tmp/y") && !StoreLocation.same("/tmp/y", "memory:/tmp/y"))
+        #expect(StoreLocation.same("memory:a", "memory:a", backends: []) && !StoreLocation.same("memory:a", "memory:b", backends: []))
+        #expect(StoreLocation.same("/tmp/x/../y", "/tmp/y", backends: []) && !StoreLocation.same("/tmp/y", "memory:/tmp/y", backends: []))
     }
 }
 

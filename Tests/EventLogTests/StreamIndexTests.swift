@@ -122,7 +122,7 @@ import Testing
                 try log.environment.write { txn in
                     if let value { try txn.put(table, key, value) } else { _ = try txn.delete(table, key) }
                 }
-                for report in [try log.verify(), try EventLog.verifyWithoutKey(at: store.storePath)] {
+                for report in [try log.verify(), try EventLog.verifyWithoutKey(at: store.storePath, options: .testing)] {
                     #expect(report.problems.contains { $0.message.contains(what) }, "\(what): \(report.problems.map(\.message))")
                 }
                 try log.environment.write { txn in
@@ -139,7 +139,7 @@ import Testing
                         expecting: "past the indexed part of the log")
             try damaged(StoreLayout.streams, Array(single[1].uuid.bytes), nil, expecting: "stream rows exist")
             #expect(try log.verify().isIntact)
-            #expect(try EventLog.verifyWithoutKey(at: store.storePath).isIntact)
+            #expect(try EventLog.verifyWithoutKey(at: store.storePath, options: .testing).isIntact)
         }
     }
 }

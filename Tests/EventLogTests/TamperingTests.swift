@@ -167,7 +167,7 @@ import Testing
             // Two stores under the same key: a record moved between them must not authenticate.
             _ = try await populatedStore(store)
             let otherPath = store.root.appendingPathComponent("other").path
-            let other = try EventLog.create(at: otherPath, key: store.key)
+            let other = try EventLog.create(at: otherPath, key: store.key, options: .testing)
             let text = "event number 5 " + String(repeating: "padding ", count: 10)
             for _ in 0..<6 { try await other.append([event(text)], to: StreamID()) }
             let foreign = try other.readAll()[5]

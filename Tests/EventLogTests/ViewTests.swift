@@ -99,7 +99,7 @@ import Testing
             #expect(try store.open().identifierHash("user-1234") == first)
             let otherKey = store.root.appendingPathComponent("other.key").path
             try MasterKeyFile.create(at: otherKey)
-            let other = try EventLog.create(at: store.root.appendingPathComponent("other").path, key: .keyFile(otherKey))
+            let other = try EventLog.create(at: store.root.appendingPathComponent("other").path, key: .keyFile(otherKey), options: .testing)
             #expect(other.identifierHash("user-1234") != first)
         }
     }

@@ -13,7 +13,7 @@ import TestSupport
         try? FileManager.default.removeItem(at: FixtureStore.format0Key)
         try FileManager.default.createDirectory(at: FixtureStore.root, withIntermediateDirectories: true)
         try MasterKeyFile.create(at: FixtureStore.format0Key.path)
-        let log = try EventLog.create(at: FixtureStore.format0.path, key: .keyFile(FixtureStore.format0Key.path))
+        let log = try EventLog.create(at: FixtureStore.format0.path, key: .keyFile(FixtureStore.format0Key.path), options: .testing)
         let session = FixtureStore.session.uuidString.lowercased()
         let file = """
         {"type":"session.started","session":"\(session)","at":"2025-03-01T09:00:00.000Z","subject":"fixture-user","locale":"en-GB","device":"old client 0.9"}

@@ -12,18 +12,18 @@ import TestSupport
     @Test func aFormat0StoreIsRefusedUntilMigratedAndThenReadsCompletely() async throws {
         try await withTemporaryStore { store in
             let (path, keyPath) = try FixtureStore.copyFormat0(into: store)
-            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: path, key: .keyFile(keyPath)) }
+            let refused = #expect(throws: EventLogError.self) { try EventLog.open(at: path, key: .keyFile(keyPath), options: .testing) }
             #expect(refused?.code == .migrationRequired)
             #expect(refused?.message.contains("must be migrated") == true)
             #expect(refused?.message.contains("sessionstore") == false, "the engine does not name the CLI")
-            #expect(try EventLog.formatVersion(at: path) == 0)
+            #expect(try EventLog.formatVersion(at: path, options: .testing) == 0)
 
-            let steps = try EventLog.migrate(at: path, key: .keyFile(keyPath))
+            let steps = try EventLog.migrate(at: path, key: .keyFile(keyPath), options: .testing)
             #expect(steps.count == 3)  // 0 → 1 → 2 → 3
-            #expect(try EventLog.formatVersion(at: path) == 3)
-            #expect(try EventLog.migrate(at: path, key: .keyFile(keyPath)).isEmpty)  // nothing more to do
+            #expect(try EventLog.formatVersion(at: path, options: .testing) == 3)
+            #expect(try EventLog.migrate(at: path, key: .keyFile(keyPath), options: .testing).isEmpty)  // nothing more to do
 
-            let log = try EventLog.open(at: path, key: .keyFile(keyPath))
+            let log = try EventLog.open(at: path, key: .keyFile(keyPath), options: .testing)
             #expect(try log.verify().isIntact)
             let events = try log.readStream(StreamID(FixtureStore.session)).map { try SessionMigrations.codec.decode($0) }
             #expect(events.count == 5)  // not doubled: the index covers them all, the tail is empty
@@ -37,8 +37,8 @@ import TestSupport
     @Test func oldCommitsAreUpcastOnRead() async throws {
         try await withTemporaryStore { store in
             let (path, keyPath) = try FixtureStore.copyFormat0(into: store)
-            _ = try EventLog.migrate(at: path, key: .keyFile(keyPath))
-            let log = try EventLog.open(at: path, key: .keyFile(keyPath))
+            _ = try EventLog.migrate(at: path, key: .keyFile(keyPath), options: .testing)
+            let log = try EventLog.open(at: path, key: .keyFile(keyPath), options: .testing)
             let commits = try log.readStream(StreamID(FixtureStore.session)).map { try SessionMigrations.codec.decode($0) }
                 .compactMap { event -> (TranscriptCommitted, UInt32)? in
                     if case .transcriptCommitted(let commit) = event.event.payload { return (commit, event.storedSchemaVersion) }
@@ -102,7 +102,7 @@ import TestSupport
                 try txn.put(StoreLayout.meta, StoreLayout.formatKey, [UInt8](bigEndian: UInt32(1)))
             }
             #expect(throws: EventLogError.self) { try store.open() }
-            #expect(try EventLog.migrate(at: store.storePath, key: store.key) == [
+            #expect(try EventLog.migrate(at: store.storePath, key: store.key, options: .testing) == [
                 "format 1 → 2: marked the 1 view rows as sealed with the views key; built the Merkle tree over 1 records",
                 "format 2 → 3: indexed the ids of the 1 indexed events",
             ])
@@ -133,7 +133,8 @@ import TestSupport
             let refused = #expect(throws: EventLogError.self) { try store.open() }
             #expect(refused?.code == .migrationRequired)
 
-            #expect(try EventLog.migrate(at: store.storePath, key: store.key) == ["format 2 → 3: indexed the ids of the 51 indexed events"])
+            #expect(try EventLog.migrate(at: store.storePath, key: store.key,
+                options: .testing) == ["format 2 → 3: indexed the ids of the 51 indexed events"])
             let migrated = try store.open()
             let report = try migrated.verify(anchor: checkpoint)
             #expect(report.isIntact && report.anchorConsistent == true, "the checkpoint taken in format 2 verifies against the migrated store")
@@ -153,7 +154,7 @@ import TestSupport
             }
             let opened = #expect(throws: EventLogError.self) { try store.open() }
             #expect(opened?.message.contains("newer than this build") == true)
-            let migrated = #expect(throws: EventLogError.self) { try EventLog.migrate(at: store.storePath, key: store.key) }
+            let migrated = #expect(throws: EventLogError.self) { try EventLog.migrate(at: store.storePath, key: store.key, options: .testing) }
             #expect(migrated?.code == .unsupportedFormat)
         }
     }
@@ -161,9 +162,9 @@ import TestSupport
     @Test func migrateChecksTheKeyBeforeTouchingTheStore() async throws {
         try await withTemporaryStore { store in
             let (path, _) = try FixtureStore.copyFormat0(into: store)
-            let wrong = #expect(throws: EventLogError.self) { try EventLog.migrate(at: path, key: store.key) }
+            let wrong = #expect(throws: EventLogError.self) { try EventLog.migrate(at: path, key: store.key, options: .testing) }
             #expect(wrong?.code == .wrongKey)
-            #expect(try EventLog.formatVersion(at: path) == 0)
+            #expect(try EventLog.formatVersion(at: path, options: .testing) == 0)
         }
     }
 }

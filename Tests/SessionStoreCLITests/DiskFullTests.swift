@@ -20,7 +20,7 @@ import TestSupport
         try await withCLI { cli in
             #expect(try cli.run(["init"]).status == 0)
             #expect(try cli.run(["ingest", "-"], input: PowerLossCommandsTests.sessions(20)).status == 0)
-            let before = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath)).eventCount()
+            let before = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath), options: .testing).eventCount()
             let big = cli.directory.appendingPathComponent("big.ndjson")
             try PowerLossCommandsTests.sessions(2000).write(to: big)
             let limit = try Self.fileSize(cli.storePath + "/data.mdb") + 256 * 1024
@@ -30,7 +30,7 @@ import TestSupport
             let lines = full.stderr.split(separator: "\n")
             #expect(lines.count == 1 && lines.first?.contains("cannot write the store file (is the disk full") == true, "\(full.stderr)")
 
-            let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
+            let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath), options: .testing)
             #expect(try log.verify().isIntact)
             #expect(try log.eventCount() == before, "nothing of the file was stored")
             try log.close()

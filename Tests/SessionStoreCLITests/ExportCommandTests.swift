@@ -151,7 +151,7 @@ import TestSupport
             let out = cli.directory.appendingPathComponent("never.json")
             let unknown = try await cli.runInProcess(["export", "ffffffff", "--out", out.path])
             #expect(unknown.status == 65)
-            #expect(unknown.stderr == "sessionstore: error: the store has no session ffffffff\n")
+            #expect(unknown.stderr == "sessionstore: error: the store has no session whose id begins ffffffff\n")
             #expect(!FileManager.default.fileExists(atPath: out.path), "no file is left behind")
             let byPrefix = try await cli.runInProcess(["export", "abcdef12-0000-4000-8000-000000000002"])
             #expect(byPrefix.status == 0)
@@ -171,7 +171,7 @@ import TestSupport
             let sessions = try await cli.runInProcess(["sessions", "--format", "csv"])
             #expect(sessions.stdout.split(separator: "\r\n").count == 3, "header and the two sessions, no audit stream")
 
-            let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
+            let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath), options: .testing)
             defer { try? log.close() }
             let exports = try log.readStream(SessionStreams.audit).map { try SessionMigrations.codec.decode($0).event.payload }
             try #require(exports.count == 2)

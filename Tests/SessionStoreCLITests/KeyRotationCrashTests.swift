@@ -14,7 +14,7 @@ import TestSupport
             try MasterKeyFile.create(at: oldKey)
             try MasterKeyFile.create(at: newKey)
             let count = try await {
-                var options = EventLogOptions()
+                var options = EventLogOptions.testing
                 options.durable = false
                 let log = try EventLog.create(at: original, key: .keyFile(oldKey), options: options)
                 for batch in 0..<40 {  // many data keys and view rows: a rotation that takes a while
@@ -33,8 +33,8 @@ import TestSupport
                 try await Task.sleep(for: .milliseconds(round * 12))
                 rotation.kill()
 
-                let withOld = try? EventLog.open(at: store, key: .keyFile(oldKey))
-                let withNew = try? EventLog.open(at: store, key: .keyFile(newKey))
+                let withOld = try? EventLog.open(at: store, key: .keyFile(oldKey), options: .testing)
+                let withNew = try? EventLog.open(at: store, key: .keyFile(newKey), options: .testing)
                 #expect((withOld == nil) != (withNew == nil), "round \(round): exactly one key must open the store")
                 let log = try #require(withOld ?? withNew)
                 #expect(try log.eventCount() == count)

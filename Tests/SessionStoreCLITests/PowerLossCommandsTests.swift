@@ -53,7 +53,7 @@ import TestSupport
     }
 
     static func openAndVerify(_ cli: CLIRunner, key: String? = nil, _ context: String) throws -> EventLog {
-        let log = try EventLog.open(at: cli.storePath, key: .keyFile(key ?? cli.keyPath))
+        let log = try EventLog.open(at: cli.storePath, key: .keyFile(key ?? cli.keyPath), options: .testing)
         let report = try log.verify()
         #expect(report.isIntact, "\(report.problems.prefix(3)) \(context)")
         return log
@@ -65,7 +65,7 @@ import TestSupport
             let file = cli.directory.appendingPathComponent("sessions.ndjson")
             try Self.sessions(1500).write(to: file)  // about 2 s to ingest in a debug build
             #expect(try cli.run(["ingest", file.path]).status == 0)
-            let perFile = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath)).eventCount()
+            let perFile = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath), options: .testing).eventCount()
             let disk = try PowerLossDisk(storePath: cli.storePath, journal: cli.directory.appendingPathComponent("journal"))
             var generator = SystemRandomNumberGenerator()
             var stored = perFile
@@ -95,7 +95,7 @@ import TestSupport
         try await withCLI { cli in
             #expect(try cli.run(["init"]).status == 0)
             #expect(try cli.run(["ingest", "-"], input: Self.sessions(300)).status == 0)
-            let count = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath)).eventCount()
+            let count = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath), options: .testing).eventCount()
             let other = cli.directory.appendingPathComponent("other.key").path
             try MasterKeyFile.create(at: other)
             var current = cli.keyPath, next = other
@@ -106,8 +106,8 @@ import TestSupport
                                              cuttingAfter: .milliseconds(Int.random(in: 20...600, using: &generator)),
                                              Self.mode(round), using: &generator)
                 let context = "round \(round): \(cut.outcome)"
-                let withCurrent = try? EventLog.open(at: cli.storePath, key: .keyFile(current))
-                let withNext = try? EventLog.open(at: cli.storePath, key: .keyFile(next))
+                let withCurrent = try? EventLog.open(at: cli.storePath, key: .keyFile(current), options: .testing)
+                let withNext = try? EventLog.open(at: cli.storePath, key: .keyFile(next), options: .testing)
                 #expect((withCurrent == nil) != (withNext == nil), "exactly one key must open the store: \(context)")
                 if cut.finished { #expect(withNext != nil, "a finished rotation must be kept: \(context)") }
                 let log = try #require(withNext ?? withCurrent, "\(context)")

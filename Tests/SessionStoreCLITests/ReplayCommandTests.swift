@@ -56,7 +56,7 @@ import Testing
 
             let session = UUID(uuidString: QueryCommandsTests.session)!
             do {
-                let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
+                let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath), options: .testing)
                 let runner = ProjectionRunner(log: log)
                 try runner.catchUp()
                 var summary = try #require(try runner.sessions().first)

@@ -30,7 +30,7 @@ import Testing
         try await withCLI { cli in
             try await cli.runInProcess(["init"])
             do {
-                let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
+                let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath), options: .testing)
                 for index in 0..<5 {
                     try await log.append([ProposedEvent(type: "note", data: Array("hello \(index)".utf8))], to: StreamID())
                 }
@@ -113,7 +113,7 @@ import Testing
             try await cli.runInProcess(["init"])
             var ids: [(event: UUID, stream: UUID)] = []
             do {
-                let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath))
+                let log = try EventLog.open(at: cli.storePath, key: .keyFile(cli.keyPath), options: .testing)
                 for index in 0..<6 {
                     let event = ProposedEvent(type: "note", data: Array("dictated sentence number \(index)".utf8))
                     let stream = StreamID()

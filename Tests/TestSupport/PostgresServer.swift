@@ -16,7 +16,6 @@ public final class PostgresServer: Sendable {
         .deletingLastPathComponent().appendingPathComponent("tools/postgres/server")
 
     public static func start() throws -> PostgresServer {
-        PostgresBackend.register()
         let directory = URL(fileURLWithPath: NSTemporaryDirectory()).appendingPathComponent("sessionstore-pg-\(UUID().uuidString)")
         let outcome = try ChildProcess.run(script, ["start", directory.path], limit: .seconds(300))
         guard outcome.status == 0, !outcome.signalled, let url = outcome.stdoutText.split(separator: "\n").last else {
@@ -103,7 +102,6 @@ public final class PostgresServer: Sendable {
 
     /// A new, empty database on the server at `serverURL`.
     public static func freshDatabase(on serverURL: String) throws -> String {
-        PostgresBackend.register()
         let name = "t\(UUID().uuidString.replacingOccurrences(of: "-", with: "").lowercased())"
         try sql("CREATE DATABASE \(name)", on: serverURL)
         return String(serverURL[..<serverURL.lastIndex(of: "/")!]) + "/\(name)"
@@ -111,7 +109,6 @@ public final class PostgresServer: Sendable {
 
     /// A loopback port nothing listens on (bound, then released): an unreachable server.
     public static func closedLoopbackPort() throws -> Int {
-        PostgresBackend.register()
         let outcome = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c",
             "import socket; s = socket.socket(); s.bind(('127.0.0.1', 0)); print(s.getsockname()[1])"])
         guard let port = Int(outcome.stdoutText.trimmingCharacters(in: .whitespacesAndNewlines)) else {

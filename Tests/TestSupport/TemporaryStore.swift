@@ -22,6 +22,11 @@ public enum TestBackend {
     public static let compactionWait: Duration = .seconds(120)
 }
 
+extension EventLogOptions {
+    /// The defaults, with every backend the tests open (PostgreSQL besides the built-in LMDB and memory).
+    public static var testing: EventLogOptions { EventLogOptions().withPostgreSQL() }
+}
+
 /// A fresh directory holding a key file and a store path (or, on PostgreSQL, a fresh database's URL),
 /// removed afterwards: `withTemporaryStore { store in … }`.
 public struct TemporaryStore {
@@ -30,12 +35,12 @@ public struct TemporaryStore {
     public var keyPath: String { root.appendingPathComponent("master.key").path }
     public var key: KeySource { .keyFile(keyPath) }
 
-    public func create(_ options: EventLogOptions = EventLogOptions()) throws -> EventLog {
-        try EventLog.create(at: storePath, key: key, options: options)
+    public func create(_ options: EventLogOptions = .testing) throws -> EventLog {
+        try EventLog.create(at: storePath, key: key, options: options.withPostgreSQL())
     }
 
-    public func open(_ options: EventLogOptions = EventLogOptions()) throws -> EventLog {
-        try EventLog.open(at: storePath, key: key, options: options)
+    public func open(_ options: EventLogOptions = .testing) throws -> EventLog {
+        try EventLog.open(at: storePath, key: key, options: options.withPostgreSQL())
     }
 
     public var dataFile: String { storePath + "/data.mdb" }
@@ -90,7 +95,6 @@ public func withTemporaryStore<R>(_ body: (TemporaryStore) async throws -> R) as
     let root = Scratch.url("eventlog-test-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: root) }
-    PostgresBackend.register()
     let storePath = TestBackend.isMemory ? "memory:\(UUID().uuidString)"
         : try TestBackend.postgresServerURL.map(PostgresServer.freshDatabase(on:)) ?? root.appendingPathComponent("store").path
     defer { if TestBackend.isMemory { MemoryStores.remove(storePath) } }

@@ -62,18 +62,6 @@ struct LMDBBackend: StorageBackend {
         }
     }
 
-    func engineError(for error: any Error) -> EventLogError? {
-        guard let error = error as? LMDBError else { return nil }
-        if error.isCorruption {
-            return EventLogError(.integrity, "the store's data file is damaged: \(error)", underlying: error)
-        }
-        if error.isWriteFailure {
-            return EventLogError(.storage, "cannot write the store file (is the disk full, or a quota or file size limit reached?); "
-                                 + "nothing of this write was stored: \(error)", underlying: error)
-        }
-        return EventLogError(.storage, "storage failure: \(error)", underlying: error)
-    }
-
     /// The same directory, symbolic links resolved.
     func same(_ a: String, _ b: String) -> Bool {
         URL(fileURLWithPath: a).standardizedFileURL.resolvingSymlinksInPath() == URL(fileURLWithPath: b).standardizedFileURL.resolvingSymlinksInPath()
@@ -134,3 +122,16 @@ extension LMDBTransaction: StorageTransaction {
 }
 
 extension LMDBCursor: StorageCursor {}
+
+extension LMDBError: StorageFailure {
+    var engineError: EventLogError {
+        if isCorruption {
+            return EventLogError(.integrity, "the store's data file is damaged: \(self)", underlying: self)
+        }
+        if isWriteFailure {
+            return EventLogError(.storage, "cannot write the store file (is the disk full, or a quota or file size limit reached?); "
+                                 + "nothing of this write was stored: \(self)", underlying: self)
+        }
+        return EventLogError(.storage, "storage failure: \(self)", underlying: self)
+    }
+}

@@ -17,9 +17,6 @@ struct MemoryBackend: StorageBackend {
         return try MemoryEnvironment(storage, exclusiveWaitingUpTo: timeout)
     }
 
-    /// A memory store fails only with the engine's own errors.
-    func engineError(for error: any Error) -> EventLogError? { nil }
-
     func same(_ a: String, _ b: String) -> Bool { Self.name(of: a) == Self.name(of: b) }
 }
 

@@ -53,7 +53,7 @@ extension ErrorCode where Domain == EventLogError {
     public static let permissionDenied = Self("permission denied", .key)
     /// The store was written by a newer or unknown format version.
     public static let unsupportedFormat = Self("unsupported format", .invalidData)
-    /// The store was written by an older format version: ``EventLog/migrate(at:key:)`` upgrades it.
+    /// The store was written by an older format version: ``EventLog/migrate(at:key:options:)`` upgrades it.
     public static let migrationRequired = Self("migration required", .invalidData)
     /// The thing to create exists already.
     public static let alreadyExists = Self("already exists", .conflict)

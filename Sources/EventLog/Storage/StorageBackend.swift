@@ -3,8 +3,8 @@ import Synchronization
 
 /// A kind of storage, as a location names it: what turns a location into a ``StorageEnvironment``.
 /// The engine carries LMDB (a directory: the embedded default) and memory (`memory:NAME`); other
-/// backends live in modules of their own and are registered (``StorageBackends/register(_:)``), so that
-/// a program that does not use them does not link their libraries (PostgreSQL: `EventLogPostgres`).
+/// backends live in modules of their own and are handed to the engine in ``EventLogOptions/backends``,
+/// so that a program that does not use them does not link their libraries (PostgreSQL: `EventLogPostgres`).
 ///
 /// A new backend implements this, ``StorageEnvironment``, ``StorageTransaction`` and
 /// ``StorageCursor``, and passes the conformance suite (Tests/EventLogTests/StorageBackendTests.swift).
@@ -25,10 +25,6 @@ package protocol StorageBackend: Sendable {
     /// Damage in the structure of the storage at `location`, found from its bytes alone with no key.
     /// By default none (a server keeps its own pages).
     func structureProblems(at location: String) throws -> [String]
-
-    /// The engine's error for one of this backend's own failures (damage as ``EventLogError/Code/integrity``,
-    /// a lost server as ``EventLogError/Code/unavailable``, …); nil for an error that is not this backend's.
-    func engineError(for error: any Error) -> EventLogError?
 
     /// Whether `a` and `b`, both this backend's, name the same store. By default, when their redacted
     /// forms are equal.
@@ -63,29 +59,22 @@ extension StorageBackend {
     package var isDirectory: Bool { false }
 }
 
-/// The backends a location can name: those registered, then memory, then LMDB (a directory: anything
-/// that is not a URL).
+/// A backend's own failure, which says what it means to the engine (``EventLogError/storage(_:)``): damage as
+/// ``EventLogError/Code/integrity``, a lost server as ``EventLogError/Code/unavailable``, …
+package protocol StorageFailure: Error {
+    var engineError: EventLogError { get }
+}
+
+/// The backends a location can name: those an open was handed (``EventLogOptions/backends``), then memory,
+/// then LMDB (a directory: anything that is not a URL).
 package enum StorageBackends {
-    private static let registered = Mutex<[any StorageBackend]>([])
-
-    /// Makes `backend`'s locations openable in this process. Registering a kind twice keeps one.
-    package static func register(_ backend: some StorageBackend) {
-        registered.withLock { registered in
-            if !registered.contains(where: { type(of: $0) == type(of: backend) }) { registered.append(backend) }
-        }
-    }
-
-    /// Every backend this process can open, the built-in ones last.
-    package static var all: [any StorageBackend] {
-        registered.withLock { $0 } + [MemoryBackend(), LMDBBackend()]
-    }
-
-    /// The backend of `location`, or an error naming a location no backend here serves (a URL of a
-    /// backend this program was built or started without).
-    package static func backend(for location: String) throws -> any StorageBackend {
-        if let backend = all.first(where: { $0.serves(location) }) { return backend }
+    /// The backend of `location` among `handed` and the built-in ones, or an error naming a location no
+    /// backend here serves (a URL of a backend this program was built or started without).
+    package static func backend(for location: String, among handed: [any StorageBackend]) throws -> any StorageBackend {
+        if let backend = (handed + [MemoryBackend(), LMDBBackend()]).first(where: { $0.serves(location) }) { return backend }
         let shown = StoreLocation.redacted(location)
         throw EventLogError(.storeUnusable, "no storage backend of this program opens \(shown): a directory, memory:NAME, or a URL of a "
-                            + "backend it registers (postgresql:// needs the EventLogPostgres module)", path: shown)
+                            + "backend it is given (postgresql:// needs the EventLogPostgres module: EventLogOptions().withPostgreSQL())",
+                            path: shown)
     }
 }

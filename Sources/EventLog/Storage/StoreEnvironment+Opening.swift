@@ -25,9 +25,9 @@ package enum OpenMode {
 
 extension StoreEnvironment {
     /// Opens the environment at `location` as `mode` says: the one place where a location becomes a
-    /// backend (``StorageBackends``), used by every path that opens a store.
-    static func open(_ location: String, _ mode: OpenMode, options: EventLogOptions = EventLogOptions()) throws -> StoreEnvironment {
-        let backend = try StorageBackends.backend(for: location)
+    /// backend (among ``EventLogOptions/backends`` and the built-in ones), used by every path that opens a store.
+    static func open(_ location: String, _ mode: OpenMode, options: EventLogOptions) throws -> StoreEnvironment {
+        let backend = try StorageBackends.backend(for: location, among: options.backends)
         return StoreEnvironment(storage: try backend.open(location, mode, options: options), backend: backend)
     }
 
@@ -35,14 +35,14 @@ extension StoreEnvironment {
     /// (``StorageBackend/create(_:options:_:)``).
     static func create<R>(_ location: String, options: EventLogOptions,
                           _ initialise: (StoreTransaction) throws -> R) throws -> (StoreEnvironment, R) {
-        let backend = try StorageBackends.backend(for: location)
+        let backend = try StorageBackends.backend(for: location, among: options.backends)
         let (storage, result) = try backend.create(location, options: options, initialise)
         return (StoreEnvironment(storage: storage, backend: backend), result)
     }
 
     /// Damage in the structure of the store's storage at `location`, found from its bytes alone with no
     /// key (``StorageBackend/structureProblems(at:)``).
-    static func structureProblems(at location: String) throws -> [String] {
-        try StorageBackends.backend(for: location).structureProblems(at: location)
+    static func structureProblems(at location: String, options: EventLogOptions) throws -> [String] {
+        try StorageBackends.backend(for: location, among: options.backends).structureProblems(at: location)
     }
 }

@@ -41,6 +41,6 @@ struct StoreEnvironment: Sendable {
 
     /// Whether a failure is a backend's own (to be reported as ``EventLogError/storage(_:)``).
     static func isStorageError(_ error: any Error) -> Bool {
-        StorageBackends.all.contains { $0.engineError(for: error) != nil }
+        error is any StorageFailure
     }
 }

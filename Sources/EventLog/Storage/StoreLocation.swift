@@ -24,9 +24,9 @@ package enum StoreLocation {
     }
 
     /// Whether `a` and `b` name the same store: the same backend's, and the same for it (a directory
-    /// with symbolic links resolved, a URL).
-    package static func same(_ a: String, _ b: String) -> Bool {
-        guard let backendA = try? StorageBackends.backend(for: a), let backendB = try? StorageBackends.backend(for: b),
+    /// with symbolic links resolved, a URL), `backends` besides the built-in ones.
+    package static func same(_ a: String, _ b: String, backends: [any StorageBackend]) -> Bool {
+        guard let backendA = try? StorageBackends.backend(for: a, among: backends), let backendB = try? StorageBackends.backend(for: b, among: backends),
               type(of: backendA) == type(of: backendB) else { return false }
         return backendA.same(a, b)
     }

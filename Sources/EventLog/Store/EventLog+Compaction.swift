@@ -5,7 +5,7 @@ import Glibc
 import Darwin
 #endif
 
-/// What ``EventLog/compact(at:waitingUpTo:)`` did.
+/// What ``EventLog/compact(at:waitingUpTo:options:)`` did.
 public struct CompactionReport: Hashable, Sendable {
     /// The size of `data.mdb` before, in bytes.
     public var bytesBefore: UInt64
@@ -30,10 +30,11 @@ extension EventLog {
     /// On PostgreSQL, rewrites the store's tables with `VACUUM FULL` instead, under the same exclusive
     /// hold, and reports their sizes on the server.
     @discardableResult
-    public static func compact(at directory: String, waitingUpTo timeout: Duration = .seconds(10)) throws -> CompactionReport {
+    public static func compact(at directory: String, waitingUpTo timeout: Duration = .seconds(10),
+                               options: EventLogOptions = EventLogOptions()) throws -> CompactionReport {
         let clock = ContinuousClock()
         let start = clock.now
-        var noHeadroom = EventLogOptions()
+        var noHeadroom = options
         noHeadroom.mapHeadroom = 0  // nothing is written through this map
         let environment = try StoreEnvironment.open(directory, .exclusive(timeout), options: noHeadroom)
         do {

@@ -105,10 +105,12 @@ private struct StoreCopy {
     /// The destination's environment: a PostgreSQL database (its tables created when missing), or an
     /// LMDB environment in a directory that is new, empty or an unfinished copy.
     private func openTarget() throws -> StoreEnvironment {
-        if StoreLocation.same(destination, source.directory) {
+        if StoreLocation.same(destination, source.directory, backends: source.backends) {
             throw EventLogError(.invalidArgument, "the copy's destination is its source, \(shown)", path: shown)
         }
-        return try StoreEnvironment.open(destination, .creating)
+        var options = EventLogOptions()
+        options.backends = source.backends
+        return try StoreEnvironment.open(destination, .creating, options: options)
     }
 
     private func destinationState(in txn: StoreTransaction, storeID: [UInt8]) throws -> State {

@@ -17,7 +17,7 @@ extension EventLog {
     /// marks the sessions erased), so the keys and the views change together or not at all.
     ///
     /// The wrapped keys are overwritten before they are deleted, but older copies of LMDB pages
-    /// stay in `data.mdb` until reused: run ``compact(at:waitingUpTo:)`` after closing the log to
+    /// stay in `data.mdb` until reused: run ``compact(at:waitingUpTo:options:)`` after closing the log to
     /// leave no copy in the file.
     /// - Throws: ``EventLogError/Code/invalidArgument`` for a stream under the store's audit key
     ///   (it holds consent proof and is never destroyed); then nothing is destroyed.

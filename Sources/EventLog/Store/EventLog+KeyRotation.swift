@@ -1,6 +1,6 @@
 import Foundation
 
-/// What ``EventLog/rotateMasterKey(at:from:to:passphraseCost:waitingUpTo:)`` did.
+/// What ``EventLog/rotateMasterKey(at:from:to:passphraseCost:waitingUpTo:options:)`` did.
 public struct KeyRotationReport: Hashable, Sendable {
     /// Data keys re-wrapped (destroyed ones have nothing to re-wrap).
     public var dataKeys = 0
@@ -27,10 +27,11 @@ extension EventLog {
     @discardableResult
     public static func rotateMasterKey(at directory: String, from current: KeySource, to new: KeySource,
                                        passphraseCost: PassphraseCost = .moderate,
-                                       waitingUpTo timeout: Duration = .seconds(10)) throws -> KeyRotationReport {
+                                       waitingUpTo timeout: Duration = .seconds(10),
+                                       options: EventLogOptions = EventLogOptions()) throws -> KeyRotationReport {
         do {
-            var report = try rotate(at: directory, from: current, to: new, passphraseCost: passphraseCost, timeout: timeout)
-            report.compaction = try compact(at: directory, waitingUpTo: timeout)
+            var report = try rotate(at: directory, from: current, to: new, passphraseCost: passphraseCost, timeout: timeout, options: options)
+            report.compaction = try compact(at: directory, waitingUpTo: timeout, options: options)
             return report
         } catch {
             throw EventLogError.storage(error)
@@ -38,19 +39,19 @@ extension EventLog {
     }
 
     private static func rotate(at directory: String, from current: KeySource, to new: KeySource,
-                               passphraseCost: PassphraseCost, timeout: Duration) throws -> KeyRotationReport {
-        let environment = try StoreEnvironment.open(directory, .exclusive(timeout))
+                               passphraseCost: PassphraseCost, timeout: Duration, options: EventLogOptions) throws -> KeyRotationReport {
+        let environment = try StoreEnvironment.open(directory, .exclusive(timeout), options: options)
         try environment.read { txn in try StoreOpening.checkFormat(in: txn) }
         return try environment.write { txn in
             let storeID = try StoreOpening.storeID(in: txn)
-            let oldMaster = try StoreOpening.masterKey(for: current, directory: directory, in: txn)
+            let oldMaster = try StoreOpening.masterKey(for: current, directory: directory, of: environment.backend, in: txn)
             try StoreOpening.checkKey(KeyHierarchy(master: oldMaster), storeID: storeID, in: txn)
             let old = try KeyHierarchy.load(master: oldMaster, storeID: storeID, in: txn)
             var kdf: [UInt8]?
             let newMaster: SecureBytes
             switch new {
             case .keyFile(let path):
-                try StoreOpening.refuseKeyInside(directory, keyPath: path)
+                try StoreOpening.refuseKeyInside(directory, of: environment.backend, keyPath: path)
                 newMaster = try MasterKeyFile.read(at: path)
             case .passphrase(let passphrase):
                 let salt = Sodium.randomBytes(count: MasterKeyFile.saltBytes)

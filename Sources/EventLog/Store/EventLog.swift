@@ -36,6 +36,8 @@ public final class EventLog: Sendable {
     private let mapHeadroom: Int
     /// The store's clock (``EventLogOptions/clock``).
     private let clock: @Sendable () -> Int64
+    /// The backends besides the built-in ones this log was opened with (``EventLogOptions/backends``).
+    let backends: [any StorageBackend]
 
     private init(directory: String, environment: StoreEnvironment, master: SecureBytes, options: EventLogOptions) throws {
         let storeIDBytes = try environment.read { txn in
@@ -67,6 +69,7 @@ public final class EventLog: Sendable {
         self.durable = options.durable
         self.mapHeadroom = options.mapHeadroom
         self.clock = options.clock
+        self.backends = options.backends
     }
 
     deinit {
@@ -91,7 +94,7 @@ public final class EventLog: Sendable {
     private static func createStore(at location: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
         var masterFromFile: SecureBytes?
         if case .keyFile(let path) = key {
-            try StoreOpening.refuseKeyInside(location, keyPath: path)
+            try StoreOpening.refuseKeyInside(location, of: try StorageBackends.backend(for: location, among: options.backends), keyPath: path)
             masterFromFile = try MasterKeyFile.read(at: path)
         }
         let (environment, master) = try StoreEnvironment.create(location, options: options) { txn in
@@ -111,7 +114,7 @@ public final class EventLog: Sendable {
 
     private static func openStore(at directory: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
         let environment = try StoreEnvironment.open(directory, .existing, options: options)
-        let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, in: txn) }
+        let master = try environment.read { txn in try StoreOpening.masterKey(for: key, directory: directory, of: environment.backend, in: txn) }
         return try EventLog(directory: directory, environment: environment, master: master, options: options)
     }
 

@@ -20,6 +20,10 @@ public struct EventLogOptions: Sendable {
     public var maximumBatchEvents = 16_384
     /// The store's clock for recorded-at times, in milliseconds since 1970.
     public var clock: @Sendable () -> Int64 = Self.systemClock
+    /// The storage backends besides LMDB (a directory) and memory (`memory:NAME`) that a location may
+    /// name: a module that adds one hands it here (`EventLogOptions().withPostgreSQL()`), so that a
+    /// program links only the backends it opens and none is found in process-wide state.
+    package var backends: [any StorageBackend] = []
 
     /// The system's time in milliseconds since 1970: the default ``clock``, and the time of a command
     /// that has no store open yet.

@@ -74,23 +74,24 @@ enum FormatMigration {
 
 extension EventLog {
     /// The format version of the store at `directory`, read without a key.
-    public static func formatVersion(at directory: String) throws -> UInt32 {
-        let environment = try StoreEnvironment.open(directory, .existing)
+    public static func formatVersion(at directory: String, options: EventLogOptions = EventLogOptions()) throws -> UInt32 {
+        let environment = try StoreEnvironment.open(directory, .existing, options: options)
         return try environment.read { txn in try StoreOpening.format(in: txn) }
     }
 
     /// Upgrades the store at `directory` to this build's format, checking the key first. Returns
     /// what was done (nothing for a store that is current). A store of a newer format is refused.
-    public static func migrate(at directory: String, key: KeySource) throws -> [String] {
+    public static func migrate(at directory: String, key: KeySource, options: EventLogOptions = EventLogOptions()) throws -> [String] {
         do {
             let master = try {
-                return try StoreEnvironment.open(directory, .existing).read { txn in
-                    let master = try StoreOpening.masterKey(for: key, directory: directory, in: txn)
+                let environment = try StoreEnvironment.open(directory, .existing, options: options)
+                return try environment.read { txn in
+                    let master = try StoreOpening.masterKey(for: key, directory: directory, of: environment.backend, in: txn)
                     try StoreOpening.checkKey(KeyHierarchy(master: master), storeID: try StoreOpening.storeID(in: txn), in: txn)
                     return master
                 }
             }()  // closed here; opened again creating the databases a newer format adds, now that the key is right
-            let environment = try StoreEnvironment.open(directory, .upgrading)
+            let environment = try StoreEnvironment.open(directory, .upgrading, options: options)
             return try environment.write { txn in
                 let format = try StoreOpening.format(in: txn)
                 guard format <= StoreLayout.formatVersion else {

@@ -79,8 +79,8 @@ enum StoreOpening {
     }
 
     /// The master key must never sit in the store directory, where a copy of the store would carry it.
-    static func refuseKeyInside(_ directory: String, keyPath: String) throws {
-        guard (try? StorageBackends.backend(for: directory))?.isDirectory == true else { return }  // a database never sees the key
+    static func refuseKeyInside(_ directory: String, of backend: any StorageBackend, keyPath: String) throws {
+        guard backend.isDirectory else { return }  // a database never sees the key
         let store = URL(fileURLWithPath: directory).standardizedFileURL.resolvingSymlinksInPath().path
         let key = URL(fileURLWithPath: keyPath).standardizedFileURL.resolvingSymlinksInPath().path
         if key.hasPrefix(store + "/") {
@@ -152,14 +152,15 @@ enum StoreOpening {
     }
 
     /// The master key from the key file, or from the passphrase with the store's salt and cost.
-    static func masterKey(for source: KeySource, directory: String, in txn: StoreTransaction) throws -> SecureBytes {
+    static func masterKey(for source: KeySource, directory: String, of backend: any StorageBackend,
+                          in txn: StoreTransaction) throws -> SecureBytes {
         let kdf = try txn.get(StoreLayout.meta, StoreLayout.passphraseKDFKey).map { Array($0) }
         switch source {
         case .keyFile(let path):
             guard kdf == nil else {
                 throw EventLogError(.wrongKey, "this store's key comes from a passphrase, not a key file; use --passphrase-env")
             }
-            try refuseKeyInside(directory, keyPath: path)
+            try refuseKeyInside(directory, of: backend, keyPath: path)
             return try MasterKeyFile.read(at: path)
         case .passphrase(let passphrase):
             guard let kdf else {

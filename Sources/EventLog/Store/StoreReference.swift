@@ -34,8 +34,8 @@ public struct StoreReference: Sendable {
         }
     }
 
-    /// Compacts the store (``EventLog/compact(at:waitingUpTo:)``): no log may be open on it.
+    /// Compacts the store (``EventLog/compact(at:waitingUpTo:options:)``): no log may be open on it.
     public func compact(waitingUpTo timeout: Duration = .seconds(10)) throws -> CompactionReport {
-        try EventLog.compact(at: location, waitingUpTo: timeout)
+        try EventLog.compact(at: location, waitingUpTo: timeout, options: options)
     }
 }

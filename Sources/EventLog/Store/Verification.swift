@@ -20,7 +20,7 @@ public struct VerificationReport: Sendable {
     /// Whether a checkpoint was given and the log was found consistent with it.
     public var anchorConsistent: Bool?
     /// Whether the records' content was authenticated (decrypted and decompressed): false for
-    /// ``EventLog/verifyWithoutKey(at:anchor:progress:)``, which checks everything else.
+    /// ``EventLog/verifyWithoutKey(at:anchor:options:progress:)``, which checks everything else.
     public var contentAuthenticated = true
     /// The problems found, the first ``maximumListed`` of them, in the order found.
     public var problems: [IntegrityProblem] = []
@@ -52,7 +52,7 @@ extension EventLog {
     /// removed, reordered or truncated, whoever holds the keys), and the RFC 9162 consistency proof
     /// from its size to now verifies.
     /// - Parameters:
-    ///   - checkingStructure: first check the data file's structure (``checkStructure(at:)``) in the
+    ///   - checkingStructure: first check the data file's structure (``checkStructure(at:options:)``) in the
     ///     verification's snapshot; pass false only right after checking it yourself.
     ///   - progress: called now and then with (records checked, records in all).
     public func verify(anchor: Checkpoint? = nil, checkingStructure: Bool = true,
@@ -71,9 +71,9 @@ extension EventLog {
     /// walks the file: LMDB keeps no checksums, and a damaged page header can crash whatever reads it.
     /// `verify` and `verifyWithoutKey` check it too; call this first on a file that may be damaged.
     /// A PostgreSQL store has no file of its own to check (the server keeps its pages): its report is empty.
-    public static func checkStructure(at directory: String) throws -> VerificationReport {
+    public static func checkStructure(at directory: String, options: EventLogOptions = EventLogOptions()) throws -> VerificationReport {
         var report = VerificationReport()
-        for problem in try StoreEnvironment.structureProblems(at: directory) { report.report(nil, problem) }
+        for problem in try StoreEnvironment.structureProblems(at: directory, options: options) { report.report(nil, problem) }
         return report
     }
 
@@ -83,13 +83,13 @@ extension EventLog {
     /// caller with the store's public verifier key). Not checked, and said so in
     /// ``VerificationReport/contentAuthenticated``: that the ciphertext authenticates and decompresses,
     /// which needs the data keys.
-    public static func verifyWithoutKey(at directory: String, anchor: Checkpoint? = nil,
+    public static func verifyWithoutKey(at directory: String, anchor: Checkpoint? = nil, options: EventLogOptions = EventLogOptions(),
                                         progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
-        var structure = try checkStructure(at: directory)
+        var structure = try checkStructure(at: directory, options: options)
         structure.contentAuthenticated = false
         guard structure.isIntact else { return structure }
         do {
-            let environment = try StoreEnvironment.open(directory, .existing)
+            let environment = try StoreEnvironment.open(directory, .existing, options: options)
             return try environment.read { txn in
                 try StoreOpening.checkFormat(in: txn)
                 let storeID = try StoreOpening.storeID(in: txn).withUnsafeBytes { UUID(bytes: $0) }

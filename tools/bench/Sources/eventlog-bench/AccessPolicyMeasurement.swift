@@ -18,7 +18,7 @@ struct AccessPolicyMeasurement {
     func run(reads: [Int]) async throws {
         for count in reads {
             let path = try measurements.freshStorePath("access-policy")
-            var options = EventLogOptions()
+            var options = benchOptions
             options.durable = false  // filling the store; the lookups only read
             let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: options)
             let access = AccessLog(log: log)

@@ -14,7 +14,7 @@ enum ComplianceMeasurement {
 
     /// verify, anchor and proofs on an existing store (the 1M small events of `run`).
     static func tree(store: String, key: String) throws {
-        let log = try EventLog.open(at: store, key: .keyFile(key))
+        let log = try EventLog.open(at: store, key: .keyFile(key), options: benchOptions)
         var report: VerificationReport?
         let verifying = try Report.time { report = try log.verify() }
         let size = report!.treeHead.size
@@ -40,7 +40,7 @@ enum ComplianceMeasurement {
 
     /// `audit check` over an existing sessions store.
     static func check(store: String, key: String) throws {
-        let log = try EventLog.open(at: store, key: .keyFile(key))
+        let log = try EventLog.open(at: store, key: .keyFile(key), options: benchOptions)
         for pass in ["first", "warm"] {
             var report: ViolationCheck.Report?
             let seconds = try Report.time { report = try ViolationCheck(log: log).run() }
@@ -54,7 +54,7 @@ enum ComplianceMeasurement {
         let measurements = Measurements(work: work)
         let path = measurements.storePath("erasure")
         let (erased, erasing) = try await erase(in: measurements)  // the log is released: compaction needs the store alone
-        let compaction = try EventLog.compact(at: path)
+        let compaction = try EventLog.compact(at: path, options: benchOptions)
         let seconds = Report.seconds(compaction.duration)
         Report.emit(["scenario": "erase-subject", "sessions_erased": erased, "erase_seconds": erasing,
                            "compaction_seconds": seconds, "bytes_before": compaction.bytesBefore, "bytes_after": compaction.bytesAfter,

@@ -17,7 +17,7 @@ struct ConcurrentIngestMeasurement {
         let measurements = Measurements(work: work)
         let path = measurements.storePath("ingest-concurrent")
         try? FileManager.default.removeItem(atPath: path)
-        let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
+        let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: benchOptions)
         var ingest = SessionIngest(log: log)
         ingest.recordsPositions = true
         let appender = ingest

@@ -14,7 +14,7 @@ struct IngestMeasurement {
         let measurements = Measurements(work: work)
         let path = measurements.storePath("ingest")
         try? FileManager.default.removeItem(atPath: path)
-        let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
+        let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: benchOptions)
         let bytes = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int ?? 0
         let clock = ContinuousClock()
         let started = clock.now

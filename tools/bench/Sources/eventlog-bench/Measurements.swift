@@ -44,7 +44,7 @@ struct Measurements {
     /// and the session dictionary `init` installs unless BENCH_NO_DICTIONARY is set.
     func freshSessionStore(_ name: String) throws -> EventLog {
         let path = try freshStorePath(name)
-        var options = EventLogOptions()
+        var options = benchOptions
         options.durable = false
         let log = try EventLog.create(at: path, key: .keyFile(keyPath), options: options)
         if ProcessInfo.processInfo.environment["BENCH_NO_DICTIONARY"] == nil { try SessionDictionary.install(in: log) }
@@ -55,7 +55,7 @@ struct Measurements {
     /// streams of 1,000 events each; the final sync is timed too.
     func batchedAppend(name: String, records: [[UInt8]], type: String, dictionary: [UInt8]) async throws {
         let path = try freshStorePath(name)
-        var options = EventLogOptions()
+        var options = benchOptions
         options.durable = false
         options.maximumBatchEvents = 1000
         if let gib = ProcessInfo.processInfo.environment["BENCH_MAP_HEADROOM_GIB"].flatMap(Int.init) { options.mapHeadroom = gib << 30 }
@@ -86,7 +86,7 @@ struct Measurements {
 
     /// Reads the whole log (leaf check, decrypt, decompress) twice: cold-ish, then warm.
     func scan(name: String) throws {
-        let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath))
+        let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath), options: benchOptions)
         try Scenarios.scan(name: name) {
             var seen = (events: 0, bytes: 0)
             try log.forEachEvent { event in
@@ -103,19 +103,19 @@ struct Measurements {
         for _ in 0..<21 {
             let clock = ContinuousClock()
             let started = clock.now
-            let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath))
+            let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath), options: benchOptions)
             samples.append(Report.seconds(clock.now - started))
             try log.close()
         }
         samples.sort()
-        Report.emit(["scenario": "open-\(name)", "events": try EventLog.open(at: storePath(name), key: .keyFile(keyPath)).eventCount(),
+        Report.emit(["scenario": "open-\(name)", "events": try EventLog.open(at: storePath(name), key: .keyFile(keyPath), options: benchOptions).eventCount(),
                    "median_ms": samples[samples.count / 2] * 1000, "max_ms": samples.last! * 1000])
     }
 
     /// `appenders` tasks, each appending one event at a time to its own stream and awaiting durability.
     func groupCommit(appenders: Int, eventsEach: Int, records: [[UInt8]], dictionary: [UInt8]) async throws {
         let path = try freshStorePath("group-\(appenders)")
-        let log = try EventLog.create(at: path, key: .keyFile(keyPath))
+        let log = try EventLog.create(at: path, key: .keyFile(keyPath), options: benchOptions)
         try log.installDictionary(dictionary)
         let streams = (0..<appenders).map { _ in StreamID() }
         try await Scenarios.durableAppends(appenders: appenders, eventsEach: eventsEach, records: records) { appender, _, record in
@@ -132,7 +132,7 @@ struct Measurements {
 
     /// A session's transcript read (Scenarios.transcriptRead) through `readStream`.
     func transcriptRead(name: String, events: Int) throws {
-        let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath))
+        let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath), options: benchOptions)
         try Scenarios.transcriptRead(name: name, events: events) { stream in
             try log.readStream(Self.stream(stream)) { $0.data.count }.count
         }

@@ -18,7 +18,7 @@ struct SessionGrowthMeasurement {
     func run(sizes: [Int]) async throws {
         for holds in sizes {
             let path = try measurements.freshStorePath("growth")
-            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
+            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: benchOptions)
             let session = UUID()
             let ingest = SessionIngest(log: log)
             var lines = [Self.line(["type": "session.started", "session": session.uuidString.lowercased(), "at": Self.time(0),

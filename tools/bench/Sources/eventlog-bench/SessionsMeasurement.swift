@@ -58,7 +58,7 @@ struct SessionsMeasurement {
         written += hour.events
         try log.close()
 
-        var result = try Self.rebuildAndList(try EventLog.open(at: path, key: .keyFile(measurements.keyPath)))
+        var result = try Self.rebuildAndList(try EventLog.open(at: path, key: .keyFile(measurements.keyPath), options: benchOptions))
         result.merge(["scenario": "projections", "events": written, "hour_session": hour.session.uuidString.lowercased(),
                       "hour_events": hour.events, "store": path, "key": measurements.keyPath]) { $1 }
         Report.emit(result)

@@ -19,7 +19,7 @@ struct StoreGrowthMeasurement {
     func run(sizes: [Int]) async throws {
         for sessions in sizes {
             let path = try measurements.freshStorePath("store-growth")
-            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
+            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: benchOptions)
             let ingest = SessionIngest(log: log)
             let ids = (0..<sessions).map { Self.sessionID($0) }
             var lines: [String] = []

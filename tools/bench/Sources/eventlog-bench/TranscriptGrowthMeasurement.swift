@@ -16,7 +16,7 @@ struct TranscriptGrowthMeasurement {
     func run(sizes: [Int]) async throws {
         for holds in sizes {
             let path = try measurements.freshStorePath("transcript-growth")
-            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath))
+            let log = try EventLog.create(at: path, key: .keyFile(measurements.keyPath), options: benchOptions)
             let ingest = SessionIngest(log: log)
             let (long, short) = (UUID(), UUID())
             var lines = [Self.started(long), Self.started(short), GrowthLines.commit(0, in: short)]

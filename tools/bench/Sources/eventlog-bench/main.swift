@@ -17,7 +17,8 @@ import EventLogPostgres
 import Foundation
 
 let arguments = CommandLine.arguments
-PostgresBackend.register()
+/// How the bench opens stores: a directory, or a PostgreSQL URL where a measurement takes one.
+let benchOptions = EventLogOptions().withPostgreSQL()
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("eventlog-bench: \(message)\n".utf8))
     exit(64)
@@ -122,10 +123,10 @@ case "export-store":
     try await ExportMeasurement(work: URL(fileURLWithPath: arguments[2]), sessions: sessions, segments: segments).makeStore()
 case "codec":
     guard arguments.count == 4 else { fail("usage: codec STORE KEY") }
-    try CodecMeasurement.run(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
+    try CodecMeasurement.run(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3]), options: benchOptions))
 case "rebuild":
     guard arguments.count == 4 else { fail("usage: rebuild STORE KEY") }
-    var result = try SessionsMeasurement.rebuildAndList(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3])))
+    var result = try SessionsMeasurement.rebuildAndList(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3]), options: benchOptions))
     result["scenario"] = "rebuild"
     Report.emit(result)
 
