@@ -32,9 +32,7 @@ public struct Exporter {
         self.log = log
         runner = ProjectionRunner(log: log)
         try runner.catchUp()
-        summaries = try runner.sessions().sorted { left, right in
-            (left.startedAt ?? 0, Hex.uuid(left.session)) < (right.startedAt ?? 0, Hex.uuid(right.session))
-        }
+        summaries = try runner.sessions().sortedByStart()
         summaryByID = Dictionary(uniqueKeysWithValues: summaries.map { ($0.session, $0) })
     }
 

@@ -103,9 +103,8 @@ extension ReplayCommand {
         return try runner.sessions()
             .filter { $0.runOf == nil && !$0.isShredded && (driveOptions.locale == nil || $0.locale == driveOptions.locale) }
             .filter { $0.hasLabels(wanted) }
-            .map { (key: SortKey(started: $0.startedAt ?? 0, id: $0.session), id: $0.session) }
-            .sorted { $0.key < $1.key }
-            .map(\.id)
+            .sortedByStart()
+            .map(\.session)
     }
 
     private func writeJUnit(_ outcomes: [DriveOutcome], to path: String) throws {

@@ -29,31 +29,12 @@ struct SessionsCommand: AsyncParsableCommand {
             let wanted = try SessionLabels.filter(labels, option: "--label")
             let runner = ProjectionRunner(log: try storeOptions.openLog())
             try runner.catchUp()
-            // By start time, then id: keys made once (formatting uuidString per comparison dominated the command).
-            let rows = try runner.sessions()
-                .filter { $0.hasLabels(wanted) }
-                .map { (key: SortKey(started: $0.startedAt ?? 0, id: $0.session), row: $0) }
-                .sorted { $0.key < $1.key }
+            let sessions = try runner.sessions().filter { $0.hasLabels(wanted) }.sortedByStart()
             let sink = try output.sink()
             var writer = RowWriter<SessionRow>(format: output.format, sink: sink)
-            for row in rows { try writer.write(SessionRow(summary: row.row)) }
+            for summary in sessions { try writer.write(SessionRow(summary: summary)) }
             try writer.finish()
             try sink.close()
         }
     }
-}
-
-/// Session list order: start time, then the id's bytes.
-struct SortKey: Comparable {
-    var started: Int64
-    var id: UUID
-
-    static func < (lhs: SortKey, rhs: SortKey) -> Bool {
-        if lhs.started != rhs.started { return lhs.started < rhs.started }
-        return withUnsafeBytes(of: lhs.id.uuid) { left in
-            withUnsafeBytes(of: rhs.id.uuid) { right in left.lexicographicallyPrecedes(right) }
-        }
-    }
-
-    static func == (lhs: SortKey, rhs: SortKey) -> Bool { lhs.started == rhs.started && lhs.id == rhs.id }
 }

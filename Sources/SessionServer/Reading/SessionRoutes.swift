@@ -91,34 +91,12 @@ enum SortOrder: String, CaseIterable {
 }
 
 /// Where a page of the session list ends: the last session's value of the sort key (its start time,
-/// duration or words) and its id (the list's order).
-struct PageCursor: Comparable, CustomStringConvertible {
-    var value: Int64
-    var id: UUID
+/// duration or words) and its id, written "VALUE.ID".
+typealias PageCursor = SessionListKey
 
+extension SessionListKey {
     init(summary: SessionSummary, sort: SessionSort) {
-        value = sort.value(of: summary)
-        id = summary.session
-    }
-
-    init(value: Int64, id: UUID) {
-        self.value = value
-        self.id = id
-    }
-
-    /// "VALUE.ID", as ``description`` writes it.
-    init?(_ text: String) {
-        let parts = text.split(separator: ".", maxSplits: 1)
-        guard parts.count == 2, let value = Int64(parts[0]), let id = UUID(uuidString: String(parts[1])) else { return nil }
-        self.value = value
-        self.id = id
-    }
-
-    var description: String { "\(value).\(id.uuidString.lowercased())" }
-
-    static func < (lhs: PageCursor, rhs: PageCursor) -> Bool {
-        if lhs.value != rhs.value { return lhs.value < rhs.value }
-        return withUnsafeBytes(of: lhs.id.uuid) { left in withUnsafeBytes(of: rhs.id.uuid) { left.lexicographicallyPrecedes($0) } }
+        self.init(value: sort.value(of: summary), id: summary.session)
     }
 }
 
