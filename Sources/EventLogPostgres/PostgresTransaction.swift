@@ -97,6 +97,8 @@ final class PostgresTransaction: StorageTransaction {
 
     /// Reads the values of the keys of every table named, one query per table, all in one round trip;
     /// `get` then answers from them. Keys `get` can answer already are not asked for again.
+    var readsAhead: Bool { true }
+
     func prefetch(_ requests: KeyReads) throws {
         let (requests, statements) = try queries(reading: requests)
         guard !statements.isEmpty else { return }

@@ -34,6 +34,10 @@ package protocol StorageTransaction {
     /// trip to a server. By default nothing: a backend that reads from memory needs none.
     func prefetch(_ requests: KeyReads) throws
 
+    /// Whether ``prefetch(_:)`` does anything: a caller need not gather keys for a backend that reads from
+    /// memory. By default false.
+    var readsAhead: Bool { get }
+
     /// How many entries `table` holds.
     func count(_ table: String) throws -> Int
 
@@ -77,6 +81,8 @@ extension StorageTransaction {
     }
 
     package func prefetch(_ requests: KeyReads) throws {}
+
+    package var readsAhead: Bool { false }
 
     package func structureProblems() -> [String] { [] }
 

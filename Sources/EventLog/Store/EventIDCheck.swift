@@ -8,9 +8,15 @@ struct EventIDCheck {
     mutating func check(_ records: some Collection<ChunkDecoder.Entry>, in txn: StoreTransaction,
                         report: inout VerificationReport) throws {
         let headers = records.compactMap { record in RecordHeader(parsing: record.record).map { (record.position, $0) } }
-        let keys = headers.map { StoreLayout.eventIDKey($0.1.stream, $0.1.eventID) }
-        try txn.prefetch([(StoreLayout.eventIDs, keys)])
-        for ((position, header), key) in zip(headers, keys) {
+        if txn.readsAhead {
+            try txn.prefetch([(StoreLayout.eventIDs, headers.map { StoreLayout.eventIDKey($0.1.stream, $0.1.eventID) })])
+        }
+        var key = [UInt8](repeating: 0, count: 32)  // stream ‖ event id, written over for each record
+        for (position, header) in headers {
+            key.withUnsafeMutableBytes { key in
+                withUnsafeBytes(of: header.stream.uuid) { key.baseAddress!.copyMemory(from: $0.baseAddress!, byteCount: 16) }
+                withUnsafeBytes(of: header.eventID.uuid) { (key.baseAddress! + 16).copyMemory(from: $0.baseAddress!, byteCount: 16) }
+            }
             guard let (number, place) = try txn.get(StoreLayout.eventIDs, key).flatMap(StreamIndex.eventIDEntry) else {
                 report.report(position, "event \(header.eventID) of stream \(StreamID(header.stream)) at position \(position) is missing from event-ids")
                 continue

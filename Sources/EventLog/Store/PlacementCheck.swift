@@ -8,6 +8,7 @@ struct PlacementCheck {
     /// Reads ahead, in one round trip on PostgreSQL, the runs a chunk's records will be looked up in: in an intact
     /// index, a record its stream's kept run does not hold is the first of the next run, whose key is its own.
     func prefetch(_ records: some Sequence<(stream: StreamID, number: UInt64)>, in txn: StoreTransaction) throws {
+        guard txn.readsAhead else { return }
         let keys = records.filter { runs[$0.stream]?.numbers.contains($0.number) != true }.map { StreamRun.key($0.stream, $0.number) }
         try txn.prefetch(StoreLayout.streamRuns, keys: keys)
     }

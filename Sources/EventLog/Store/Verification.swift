@@ -268,11 +268,10 @@ extension EventLog {
         report.checkedRecords += 1
         switch opened {
         case .success(let event):
-            let expectedNumber = nextNumbers[event.stream] ?? 0
+            let expectedNumber = exchange(&nextNumbers[event.stream, default: 0], event.number + 1)  // one hash of the id, not two
             if event.number != expectedNumber {
                 report.report(position, "record at position \(position) is number \(event.number) of stream \(event.stream), expected \(expectedNumber)")
             }
-            nextNumbers[event.stream] = event.number + 1
             return event
         case .failure(let error):
             if let error = error as? EventLogError, error.code == .keyDestroyed {
@@ -348,4 +347,10 @@ extension EventLog {
             }
         }
     }
+}
+
+/// `value`'s old value, after putting `new` in its place.
+private func exchange<T>(_ value: inout T, _ new: T) -> T {
+    defer { value = new }
+    return value
 }
