@@ -86,7 +86,10 @@ struct Measurements {
 
     /// Reads the whole log (leaf check, decrypt, decompress) twice: cold-ish, then warm.
     func scan(name: String) throws {
-        let log = try EventLog.open(at: storePath(name), key: .keyFile(keyPath), options: benchOptions)
+        try Self.scan(try EventLog.open(at: storePath(name), key: .keyFile(keyPath), options: benchOptions), name: name)
+    }
+
+    static func scan(_ log: EventLog, name: String) throws {
         try Scenarios.scan(name: name) {
             var seen = (events: 0, bytes: 0)
             try log.forEachEvent { event in

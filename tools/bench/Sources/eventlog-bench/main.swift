@@ -1,5 +1,6 @@
 // eventlog-bench prepare DATA_DIR SMALL_EVENTS
 // eventlog-bench run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
+// eventlog-bench scan STORE KEY                           the whole log read twice (forEachEvent), as `run` does
 // eventlog-bench ingest-concurrent WORK_DIR WRITERS BATCH SECONDS   (serve's library baseline, tools/serve/bench)
 // eventlog-bench backends DATA_DIR WORK_DIR SMALL_EVENTS POSTGRES_URL
 // eventlog-bench access-policy WORK_DIR SAMPLES [READS…]   finding the access policy with READS reads recorded
@@ -130,6 +131,9 @@ case "rebuild":
     result["scenario"] = "rebuild"
     Report.emit(result)
 
+case "scan":
+    guard arguments.count == 4 else { fail("usage: scan STORE KEY") }
+    try Measurements.scan(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3]), options: benchOptions), name: "store")
 case "verify-tree":
     guard arguments.count == 4 else { fail("usage: verify-tree STORE KEY") }
     try ComplianceMeasurement.tree(store: arguments[2], key: arguments[3])
