@@ -43,7 +43,7 @@ import TestSupport
             }
             // A cursor naming no session (the session it named is gone) still pages from where it points.
             var query = SessionQuery()
-            query.after = PageCursor(value: 1_795_255_201_500, id: UUID())
+            query.after = SessionListKey(value: 1_795_255_201_500, id: UUID())
             query.limit = 10
             var byPass = query
             byPass.startedAfter = .min

@@ -59,8 +59,8 @@ struct SessionRoutes {
         query.labels = try SessionLabels.filter(parameters.getAll("label"), option: "label")
         if let sort = try parameters.choice("sort", SessionSort.self) { query.sort = sort }
         if let order = try parameters.choice("order", SortOrder.self) { query.descending = order == .desc }
-        query.after = try parameters.single("after").map { value -> PageCursor in
-            guard let cursor = PageCursor(value) else {
+        query.after = try parameters.single("after").map { value -> SessionListKey in
+            guard let cursor = SessionListKey(value) else {
                 throw Problem.badRequest("after \(value) is not a cursor (the `next` of a page: a number, a dot and a session id)")
             }
             return cursor
@@ -88,16 +88,6 @@ struct SessionRoutes {
 /// The order of a page: `asc` or `desc`.
 enum SortOrder: String, CaseIterable {
     case asc, desc
-}
-
-/// Where a page of the session list ends: the last session's value of the sort key (its start time,
-/// duration or words) and its id, written "VALUE.ID".
-typealias PageCursor = SessionListKey
-
-extension SessionListKey {
-    init(summary: SessionSummary, sort: SessionSort) {
-        self.init(value: sort.value(of: summary), id: summary.session)
-    }
 }
 
 /// `{"sessions": [...], "next": cursor|null, "matching": N}`.

@@ -1,5 +1,4 @@
 import Foundation
-import Projections
 import SessionModel
 import Synchronization
 
@@ -7,13 +6,16 @@ import Synchronization
 /// (``ProjectionRunner/foldSessionList(from:rows:)``, the persisted list's own fold): a page of the list,
 /// filtered and sorted, is found without reading the store, in one pass over the sessions (a page of the
 /// whole list in start order, by its cursor: docs/PERFORMANCE.md, "How costs grow with the store"), and
-/// bringing it up to date takes no lock of the store, so that readers do not wait behind writers (``ViewCatchUp``).
-final class SessionCatalog: Sendable {
+/// bringing it up to date takes no lock of the store, so that readers do not wait behind writers (the server's
+/// `ViewCatchUp` runs it).
+package final class SessionCatalog: Sendable {
     private let list = Mutex(OrderedList())
 
+    package init() {}
+
     /// Folds every event committed before this call into the copy: the first time, the persisted list
-    /// and the events after its checkpoint. One caller at a time (``ViewCatchUp`` runs it on a queue).
-    func catchUp(with runner: ProjectionRunner) throws {
+    /// and the events after its checkpoint. One caller at a time (the server runs it on a queue).
+    package func catchUp(with runner: ProjectionRunner) throws {
         let position: UInt64
         if let reflects = list.withLock({ $0.reflects }) {
             position = reflects
@@ -36,13 +38,13 @@ final class SessionCatalog: Sendable {
     }
 
     /// The row of `session`, when the list holds it.
-    func row(of session: UUID) -> SessionSummary? {
+    package func row(of session: UUID) -> SessionSummary? {
         list.withLock { $0.summary(session) }
     }
 
     /// The page `query` asks for: one pass over the sessions' facts (plain values), which keeps the
     /// `limit + 1` first in the order asked for; only those are read whole.
-    func page(_ query: SessionQuery) -> SessionCatalogPage {
+    package func page(_ query: SessionQuery) -> SessionCatalogPage {
         list.withLock { list in
             let filter = CompiledQuery(query, subjects: list.subjectNumbers)
             if query.sort == .started, query.labels.isEmpty, filter.matchesEverything {
@@ -73,24 +75,24 @@ final class SessionCatalog: Sendable {
     }
 
     /// The runs of `session`, in start order.
-    func runs(of session: UUID) -> [SessionSummary] {
+    package func runs(of session: UUID) -> [SessionSummary] {
         list.withLock { list in
             (list.runs[session] ?? []).compactMap { id in list.keys[id].flatMap(list.index(of:)).map { list.entries[$0] } }
         }
     }
 
     /// How many runs each session has.
-    func runCount(of session: UUID) -> Int {
+    package func runCount(of session: UUID) -> Int {
         list.withLock { $0.runs[session]?.count ?? 0 }
     }
 }
 
 /// The catalog's sessions, kept in start order.
 private struct OrderedList {
-    /// Every session, ordered by ``PageCursor`` on its start time; `facts[i]` is `entries[i]`'s.
+    /// Every session, ordered by ``SessionListKey`` on its start time; `facts[i]` is `entries[i]`'s.
     var entries: [SessionSummary] = []
     var facts: [SessionFacts] = []
-    var keys: [UUID: PageCursor] = [:]
+    var keys: [UUID: SessionListKey] = [:]
     /// Each subject's number in ``SessionFacts/subject`` (0: none).
     var subjectNumbers: [SubjectHash: Int32] = [:]
     /// The runs (replays into a system under test) of each session replayed.
@@ -103,7 +105,7 @@ private struct OrderedList {
     }
 
     mutating func place(_ summary: SessionSummary) {
-        let key = PageCursor(summary: summary, sort: .started)
+        let key = SessionListKey(summary: summary, sort: .started)
         if let old = keys[summary.session], let index = index(of: old) {
             if old == key {
                 entries[index] = summary
@@ -121,8 +123,8 @@ private struct OrderedList {
     }
 
     mutating func rebuild(_ sessions: [SessionSummary]) {
-        entries = sessions.sorted { PageCursor(summary: $0, sort: .started) < PageCursor(summary: $1, sort: .started) }
-        keys = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, PageCursor(summary: $0, sort: .started)) })
+        entries = sessions.sorted { SessionListKey(summary: $0, sort: .started) < SessionListKey(summary: $1, sort: .started) }
+        keys = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, SessionListKey(summary: $0, sort: .started)) })
         facts = []
         facts.reserveCapacity(entries.count)
         for summary in entries { facts.append(SessionFacts(summary, subject: subjectNumber(summary.subject))) }
@@ -139,7 +141,7 @@ private struct OrderedList {
     }
 
     /// The first index whose key is not below `key`.
-    private func insertionPoint(of key: PageCursor) -> Int {
+    private func insertionPoint(of key: SessionListKey) -> Int {
         var (low, high) = (0, facts.count)
         while low < high {
             let middle = (low + high) / 2
@@ -148,14 +150,14 @@ private struct OrderedList {
         return low
     }
 
-    func index(of key: PageCursor) -> Int? {
+    func index(of key: SessionListKey) -> Int? {
         let index = insertionPoint(of: key)
         return index < facts.count && facts[index].key(.started) == key ? index : nil
     }
 
     /// A page of the whole list in the order it is kept: found by its cursor, not by a pass over every
     /// session, so that the list's first page and each next one cost the same at any size.
-    func pageInStartOrder(after cursor: PageCursor?, limit: Int, descending: Bool) -> SessionCatalogPage {
+    func pageInStartOrder(after cursor: SessionListKey?, limit: Int, descending: Bool) -> SessionCatalogPage {
         let wanted = limit < facts.count ? limit + 1 : facts.count  // one more than the page tells whether a next one exists
         let picked: [Int]
         if descending {
@@ -197,11 +199,11 @@ private struct SessionFacts {
         isRun = summary.runOf != nil
     }
 
-    func key(_ sort: SessionSort) -> PageCursor {
+    func key(_ sort: SessionSort) -> SessionListKey {
         switch sort {
-        case .started: PageCursor(value: started, id: id)
-        case .duration: PageCursor(value: duration, id: id)
-        case .words: PageCursor(value: words, id: id)
+        case .started: SessionListKey(value: started, id: id)
+        case .duration: SessionListKey(value: duration, id: id)
+        case .words: SessionListKey(value: words, id: id)
         }
     }
 }
@@ -263,7 +265,7 @@ private struct BoundedBest {
     let capacity: Int
     let descending: Bool
     /// A heap whose top is the worst kept key.
-    private var heap: [(key: PageCursor, index: Int)] = []
+    private var heap: [(key: SessionListKey, index: Int)] = []
 
     init(capacity: Int, descending: Bool) {
         self.capacity = capacity
@@ -271,9 +273,9 @@ private struct BoundedBest {
     }
 
     /// Whether `a` comes before `b` in the order asked for.
-    private func precedes(_ a: PageCursor, _ b: PageCursor) -> Bool { descending ? b < a : a < b }
+    private func precedes(_ a: SessionListKey, _ b: SessionListKey) -> Bool { descending ? b < a : a < b }
 
-    mutating func offer(_ key: PageCursor, _ index: Int) {
+    mutating func offer(_ key: SessionListKey, _ index: Int) {
         if heap.count < capacity {
             heap.append((key, index))
             siftUp(heap.count - 1)
@@ -283,7 +285,7 @@ private struct BoundedBest {
         }
     }
 
-    func sorted() -> [(key: PageCursor, index: Int)] {
+    func sorted() -> [(key: SessionListKey, index: Int)] {
         heap.sorted { precedes($0.key, $1.key) }
     }
 
@@ -312,10 +314,10 @@ private struct BoundedBest {
 }
 
 /// What the session list is ordered by.
-enum SessionSort: String, CaseIterable, Sendable {
+package enum SessionSort: String, CaseIterable, Sendable {
     case started, duration, words
 
-    func value(of summary: SessionSummary) -> Int64 {
+    package func value(of summary: SessionSummary) -> Int64 {
         switch self {
         case .started: summary.startedAt ?? 0
         case .duration: summary.durationMilliseconds ?? -1
@@ -325,27 +327,29 @@ enum SessionSort: String, CaseIterable, Sendable {
 }
 
 /// A request for a page of the session list.
-struct SessionQuery {
-    var status: SessionSummary.Status?
-    var subject: SubjectHash?
+package struct SessionQuery {
+    package init() {}
+
+    package var status: SessionSummary.Status?
+    package var subject: SubjectHash?
     /// Hex digits the session id starts with (dashes ignored).
-    var idPrefix: [UInt8] = []
-    var startedAfter: Int64?
-    var startedBefore: Int64?
+    package var idPrefix: [UInt8] = []
+    package var startedAfter: Int64?
+    package var startedBefore: Int64?
     /// Only runs (replays), or only sessions that are not runs.
-    var runs: Bool?
+    package var runs: Bool?
     /// Only sessions with these labels (each name with this value).
-    var labels: [(name: String, value: String)] = []
-    var sort: SessionSort = .started
-    var descending = false
-    var after: PageCursor?
-    var limit = 100
+    package var labels: [(name: String, value: String)] = []
+    package var sort: SessionSort = .started
+    package var descending = false
+    package var after: SessionListKey?
+    package var limit = 100
     /// The subjects whose sessions the asker may see; nil: everyone's.
-    var readableSubjects: [SubjectHash]?
+    package var readableSubjects: [SubjectHash]?
 
     /// Every session (no page limit) of `subject`, or of everyone, that a principal limited to
     /// `readableSubjects` may see: what an export or a bundle takes.
-    static func all(of subject: SubjectHash? = nil, readableSubjects: [SubjectHash]? = nil) -> SessionQuery {
+    package static func all(of subject: SubjectHash? = nil, readableSubjects: [SubjectHash]? = nil) -> SessionQuery {
         var query = SessionQuery()
         query.subject = subject
         query.readableSubjects = readableSubjects
@@ -354,7 +358,7 @@ struct SessionQuery {
     }
 
     /// The nibbles of `text` when it is hex digits (and dashes), at most 32; nil otherwise.
-    static func idPrefix(_ text: String) -> [UInt8]? {
+    package static func idPrefix(_ text: String) -> [UInt8]? {
         var nibbles: [UInt8] = []
         for character in text.lowercased() where character != "-" {
             guard let value = character.hexDigitValue, nibbles.count < 32 else { return nil }
@@ -366,8 +370,15 @@ struct SessionQuery {
 
 /// A page of the session list: its sessions, the cursor of the next page (nil on the last), and how
 /// many sessions match the filters on all pages.
-struct SessionCatalogPage {
-    var sessions: [SessionSummary]
-    var next: PageCursor?
-    var matching: Int
+package struct SessionCatalogPage {
+    package var sessions: [SessionSummary]
+    package var next: SessionListKey?
+    package var matching: Int
+}
+
+extension SessionListKey {
+    /// `summary`'s place in the list sorted by `sort`.
+    package init(summary: SessionSummary, sort: SessionSort) {
+        self.init(value: sort.value(of: summary), id: summary.session)
+    }
 }
