@@ -83,7 +83,7 @@ let package = Package(
         .target(name: "Audio", dependencies: ["Failures", "CSndFile"]),
         // The dictation vocabulary and its codec over plain bytes: no C library, no storage. The payload
         // messages are generated from docs/session-events.proto (Generated/, tools/protobuf/generate).
-        .target(name: "SessionModel", dependencies: ["Failures", "HexCoding", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .target(name: "SessionModel", dependencies: ["Failures", "HexCoding", "Output", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         // Session events on the log: the codec's log events, which stream holds what, the dictionary.
@@ -120,7 +120,7 @@ let package = Package(
         // server is in SessionServer.
         .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog"]),
         // The rows the CLI prints and the server answers with, one rendering for both (docs/OUTPUT.md).
-        .target(name: "OutputRows", dependencies: ["Compliance", "Output", "Projections", "Ingest", "Replay", "SessionModel"]),
+        .target(name: "OutputRows", dependencies: ["Compliance", "Output", "Projections", "Replay", "SessionModel"]),
         // `serve --jwks`: JWS signatures checked with the system's libcrypto, which the log already links
         // (jwt-kit would bring swift-crypto's BoringSSL, swift-certificates and SwiftASN1: docs/SERVER.md).
         .target(name: "WebTokens", dependencies: ["CCrypto"]),

@@ -1,5 +1,5 @@
 import Foundation
-import Ingest
+import SessionModel
 import Output
 import Projections
 

@@ -3,6 +3,7 @@ import Foundation
 import Ingest
 import Output
 import SessionLog
+import SessionModel
 
 struct EventsCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -1,4 +1,4 @@
-import Ingest
+import SessionModel
 
 /// Why a drive of a system under test failed. Nothing of a failed drive is stored.
 public enum ReplayDriveError: Error, Sendable, Equatable, CustomStringConvertible {

@@ -5,6 +5,7 @@ import HTTPTypes
 import Ingest
 import Output
 import ServiceLifecycle
+import SessionModel
 
 /// `POST /v1/events` (NDJSON in the ingest shape, all or nothing, durable before the answer) and
 /// `GET /v1/events` (the log's live tail as Server-Sent Events).

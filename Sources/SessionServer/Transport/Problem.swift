@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Ingest
 import Output
+import SessionModel
 
 /// An error answer as RFC 9457 `application/problem+json`: a type URI, a title, the status and, where the
 /// client can act on it, a detail naming what is wrong and where (docs/SERVER.md, "Problems").

@@ -4,10 +4,10 @@ import Foundation
 /// took about 60% of ingest time building NSDictionary and NSNumber objects. Rejects what the RFC
 /// rejects (trailing commas, leading zeros, control characters and lone surrogates in strings,
 /// invalid UTF-8, trailing content), plus duplicate keys and nesting deeper than 64 levels.
-struct JSONParser {
-    static let maximumDepth = 64
+package struct JSONParser {
+    package static let maximumDepth = 64
 
-    static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
+    package static func parse(_ data: Data) throws(JSONSyntaxError) -> JSONValue {
         let result: Result<JSONValue, JSONSyntaxError> = data.withUnsafeBytes { raw in
             var parser = JSONParser(bytes: raw)
             do throws(JSONSyntaxError) {

@@ -1,4 +1,3 @@
-
 /// One thing wrong with an ingest file, precise enough to fix: the line, the field and why.
 public struct IngestProblem: Hashable, Sendable, CustomStringConvertible {
     /// 1-based line number in the file.

@@ -1,6 +1,6 @@
 /// A parsed JSON value (RFC 8259). Objects keep their members in order; ingest lines are small
 /// flat objects, where a linear lookup beats hashing.
-enum JSONValue: Equatable {
+package enum JSONValue: Equatable {
     case null
     case bool(Bool)
     case number(JSONNumber)
@@ -9,29 +9,29 @@ enum JSONValue: Equatable {
     case object(JSONObject)
 }
 
-struct JSONNumber: Equatable {
-    var double: Double
+package struct JSONNumber: Equatable {
+    package var double: Double
     /// The exact value when the number is integral and fits; `1.0` and `1e3` count as integers.
-    var integer: Int64?
+    package var integer: Int64?
 }
 
-struct JSONObject: Equatable {
-    var members: [(key: String, value: JSONValue)]
+package struct JSONObject: Equatable {
+    package var members: [(key: String, value: JSONValue)]
 
-    subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         for member in members where member.key == key { return member.value }
         return nil
     }
 
-    var count: Int { members.count }
+    package var count: Int { members.count }
 
-    static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
+    package static func == (lhs: JSONObject, rhs: JSONObject) -> Bool {
         lhs.members.elementsEqual(rhs.members) { $0.key == $1.key && $0.value == $1.value }
     }
 }
 
 /// Why a text is not JSON, and at which byte offset.
-struct JSONSyntaxError: Error, Equatable {
-    var offset: Int
-    var reason: String
+package struct JSONSyntaxError: Error, Equatable {
+    package var offset: Int
+    package var reason: String
 }

@@ -1,7 +1,6 @@
 import Foundation
-@testable import Ingest
 import PropertyBased
-import SessionModel
+@testable import SessionModel
 import Testing
 import TestSupport
 

@@ -1,28 +1,27 @@
 import Foundation
 import Output
-import SessionModel
 
 /// Typed access to one NDJSON line's fields, collecting a problem for each field that is missing,
 /// of the wrong type or out of range, and for each field the event type does not have.
-struct JSONFields {
-    let object: JSONObject
-    let line: Int
-    private(set) var problems: [IngestProblem] = []
+package struct JSONFields {
+    package let object: JSONObject
+    package let line: Int
+    package private(set) var problems: [IngestProblem] = []
     /// The names asked for; only consulted when the line holds more fields than were found.
     private var asked: [String] = []
     private var found = 0
 
-    init(_ object: JSONObject, line: Int) {
+    package init(_ object: JSONObject, line: Int) {
         self.object = object
         self.line = line
     }
 
-    mutating func problem(_ field: String?, _ reason: String) {
+    package mutating func problem(_ field: String?, _ reason: String) {
         problems.append(IngestProblem(line: line, field: field, reason: reason))
     }
 
     /// Reports every field that was not asked for.
-    mutating func rejectUnknownFields() {
+    package mutating func rejectUnknownFields() {
         guard found < object.count else { return }
         let known = Set(asked)
         for field in object.members.map(\.key).sorted() where !known.contains(field) {
@@ -44,7 +43,7 @@ struct JSONFields {
         return value
     }
 
-    mutating func string(_ field: String, required: Bool = true, nonEmpty: Bool = true, maxBytes: Int = 1 << 20) -> String? {
+    package mutating func string(_ field: String, required: Bool = true, nonEmpty: Bool = true, maxBytes: Int = 1 << 20) -> String? {
         guard let raw = value(field, required: required) else { return nil }
         guard case .string(let string) = raw else {
             problem(field, "must be a string")
@@ -56,7 +55,7 @@ struct JSONFields {
     }
 
     /// A string, or an integer given as a number (segment ids come both ways).
-    mutating func identifier(_ field: String) -> String? {
+    package mutating func identifier(_ field: String) -> String? {
         guard let raw = value(field, required: true) else { return nil }
         if case .string(let string) = raw, !string.isEmpty { return string }
         if case .number(let number) = raw, let integer = number.integer { return String(integer) }
@@ -64,7 +63,7 @@ struct JSONFields {
         return nil
     }
 
-    mutating func integer(_ field: String, in range: ClosedRange<Int64>, required: Bool = true) -> Int64? {
+    package mutating func integer(_ field: String, in range: ClosedRange<Int64>, required: Bool = true) -> Int64? {
         guard let raw = value(field, required: required) else { return nil }
         guard case .number(let number) = raw, let integer = number.integer else {
             problem(field, "must be an integer")
@@ -77,11 +76,11 @@ struct JSONFields {
         return integer
     }
 
-    mutating func milliseconds(_ field: String) -> UInt64? {
+    package mutating func milliseconds(_ field: String) -> UInt64? {
         integer(field, in: 0...Int64(Int64.max / 2)).map(UInt64.init)
     }
 
-    mutating func number(_ field: String, in range: ClosedRange<Double>, required: Bool = false) -> Double? {
+    package mutating func number(_ field: String, in range: ClosedRange<Double>, required: Bool = false) -> Double? {
         guard let raw = value(field, required: required) else { return nil }
         guard case .number(let number) = raw else {
             problem(field, "must be a number")
@@ -94,7 +93,7 @@ struct JSONFields {
         return number.double
     }
 
-    mutating func uuid(_ field: String, required: Bool) -> UUID? {
+    package mutating func uuid(_ field: String, required: Bool) -> UUID? {
         guard let raw = value(field, required: required) else { return nil }
         guard case .string(let string) = raw, let uuid = Self.parseUUID(string) else {
             problem(field, "must be a UUID such as 7d444840-9dc0-11d1-b245-5ffdce74fad2")
@@ -103,7 +102,7 @@ struct JSONFields {
         return uuid
     }
 
-    mutating func timestamp(_ field: String, required: Bool = true) -> Int64? {
+    package mutating func timestamp(_ field: String, required: Bool = true) -> Int64? {
         guard let raw = value(field, required: required) else { return nil }
         guard case .string(let string) = raw, let milliseconds = RFC3339.milliseconds(string) else {
             problem(field, "must be an RFC 3339 UTC time such as 2026-11-21T10:00:00.250Z")
@@ -113,7 +112,7 @@ struct JSONFields {
     }
 
     /// An object of string members (a session's labels), each name once.
-    mutating func stringMap(_ field: String) -> [String: String]? {
+    package mutating func stringMap(_ field: String) -> [String: String]? {
         guard let raw = value(field, required: false) else { return nil }
         guard case .object(let object) = raw else {
             problem(field, "must be an object of strings")
@@ -133,7 +132,7 @@ struct JSONFields {
         return map
     }
 
-    mutating func array(_ field: String) -> [JSONValue]? {
+    package mutating func array(_ field: String) -> [JSONValue]? {
         guard let raw = value(field, required: false) else { return nil }
         guard case .array(let array) = raw else {
             problem(field, "must be an array")
@@ -143,7 +142,7 @@ struct JSONFields {
     }
 
     /// Parses `8-4-4-4-12` hex digits (either case) without Foundation's scanf-based parser.
-    static func parseUUID(_ string: String) -> UUID? {
+    package static func parseUUID(_ string: String) -> UUID? {
         var bytes = [UInt8](repeating: 0, count: 16)
         var count = 0
         var high: UInt8?
