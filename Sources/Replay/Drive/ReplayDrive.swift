@@ -154,5 +154,5 @@ public struct ReplayDrive: Sendable {
         return fed
     }
 
-    static func wallMilliseconds() -> Int64 { Int64((Date().timeIntervalSince1970 * 1000).rounded()) }
+    static func wallMilliseconds() -> Int64 { EventLogOptions.systemClock() }
 }
