@@ -105,7 +105,7 @@ private struct OrderedList {
     }
 
     mutating func place(_ summary: SessionSummary) {
-        let key = SessionListKey(summary: summary, sort: .started)
+        let key = SessionListKey(startOf: summary)
         if let old = keys[summary.session], let index = index(of: old) {
             if old == key {
                 entries[index] = summary
@@ -123,8 +123,8 @@ private struct OrderedList {
     }
 
     mutating func rebuild(_ sessions: [SessionSummary]) {
-        entries = sessions.sorted { SessionListKey(summary: $0, sort: .started) < SessionListKey(summary: $1, sort: .started) }
-        keys = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, SessionListKey(summary: $0, sort: .started)) })
+        entries = sessions.sortedByStart()
+        keys = Dictionary(uniqueKeysWithValues: entries.map { ($0.session, SessionListKey(startOf: $0)) })
         facts = []
         facts.reserveCapacity(entries.count)
         for summary in entries { facts.append(SessionFacts(summary, subject: subjectNumber(summary.subject))) }

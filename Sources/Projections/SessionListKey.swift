@@ -13,7 +13,7 @@ public struct SessionListKey: Comparable, Hashable, Sendable, CustomStringConver
 
     /// `summary`'s place in start order (a session with no start time first).
     public init(startOf summary: SessionSummary) {
-        self.init(value: summary.startedAt ?? 0, id: summary.session)
+        self.init(summary: summary, sort: .started)
     }
 
     /// "VALUE.ID", as ``description`` writes it (the server's page cursor).

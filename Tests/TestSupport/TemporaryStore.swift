@@ -35,11 +35,11 @@ public struct TemporaryStore {
     public var keyPath: String { root.appendingPathComponent("master.key").path }
     public var key: KeySource { .keyFile(keyPath) }
 
-    public func create(_ options: EventLogOptions = .testing) throws -> EventLog {
+    public func create(_ options: EventLogOptions = EventLogOptions()) throws -> EventLog {
         try EventLog.create(at: storePath, key: key, options: options.withPostgreSQL())
     }
 
-    public func open(_ options: EventLogOptions = .testing) throws -> EventLog {
+    public func open(_ options: EventLogOptions = EventLogOptions()) throws -> EventLog {
         try EventLog.open(at: storePath, key: key, options: options.withPostgreSQL())
     }
 
