@@ -44,8 +44,9 @@ let package = Package(
         // `replay --drive`: the system under test as a child process with async pipes and a teardown.
         .package(url: "https://github.com/swiftlang/swift-subprocess", from: "1.0.2"),
         .package(url: "https://github.com/apple/swift-system", from: "1.8.1"),
-        // `sessionstore witness serve`: the C2SP tlog-witness HTTP endpoint.
-        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
+        // `sessionstore serve` and `witness serve`. Without its default trait `ConfigurationSupport`, which would
+        // build swift-configuration for a reader of settings the server does not use (docs/PERFORMANCE.md, "Build").
+        .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1", traits: ["FullFoundation"]),
         // `sessionstore serve`: /metrics in Prometheus' text format, fed through swift-metrics.
         .package(url: "https://github.com/apple/swift-metrics", from: "2.13.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
