@@ -32,13 +32,15 @@ struct IngestLineParser {
     /// The keyed hash of an identifier (the store's subject-hashing key).
     let hashIdentifier: @Sendable (String) -> [UInt8]
     let codec: SessionEventCodec
+    /// When set, the one session every line must name (a live stream's).
+    var session: UUID?
 
     static let storeWrittenTypes: Set<EventType> = [.retentionPurged, .subjectErased, .exportPerformed, .retentionPolicySet, .replayRun,
                                                     .holdPlaced, .holdReleased, .accessRead, .accessPolicySet, .tokenCreated, .tokenRevoked,
                                                     .integrityVerified, .checkpointIssued]
 
     func parse(_ bytes: Data, line: Int) -> Result<IngestedEvent, IngestFailure> {
-        switch parseLine(bytes, line: line, envelope: .required) {
+        switch parseLine(bytes, line: line, envelope: session.map { .live(session: $0) } ?? .required) {
         case .failure(let failure):
             return .failure(failure)
         case .success(let parsed):
@@ -57,6 +59,8 @@ struct IngestLineParser {
     enum EnvelopeRule {
         /// An ingest file: `session` and `at` are required.
         case required
+        /// One session's live stream: as `required`, and `session` must be the stream's.
+        case live(session: UUID)
         /// A system under test's output: `session` may be left out (it is `session`), and so may `at`;
         /// only `allowedTypes` are taken.
         case produced(session: UUID, allowedTypes: Set<EventType>)
@@ -87,8 +91,11 @@ struct IngestLineParser {
         let typeName = fields.string("type")
         var session: UUID?, at: Int64?
         switch envelope {
-        case .required:
+        case .required, .live:
             session = fields.uuid("session", required: true)
+            if case .live(let stream) = envelope, let named = session, named != stream {
+                fields.problem("session", "is \(named.uuidString.lowercased()), not this stream's session (\(stream.uuidString.lowercased()))")
+            }
             at = fields.timestamp("at")
         case .produced(let expected, _):
             session = fields.uuid("session", required: false) ?? expected
@@ -119,7 +126,7 @@ struct IngestLineParser {
         guard fields.problems.isEmpty, let session, let payload else {
             return .failure(IngestFailure(problems: fields.problems))
         }
-        if case .required = envelope, at == nil { return .failure(IngestFailure(problems: fields.problems)) }
+        if case .produced = envelope {} else if at == nil { return .failure(IngestFailure(problems: fields.problems)) }
         return .success(ParsedLine(session: session, occurredAt: at, id: id, correlationID: correlation, causationID: causation,
                                    payload: payload))
     }

@@ -19,8 +19,8 @@ extension TransactionAppender: IngestReads {}
 /// appended to one of those streams since, the append is refused and the ingest checks again.
 final class NotedReads: IngestReads {
     private let log: EventLog
-    /// Each stream read so far, with the number of events it held when first read.
-    private var versions: [StreamID: UInt64] = [:]
+    /// Each stream read so far, as it was when first read (nil: it did not exist): its version is the one noted.
+    private var metadata: [StreamID: StreamMetadata?] = [:]
 
     init(log: EventLog) {
         self.log = log
@@ -28,37 +28,31 @@ final class NotedReads: IngestReads {
 
     /// The version every append to `stream` must find: the one noted, or the stream's version now.
     func expectedVersion(of stream: StreamID) throws -> ExpectedVersion {
-        let version = try note(stream)
+        let version = try streamMetadata(stream)?.version ?? 0
         return version == 0 ? .noStream : .exact(version)
     }
 
-    @discardableResult
-    private func note(_ stream: StreamID) throws -> UInt64 {
-        if let version = versions[stream] { return version }
-        let version = try log.streamMetadata(stream)?.version ?? 0
-        versions[stream] = version
-        return version
-    }
-
+    /// The stream as first read: a later change makes the append built from it refused, and the ingest checks again.
     func streamMetadata(_ stream: StreamID) throws -> StreamMetadata? {
-        let metadata = try log.streamMetadata(stream)
-        if versions[stream] == nil { versions[stream] = metadata?.version ?? 0 }
-        return metadata
+        if let noted = metadata[stream] { return noted }
+        let read = try log.streamMetadata(stream)
+        metadata[stream] = .some(read)
+        return read
     }
 
     func storedEvents(of stream: StreamID, withIDs ids: Set<UUID>) throws -> [UUID: RecordedEvent] {
-        try note(stream)
+        _ = try streamMetadata(stream)
         return try log.storedEvents(of: stream, withIDs: ids)
     }
 
     func storedPositions(of stream: StreamID, withIDs ids: Set<UUID>) throws -> [UUID: UInt64] {
-        try note(stream)
+        _ = try streamMetadata(stream)
         return try log.storedPositions(of: stream, withIDs: ids)
     }
 
     func readStream<T>(_ stream: StreamID, from number: UInt64, maxCount: Int, skippingErased: Bool,
                        transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
-        try note(stream)
+        _ = try streamMetadata(stream)
         return try log.readStream(stream, from: number, maxCount: maxCount, skippingErased: skippingErased, transform: transform)
     }
 }

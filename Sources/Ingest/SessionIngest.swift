@@ -59,6 +59,8 @@ public struct SessionIngest: Sendable {
     public var onProgress: (@Sendable (IngestProgress) -> Void)?
     /// Whether the report lists each event's position (``IngestReport/positions``): 8 bytes per event line.
     public var recordsPositions = false
+    /// When set, every event must name this session (a live stream's): one naming another is a problem of its line.
+    public var session: UUID?
     /// A rejected file lists at most this many problems (and counts the rest).
     public static let maximumListedProblems = 1000
 
@@ -76,7 +78,7 @@ public struct SessionIngest: Sendable {
     /// Checks and appends the NDJSON of `source`; throws ``IngestFailure`` listing the problems when any line is bad.
     public func ingest(_ source: IngestSource) async throws -> IngestReport {
         let log = self.log, codec = self.codec, onProgress = self.onProgress, recordsPositions = self.recordsPositions
-        let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
+        let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec, session: session)
         return try await log.appendInOneTransaction { appender in
             var reader = try LineWindowReader(source)
             var run = IngestRun(store: appender, codec: codec, recordsPositions: recordsPositions)
@@ -102,7 +104,7 @@ public struct SessionIngest: Sendable {
     /// checked again against the store as it is then.
     public func ingestConcurrently(_ data: Data) async throws -> IngestReport {
         guard data.count <= Self.concurrentInputLimit else { return try await ingest(.bytes(data)) }
-        let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec)
+        let parser = IngestLineParser(hashIdentifier: { log.identifierHash($0) }, codec: codec, session: session)
         var reader = try LineWindowReader(.bytes(data))
         let parsed = (try reader.next() ?? []).map { parser.parse($0.bytes, line: $0.number) }
         guard try reader.next() == nil else { return try await ingest(.bytes(data)) }

@@ -69,6 +69,34 @@ import TestSupport
         }
     }
 
+    /// A live stream's ingest: an event naming another session is a problem of its line's `session` field,
+    /// on both paths, and nothing of the input is appended.
+    @Test func anIngestBoundToOneSessionRefusesAnEventOfAnotherAndAppendsNothing() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let session = UUID(), other = UUID()
+            var binding = SessionIngest(log: log)
+            binding.session = session
+            let live = binding
+            let started = #"{"type":"session.started","session":"\#(session.uuidString.lowercased())","at":"2026-11-21T10:00:00.000Z","subject":"dana","locale":"en-US"}"#
+            let input = Data([started, Self.line(session, UUID(), segment: 1), Self.line(other, UUID(), segment: 2)].joined(separator: "\n").utf8)
+            let paths: [@Sendable () async throws -> IngestReport] = [{ try await live.ingestConcurrently(input) }, { try await live.ingest(input) }]
+            for path in paths {
+                do {
+                    _ = try await path()
+                    Issue.record("an event of another session was taken")
+                } catch let failure as IngestFailure {
+                    #expect(failure.problems.map(\.line) == [3])
+                    #expect(failure.problems.first?.field == "session")
+                    #expect(failure.problems.first?.reason.contains(other.uuidString.lowercased()) == true)
+                }
+            }
+            #expect(try log.eventCount() == 0)
+            let own = try await live.ingestConcurrently(Data([started, Self.line(session, UUID(), segment: 1)].joined(separator: "\n").utf8))
+            #expect(own.appended == 2, "the stream's own session is taken")
+        }
+    }
+
     @Test func aBadLineAppendsNothingAndAnInputLargerThanTheLimitTakesTheTransaction() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

@@ -13,9 +13,11 @@ struct Appender: Sendable {
     /// Told of every append that stored events (the views catch up soon after).
     let committed: @Sendable () -> Void
 
-    func append(_ source: IngestSource) async throws -> IngestReport {
+    /// Appends `source`'s events; with `session`, each must name that session (a live stream's).
+    func append(_ source: IngestSource, session: UUID? = nil) async throws -> IngestReport {
         var ingest = SessionIngest(log: log)
         ingest.recordsPositions = true
+        ingest.session = session
         let report: IngestReport
         do {
             report = try await gate.withPlace {
