@@ -204,15 +204,16 @@ import TestSupport
         }
     }
 
-    @Test(.enabled(if: GoProgram.testEnabled))
-    func everyEventAcknowledgedBeforeTheServerIsKilledIsStoredAfterItRestarts() async throws {
+    /// Through `POST /v1/events`, and through each session's live WebSocket (`live`).
+    @Test(.enabled(if: GoProgram.testEnabled), arguments: [false, true])
+    func everyEventAcknowledgedBeforeTheServerIsKilledIsStoredAfterItRestarts(live: Bool) async throws {
         let load = try GoProgram.build("tools/serve/load")
         try await withCLI { cli in
             let (ingest, read) = try Self.prepared(cli)
             let (server, url) = try ServeCommandTests.serve(cli)
             let acked = cli.directory.appendingPathComponent("acked.txt")
             let writers = try ChildProcess(load, ["run", "-url", url, "-token", ingest, "-read-token", read, "-writers", "16", "-readers", "2",
-                                                  "-duration", "6s", "-give-up", "2s", "-acked", acked.path])
+                                                  "-duration", "6s", "-give-up", "2s", "-acked", acked.path] + (live ? ["-live"] : []))
             // Kill the server (SIGKILL: no shutdown at all) once a few hundred events are acknowledged.
             let deadline = ContinuousClock.now + .seconds(60)
             while ContinuousClock.now < deadline, ((try? String(contentsOf: acked, encoding: .utf8))?.split(separator: "\n").count ?? 0) < 300 {

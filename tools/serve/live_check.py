@@ -53,6 +53,10 @@ with connect(f"{live_base}/v1/sessions/{session}/live", additional_headers=heade
     socket.send("this is not JSON")
     refused = json.loads(socket.recv(timeout=30))
     check(refused["seq"] == 8 and refused["problem"]["status"] == 422, "a bad message is refused and the stream stays open", refused)
+    socket.send(json.dumps(dict(events[7], session=str(uuid.uuid4()))))
+    refused = json.loads(socket.recv(timeout=30))
+    check(refused["seq"] == 9 and refused["problem"]["status"] == 422 and refused["problem"]["problems"][0]["field"] == "session",
+          "an event of another session is refused, naming its field", refused)
     socket.send(json.dumps(events[7]))
     socket.send(json.dumps(events[8]))
     # The connection drops with events 8 and 9 sent but not acknowledged here.

@@ -2,12 +2,13 @@
 // backends would, and checks what the server acknowledged against what it stores. Go's standard
 // library only: a client nobody here wrote the HTTP stack of.
 //
-//	load run    -url URL -token INGEST -read-token READ [-writers 64] [-readers 16] [-duration 60s] [-batch 1] [-acked FILE]
+//	load run    -url URL -token INGEST -read-token READ [-writers 64] [-readers 16] [-duration 60s] [-batch 1] [-live] [-acked FILE]
 //	load verify -url URL -read-token READ -acked FILE
 //
 // run: each writer starts a session of its own and appends transcript.committed events, -batch per
 // request, each with a fresh id; a request that fails is sent again, byte for byte, until it is
-// answered (a resend is idempotent). Readers page the session list and read transcripts. At the end
+// answered (a resend is idempotent). With -live each writer sends its events through the session's live
+// WebSocket instead, one event per message, each awaited before the next. Readers page the session list and read transcripts. At the end
 // it prints one JSON object: events and requests acknowledged, events per second, p50/p99 latency of
 // an acknowledgement, reads per second and p50/p99 latency of a page of the session list. With -writers 0
 // the readers read alone for -duration (the idle baseline). With -acked it appends each acknowledged event
@@ -76,6 +77,13 @@ func post(client *http.Client, url, token string, body []byte) (answer, int, err
 	return parsed, 200, err
 }
 
+// committed is the ingest line of writer w's segment-th committed transcript segment.
+func committed(session, id string, segment, w int) string {
+	ms := segment * 10
+	return fmt.Sprintf(`{"type":"transcript.committed","session":"%s","id":"%s","at":"2026-11-26T10:%02d:%02d.%03dZ","segment":"s%d","text":"word %d of writer %d","start_ms":%d,"end_ms":%d}`+"\n",
+		session, id, ms/60000%60, ms/1000%60, ms%1000, segment, segment, w, ms, ms+5)
+}
+
 func run(args []string) {
 	flags := flag.NewFlagSet("run", flag.ExitOnError)
 	url := flags.String("url", "", "the server")
@@ -87,7 +95,12 @@ func run(args []string) {
 	batch := flags.Int("batch", 1, "events per request")
 	giveUp := flags.Duration("give-up", 30*time.Second, "after the deadline, how long a writer keeps resending a request that fails")
 	ackedPath := flags.String("acked", "", "append each acknowledged event here")
+	live := flags.Bool("live", false, "write through each session's live WebSocket, one event per message")
 	flags.Parse(args)
+	if *live && *batch != 1 {
+		fmt.Fprintln(os.Stderr, "-live sends one event per message: -batch must be 1")
+		os.Exit(64)
+	}
 
 	var ackedFile *os.File
 	var ackedLock sync.Mutex
@@ -115,6 +128,47 @@ func run(args []string) {
 			pending := []byte(first)
 			ids := []string{strings.Split(strings.Split(first, `"id":"`)[1], `"`)[0]}
 			segment := 0
+			note := func(positions []uint64) {
+				atomic.AddInt64(&requests, 1)
+				atomic.AddInt64(&events, int64(len(positions)))
+				if ackedFile != nil {
+					var lines strings.Builder
+					for i, position := range positions {
+						fmt.Fprintf(&lines, "%s %d\n", ids[i], position)
+					}
+					ackedLock.Lock()
+					ackedFile.WriteString(lines.String())
+					ackedLock.Unlock()
+				}
+			}
+			if *live {
+				// No Client.Timeout: it wraps a body in one that cannot be written, and the upgraded connection is its body.
+				connection, err := dialLive(&http.Client{Transport: transport}, *url, *token, session)
+				if err != nil {
+					atomic.AddInt64(&failures, 1)
+					fmt.Fprintln(os.Stderr, "live:", err)
+					return
+				}
+				defer connection.close()
+				line := first
+				for {
+					started := time.Now()
+					position, err := connection.appendLive(line)
+					if err != nil {
+						atomic.AddInt64(&failures, 1)
+						fmt.Fprintln(os.Stderr, "live:", err)
+						return
+					}
+					latencies[w] = append(latencies[w], time.Since(started))
+					note([]uint64{position})
+					if time.Now().After(deadline) {
+						return
+					}
+					segment++
+					ids[0] = uuid4()
+					line = committed(session, ids[0], segment, w)
+				}
+			}
 			for {
 				started := time.Now()
 				got, status, err := post(client, *url, *token, pending)
@@ -132,17 +186,7 @@ func run(args []string) {
 					continue
 				}
 				latencies[w] = append(latencies[w], time.Since(started))
-				atomic.AddInt64(&requests, 1)
-				atomic.AddInt64(&events, int64(len(got.Positions)))
-				if ackedFile != nil {
-					var lines strings.Builder
-					for i, position := range got.Positions {
-						fmt.Fprintf(&lines, "%s %d\n", ids[i], position)
-					}
-					ackedLock.Lock()
-					ackedFile.WriteString(lines.String())
-					ackedLock.Unlock()
-				}
+				note(got.Positions)
 				if time.Now().After(deadline) {
 					return
 				}
@@ -152,9 +196,7 @@ func run(args []string) {
 					segment++
 					id := uuid4()
 					ids = append(ids, id)
-					ms := segment * 10
-					fmt.Fprintf(&body, `{"type":"transcript.committed","session":"%s","id":"%s","at":"2026-11-26T10:%02d:%02d.%03dZ","segment":"s%d","text":"word %d of writer %d","start_ms":%d,"end_ms":%d}`+"\n",
-						session, id, ms/60000%60, ms/1000%60, ms%1000, segment, segment, w, ms, ms+5)
+					body.WriteString(committed(session, id, segment, w))
 				}
 				pending = body.Bytes()
 			}
