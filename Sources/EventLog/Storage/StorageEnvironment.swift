@@ -17,8 +17,8 @@ package protocol StorageEnvironment: Sendable {
     /// Makes every commit durable, when the store was opened without `durable`.
     func sync() throws
 
-    /// How many events the writer lets the stream index lag the log (the tail) before it folds them in:
-    /// long where a fold costs a page per stream touched (LMDB), short where it costs a row per run.
+    /// How many events the writer lets the stream index lag the log (the tail) before it folds them in: a
+    /// fold is one commit's extra work, so the longer the tail, the longer the appends of that commit wait.
     var maximumIndexTail: UInt64 { get }
 
     /// What the writer keeps its ``TailDirectory`` in, which this environment's transactions lend to
@@ -51,7 +51,9 @@ package protocol StorageEnvironment: Sendable {
 }
 
 extension StorageEnvironment {
-    package var maximumIndexTail: UInt64 { 2048 }
+    /// A fold writes a page of `event-ids` for nearly every event it indexes: 512 keeps the commit that carries it
+    /// short enough for the slowest appends (docs/PERFORMANCE.md, "Appends through the live WebSocket").
+    package var maximumIndexTail: UInt64 { 512 }
     package var tailDirectory: TailDirectory? { nil }
     package func reserve(_ bytes: Int) throws {}
     package func releaseMappedPages() {}
