@@ -1,10 +1,11 @@
 @testable import EventLog
 import Foundation
 
-/// Opens fuzzed records with a real store's opener. An input whose first byte is even is a record as
-/// stored; with an odd first byte, the rest is a header followed by the plaintext (a compressed body),
-/// which is sealed with the key before it is opened: that way the fuzzer reaches decompression and
-/// body parsing, behind an authentication it could never forge.
+/// Opens fuzzed records with a real store's opener. An input whose first byte is 0 mod 4 is a record as
+/// stored; 2 mod 4, records as stored (each a u16 length and its bytes) opened together as one block; with an odd
+/// first byte, the rest is a header followed by the plaintext (a compressed body), which is sealed with the key
+/// before it is opened: that way the fuzzer reaches decompression and body parsing, behind an authentication it
+/// could never forge.
 final class RecordFuzzing: @unchecked Sendable {
     // @unchecked: libFuzzer calls the target from one thread.
     static let shared = RecordFuzzing()
@@ -28,10 +29,34 @@ final class RecordFuzzing: @unchecked Sendable {
 
     func run(_ input: [UInt8]) {
         guard let mode = input.first else { return }
+        if mode & 3 == 2 { return openBlock(Array(input.dropFirst())) }
         let record = mode & 1 == 0 ? Array(input.dropFirst()) : sealed(Array(input.dropFirst()))
         _ = record.withUnsafeBytes { bytes in
             try? log.opener.open(bytes, position: position, nonceBase: nonceBase, decompressor: decompressor) { _ in key }
         }
+    }
+
+    /// Records cut from `input` (u16 length, bytes; as many as it holds) opened as the block at `position`.
+    private func openBlock(_ input: [UInt8]) {
+        var records: [[UInt8]] = []
+        var rest = input[...]
+        while rest.count >= 2, records.count < 64 {
+            let count = Int(rest[rest.startIndex]) << 8 | Int(rest[rest.startIndex + 1])
+            rest = rest.dropFirst(2)
+            records.append(Array(rest.prefix(count)))
+            rest = rest.dropFirst(count)
+        }
+        guard !records.isEmpty else { return }
+        func withPointers(_ index: Int, _ pointers: [UnsafeRawBufferPointer]) {
+            guard index < records.count else {
+                let unit = SealedUnit(position: position, records: pointers)
+                _ = log.opener.open(unit, wanted: Array(pointers.indices), nonceBase: nonceBase, decompressor: decompressor,
+                                    key: { _ in key }, transform: { $0 })
+                return
+            }
+            records[index].withUnsafeBytes { withPointers(index + 1, pointers + [$0]) }
+        }
+        withPointers(0, [])
     }
 
     /// `header ‖ plaintext` as a record that authenticates at `position`.

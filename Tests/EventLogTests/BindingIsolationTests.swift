@@ -16,7 +16,7 @@ import TestSupport
     @Test(arguments: Place.allCases)
     func aRecordSealedForAnotherPlaceWithEverythingElseRightDoesNotOpen(_ place: Place) async throws {
         try await withTemporaryStore { temporary in
-            let (log, _) = try await MerkleTreeTests.store(temporary, count: 300)
+            let (log, _) = try await MerkleTreeTests.store(temporary, count: 300, blockBodyBytes: 0)  // BlockTamperTests reseal blocks
             let target: UInt64 = 100
             let storeID = log.storeID.bytes
             let keys = log.opener.keys

@@ -9,10 +9,10 @@ import TestSupport
         Array(try txn.get(StoreLayout.events, StoreLayout.positionKey(position))!)
     }
 
-    @Test(arguments: ["ciphertext", "header", "moved", "removed", "node"])
-    func everyTamperingThatNeedsNoKeyToSeeIsFoundWithoutTheKey(_ tampering: String) async throws {
+    @Test(arguments: ["ciphertext", "header", "moved", "removed", "node"], [0, 8192])
+    func everyTamperingThatNeedsNoKeyToSeeIsFoundWithoutTheKey(_ tampering: String, blockBodyBytes: Int) async throws {
         try await withTemporaryStore { temporary in
-            _ = try await MerkleTreeTests.store(temporary, count: 600)
+            _ = try await MerkleTreeTests.store(temporary, count: 600, blockBodyBytes: blockBodyBytes)
             #expect(try EventLog.verifyWithoutKey(at: temporary.storePath, options: .testing).isIntact)
             try MerkleTreeTests.tamper(temporary) { txn in
                 switch tampering {
@@ -42,7 +42,7 @@ import TestSupport
 
     @Test func aRecordResealedWithAMatchingLeafIsFoundOnlyWithTheKeyOrAgainstACheckpoint() async throws {
         try await withTemporaryStore { temporary in
-            let (log, _) = try await MerkleTreeTests.store(temporary, count: 300)
+            let (log, _) = try await MerkleTreeTests.store(temporary, count: 300, blockBodyBytes: 0)
             let checkpoint = try log.signedCheckpoint()
             let verifierKey = log.checkpointVerifierKey
             try log.close()

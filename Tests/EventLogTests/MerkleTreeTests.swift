@@ -62,9 +62,13 @@ enum RFC9162 {
 @Suite struct MerkleTreeTests {
     /// A store of `count` records appended in batches of varying sizes (so chunk boundaries fall
     /// inside and between transactions), and their leaf hashes as stored.
-    static func store(_ store: TemporaryStore, count: Int) async throws -> (EventLog, [[UInt8]]) {
+    /// A store of `count` events appended in groups of 1 to 37 to new streams: in blocks, and one record on its own
+    /// (position 0), unless `blockBodyBytes` is 0 (each record on its own).
+    static func store(_ store: TemporaryStore, count: Int,
+                      blockBodyBytes: Int = EventLogOptions().blockBodyBytes) async throws -> (EventLog, [[UInt8]]) {
         var options = EventLogOptions()
         options.durable = false
+        options.blockBodyBytes = blockBodyBytes
         let log = try store.create(options)
         var appended = 0
         var batch = 1
@@ -182,13 +186,13 @@ enum RFC9162 {
             try Self.tamper(temporary) { txn in
                 func record(_ position: UInt64) throws -> [UInt8] { Array(try txn.get(StoreLayout.events, StoreLayout.positionKey(position))!) }
                 switch tampering {
-                case "changed":  // a byte of ciphertext changed and the leaf hash recomputed to match it
-                    var provable = ProvableRecord(position: 100, record: try record(100), nonce: [])
+                case "changed":  // a byte of ciphertext changed and the leaf hash recomputed to match it (BlockTests: a block's)
+                    var provable = ProvableRecord(position: 0, record: try record(0), nonce: [])
                     var cursor = NonceBaseCursor()
-                    provable.nonce = try cursor.base(for: 100, in: txn)!.withNonce(for: 100) { Array($0) }
+                    provable.nonce = try cursor.base(for: 0, in: txn)!.withNonce(for: 0) { Array($0) }
                     provable.record[100] ^= 1
                     provable.record.replaceSubrange(60..<92, with: provable.leafHash)
-                    try txn.put(StoreLayout.events, StoreLayout.positionKey(100), provable.record)
+                    try txn.put(StoreLayout.events, StoreLayout.positionKey(0), provable.record)
                 case "removed":
                     for position in UInt64(300)..<600 { try txn.delete(StoreLayout.events, StoreLayout.positionKey(position)) }
                 case "reordered":

@@ -26,7 +26,9 @@ import Testing
 
     @Test func aTrainedDictionaryShrinksSmallEventsAndOldRecordsStillRead() async throws {
         try await withTemporaryStore { store in
-            let log = try store.create()
+            var options = EventLogOptions.testing
+            options.blockBodyBytes = 0  // each event sealed on its own, where a dictionary matters most
+            let log = try store.create(options)
             func sample(_ index: Int) -> ProposedEvent {
                 event(#"{"type":"transcript.partial","session":"5f0c2a9e-1d1b-4d7e-9a55-\#(index % 97)","segment":\#(index % 13),"revision":\#(index % 5),"text":"please schedule the follow up visit","start_ms":\#(index * 40),"end_ms":\#(index * 40 + 900)}"#,
                       type: "transcript.partial")

@@ -19,8 +19,8 @@ import TestSupport
             #expect(try EventLog.formatVersion(at: path, options: .testing) == 0)
 
             let steps = try EventLog.migrate(at: path, key: .keyFile(keyPath), options: .testing)
-            #expect(steps.count == 3)  // 0 → 1 → 2 → 3
-            #expect(try EventLog.formatVersion(at: path, options: .testing) == 3)
+            #expect(steps.count == 4)  // 0 → 1 → 2 → 3 → 4
+            #expect(try EventLog.formatVersion(at: path, options: .testing) == 4)
             #expect(try EventLog.migrate(at: path, key: .keyFile(keyPath), options: .testing).isEmpty)  // nothing more to do
 
             let log = try EventLog.open(at: path, key: .keyFile(keyPath), options: .testing)
@@ -105,6 +105,7 @@ import TestSupport
             #expect(try EventLog.migrate(at: store.storePath, key: store.key, options: .testing) == [
                 "format 1 → 2: marked the 1 view rows as sealed with the views key; built the Merkle tree over 1 records",
                 "format 2 → 3: indexed the ids of the 1 indexed events",
+                "format 3 → 4: new appends may seal consecutive events of a stream as one block; nothing stored changes",
             ])
             #expect(try ProjectionRunner(log: try store.open()).sessions() == before)
         }
@@ -134,7 +135,8 @@ import TestSupport
             #expect(refused?.code == .migrationRequired)
 
             #expect(try EventLog.migrate(at: store.storePath, key: store.key,
-                options: .testing) == ["format 2 → 3: indexed the ids of the 51 indexed events"])
+                options: .testing) == ["format 2 → 3: indexed the ids of the 51 indexed events",
+                                       "format 3 → 4: new appends may seal consecutive events of a stream as one block; nothing stored changes"])
             let migrated = try store.open()
             let report = try migrated.verify(anchor: checkpoint)
             #expect(report.isIntact && report.anchorConsistent == true, "the checkpoint taken in format 2 verifies against the migrated store")

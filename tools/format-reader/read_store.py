@@ -140,7 +140,7 @@ def main(location: str, key_file: str) -> int:
     assert len(master) == 32, "a key file holds 32 bytes"
     store = open_store(location)
     meta = dict(store.items("meta"))
-    assert struct.unpack(">I", meta[b"format"])[0] in (1, 2, 3), "formats 1 to 3 only (their records are the same)"
+    assert struct.unpack(">I", meta[b"format"])[0] in (1, 2, 3, 4), "formats 1 to 4 only (format 4 adds blocks of records)"
     assert b"kdf" not in meta, "this reader takes key-file stores only"
     store_id = meta[b"store-id"]
     open_box(meta[b"key-check"], b"key-check" + store_id, subkey(master, 4))  # raises on a wrong key
@@ -151,49 +151,85 @@ def main(location: str, key_file: str) -> int:
     }
     nonce_bases = NonceBases(store.items("nonce-bases"))
     data_keys = {}  # key id -> unwrapped data key, or None when destroyed
+
+    def data_key(key_id: int):
+        if key_id not in data_keys:  # one lookup per key, not per record (a round trip on PostgreSQL)
+            wrapped = store.get("keys", struct.pack(">I", key_id))
+            data_keys[key_id] = wrapped and open_box(wrapped, b"key" + store_id + struct.pack(">I", key_id), wrapping)
+        return data_keys[key_id]
+
+    def parse(position: int, record: bytes) -> dict:
+        header = record[:60]
+        fmt, codec, dict_id, key_id = struct.unpack(">BBHI", header[:8])
+        number, recorded_at = struct.unpack(">Qq", header[24:40])
+        if fmt not in (1, 2, 3) or codec > 2 or (codec == 2) != (dict_id != 0):
+            raise Damaged(f"position {position}: bad header")
+        return {"position": position, "record": record, "header": header, "format": fmt, "codec": codec,
+                "dict_id": dict_id, "key_id": key_id, "stream": header[8:24], "number": number,
+                "recorded_at": recorded_at, "event_id": header[40:56], "body_length": struct.unpack(">I", header[56:60])[0]}
+
+    def open_unit(unit: list):
+        """One record sealed alone (format 1), or a block (§5.8): its first record (format 2) and the rest (format 3)."""
+        first = unit[0]
+        position = first["position"]
+        base = nonce_bases.base(position)
+        nonce = base[:16] + struct.pack(">Q", struct.unpack(">Q", base[16:])[0] ^ position)
+        sealed = first["record"][92:] if first["format"] == 1 else first["record"][94:]
+        digest = hashlib.sha256(nonce + sealed).digest()
+        for index, r in enumerate(unit):
+            if index > 0 and (r["format"] != 3 or len(r["record"]) != 94 or struct.unpack(">H", r["record"][92:94])[0] != index
+                              or (r["stream"], r["key_id"], r["codec"], r["dict_id"]) != (first["stream"], first["key_id"], first["codec"], first["dict_id"])):
+                raise Damaged(f"position {r['position']}: not record {index} of the block at {position}")
+            leaf = hashlib.sha256(b"\x00" + struct.pack(">Q", r["position"]) + r["header"] + digest).digest()
+            if leaf != r["record"][60:92]:
+                raise Damaged(f"position {r['position']}: leaf hash mismatch")
+        key = data_key(first["key_id"])
+        lines = [{"position": r["position"], "stream": str(uuid.UUID(bytes=r["stream"])), "number": r["number"],
+                  "event_id": str(uuid.UUID(bytes=r["event_id"])), "recorded_at_ms": r["recorded_at"]} for r in unit]
+        if key is None:
+            for line in lines:
+                print(json.dumps({**line, "erased": True}))
+            return
+        ad = store_id + struct.pack(">Q", position) + b"".join(r["header"] for r in unit)
+        compressed = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(sealed, ad, nonce, key)
+        total = sum(r["body_length"] for r in unit)
+        if first["codec"] == 0:
+            plaintext = compressed
+        else:
+            # Magicless zstd frames: the 4-byte magic number is not stored.
+            decompressor = zstandard.ZstdDecompressor(
+                dict_data=dictionaries[first["dict_id"]] if first["codec"] == 2 else None, format=zstandard.FORMAT_ZSTD1_MAGICLESS)
+            plaintext = decompressor.decompress(compressed, max_output_size=total)
+        if len(plaintext) != total:
+            raise Damaged(f"position {position}: body length mismatch")
+        offset = 0
+        for r, line in zip(unit, lines):
+            body = plaintext[offset:offset + r["body_length"]]
+            offset += r["body_length"]
+            type_length = body[0]
+            event_type = body[1:1 + type_length].decode("utf-8")
+            print(json.dumps({**line, "type": event_type, "data_hex": body[1 + type_length:].hex()}))
+
     expected_position = 0
+    unit, remaining = [], 0
     for key, record in store.items("events"):
         position = struct.unpack(">Q", key)[0]
         if position != expected_position:
             raise Damaged(f"positions jump from {expected_position} to {position}")
         expected_position += 1
-        header = record[:60]
-        fmt, codec, dict_id, key_id = struct.unpack(">BBHI", header[:8])
-        stream = uuid.UUID(bytes=header[8:24])
-        number, recorded_at = struct.unpack(">Qq", header[24:40])
-        event_id = uuid.UUID(bytes=header[40:56])
-        body_length = struct.unpack(">I", header[56:60])[0]
-        if fmt != 1 or codec > 2 or (codec == 2) != (dict_id != 0):
-            raise Damaged(f"position {position}: bad header")
-        base = nonce_bases.base(position)
-        nonce = base[:16] + struct.pack(">Q", struct.unpack(">Q", base[16:])[0] ^ position)
-        digest = hashlib.sha256(nonce + record[92:]).digest()
-        leaf = hashlib.sha256(b"\x00" + key + header + digest).digest()
-        if leaf != record[60:92]:
-            raise Damaged(f"position {position}: leaf hash mismatch")
-        if key_id not in data_keys:  # one lookup per key, not per record (a round trip on PostgreSQL)
-            wrapped = store.get("keys", struct.pack(">I", key_id))
-            data_keys[key_id] = wrapped and open_box(wrapped, b"key" + store_id + struct.pack(">I", key_id), wrapping)
-        data_key = data_keys[key_id]
-        line = {"position": position, "stream": str(stream), "number": number,
-                "event_id": str(event_id), "recorded_at_ms": recorded_at}
-        if data_key is None:
-            print(json.dumps({**line, "erased": True}))
-            continue
-        ad = store_id + key + header
-        compressed = sodium.crypto_aead_xchacha20poly1305_ietf_decrypt(record[92:], ad, nonce, data_key)
-        if codec == 0:
-            body = compressed
-        else:
-            # Magicless zstd frames: the 4-byte magic number is not stored.
-            decompressor = zstandard.ZstdDecompressor(
-                dict_data=dictionaries[dict_id] if codec == 2 else None, format=zstandard.FORMAT_ZSTD1_MAGICLESS)
-            body = decompressor.decompress(compressed, max_output_size=body_length)
-        if len(body) != body_length:
-            raise Damaged(f"position {position}: body length mismatch")
-        type_length = body[0]
-        event_type = body[1:1 + type_length].decode("utf-8")
-        print(json.dumps({**line, "type": event_type, "data_hex": body[1 + type_length:].hex()}))
+        parsed = parse(position, record)
+        if remaining == 0:
+            if parsed["format"] == 3:
+                raise Damaged(f"position {position}: a record of a block without its first record")
+            unit, remaining = [], 1 if parsed["format"] == 1 else struct.unpack(">H", record[92:94])[0]
+            if remaining < 1 or (parsed["format"] == 2 and remaining < 2):
+                raise Damaged(f"position {position}: a block of {remaining} records")
+        unit.append(parsed)
+        remaining -= 1
+        if remaining == 0:
+            open_unit(unit)
+    if remaining:
+        raise Damaged(f"the log ends inside the block at position {unit[0]['position']}")
     for stream in streams(store, meta):
         print(json.dumps(stream))
     return 0

@@ -8,14 +8,16 @@ public struct TreeHead: Hashable, Sendable {
     public var rootHash: [UInt8]
 }
 
-/// What an independent verifier needs to recompute a record's leaf hash: the record as stored and
-/// its nonce (FORMAT.md §5.3–5.4). Nothing in it needs a key, and it stays after erasure.
+/// What an independent verifier needs to recompute a record's leaf hash: its header, leaf hash and the ciphertext its leaf
+/// hash covers, and the nonce that ciphertext was sealed with (FORMAT.md §5.3–5.4, §5.8). Nothing in it needs a key, and
+/// it stays after erasure.
 public struct ProvableRecord: Hashable, Sendable {
     /// The record's global position: its leaf index.
     public var position: UInt64
-    /// The record's bytes as stored: clear header, leaf hash, ciphertext and tag.
+    /// Clear header, leaf hash, ciphertext and tag: the record as stored when it was sealed on its own; for a record
+    /// of a block, its header and leaf hash followed by the block's ciphertext and tag (stored in the block's first record).
     public var record: [UInt8]
-    /// The record's nonce.
+    /// The nonce the ciphertext was sealed with: the record's own, or its block's (that of the block's first position).
     public var nonce: [UInt8]
 
     /// The leaf's data in RFC 6962's sense (the entry its leaf hash is `SHA-256(0x00 ‖ data)` of):
@@ -71,18 +73,27 @@ extension EventLog {
         }
     }
 
-    /// The record at `position` as stored, with its nonce: enough to recompute its leaf hash.
+    /// The record at `position` with the ciphertext its leaf hash covers and that ciphertext's nonce: enough to recompute
+    /// its leaf hash.
     public func provableRecord(at position: UInt64) throws -> ProvableRecord {
         try reading { txn in
             guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
-                  record.count >= RecordLayout.minimumCount else {
+                  record.count >= RecordLayout.leafEnd else {
                 throw EventLogError(.invalidArgument, "the log has no record at position \(position)")
             }
-            var cursor = NonceBaseCursor()
-            guard let base = try cursor.base(for: position, in: txn) else {
-                throw EventLogError.integrity(position, "has no nonce base in nonce-bases")
+            let unit = try SealedUnit.group([(position, record)], in: txn)[0].unit
+            if let problem = unit.problem { throw EventLogError.integrity(position, problem) }
+            let first = unit.records[0]
+            guard let kind = first.first.flatMap(RecordHeader.Kind.init(rawValue:)),
+                  let sealed = RecordLayout.sealedRange(of: first, kind: kind) else {
+                throw EventLogError.integrity(unit.position, "is malformed (\(first.count) bytes, no ciphertext)")
             }
-            return ProvableRecord(position: position, record: Array(record), nonce: base.withNonce(for: position) { Array($0) })
+            var cursor = NonceBaseCursor()
+            guard let base = try cursor.base(for: unit.position, in: txn) else {
+                throw EventLogError.integrity(unit.position, "has no nonce base in nonce-bases")
+            }
+            return ProvableRecord(position: position, record: Array(record[..<RecordLayout.leafEnd]) + Array(first[sealed]),
+                                  nonce: base.withNonce(for: unit.position) { Array($0) })
         }
     }
 

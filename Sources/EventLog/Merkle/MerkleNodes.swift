@@ -14,7 +14,7 @@ enum MerkleNodes {
     /// The stored leaf hash of the record at `position`.
     static func leaf(_ position: UInt64, in txn: StoreTransaction) throws -> [UInt8] {
         guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)),
-              record.count >= RecordLayout.minimumCount else {
+              record.count >= RecordLayout.leafEnd else {
             throw EventLogError.integrity(position, "is missing or too short to hold a leaf hash")
         }
         return Array(record[RecordLayout.leafOffset..<(RecordLayout.leafOffset + SHA256.digestBytes)])
@@ -28,7 +28,7 @@ enum MerkleNodes {
             var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(lo))
             for position in lo..<hi {
                 guard let (key, record) = entry, key.count == 8, key.loadBigEndian(at: 0) as UInt64 == position,
-                      record.count >= RecordLayout.minimumCount else {
+                      record.count >= RecordLayout.leafEnd else {
                     throw EventLogError.integrity(position, "is missing from the log, so the tree over it cannot be hashed")
                 }
                 hashes.append(Array(record[RecordLayout.leafOffset..<(RecordLayout.leafOffset + SHA256.digestBytes)]))
@@ -44,7 +44,7 @@ enum MerkleNodes {
             var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(lo))
             for position in lo..<hi {
                 guard let (key, record) = entry, key.count == 8, key.loadBigEndian(at: 0) as UInt64 == position,
-                      record.count >= RecordLayout.minimumCount else {
+                      record.count >= RecordLayout.leafEnd else {
                     throw EventLogError.integrity(position, "is missing from the log, so the tree over it cannot be hashed")
                 }
                 copyLeaf(of: record, into: buffer, slot: Int(position - lo))

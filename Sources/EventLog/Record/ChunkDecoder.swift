@@ -32,13 +32,13 @@ struct ChunkDecoder {
     /// looked up once per chunk, not once per record: on PostgreSQL a lookup is a round trip.
     func decode<T>(_ entries: [Entry], in txn: StoreTransaction, whileDecoding: () -> Void = {},
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
-        let open = opening(entries, in: txn) { opener, record, position, base, decompressor, key, dictionary in
-            try transform(try opener.open(record, position: position, nonceBase: base, decompressor: decompressor,
-                                          key: key, dictionary: dictionary))
+        let (units, open) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary in
+            opener.open(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
+                        transform: transform)
         }
         whileDecoding()
         let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
-        return parallelMap(count: entries.count, workers: workers) { _, range in open(range) }
+        return parallelMap(count: units, workers: workers) { _, range in open(range) }
     }
 
     /// Starts checking the records on the workers as `verify` does (``RecordOpener/check(_:position:nonceBase:decompressor:key:dictionary:)``:
@@ -48,15 +48,14 @@ struct ChunkDecoder {
     /// ``parallelThreshold`` records is checked here, at once. Call the returned function once, before the
     /// transaction ends: the workers read its records.
     func startChecking(_ entries: [Entry], in txn: StoreTransaction) -> () -> [Result<(stream: StreamID, number: UInt64), any Error>] {
-        let check = opening(entries, in: txn) { opener, record, position, base, decompressor, key, dictionary in
-            try opener.check(record, position: position, nonceBase: base, decompressor: decompressor,
-                             key: key, dictionary: dictionary)
+        let (units, check) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary in
+            opener.check(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary)
         }
         guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
-            let results = check(0..<entries.count)
+            let results = check(0..<units)
             return { results }
         }
-        let background = BackgroundWork { parallelMap(count: entries.count, workers: Self.workers) { _, range in check(range) } }
+        let background = BackgroundWork { parallelMap(count: units, workers: Self.workers) { _, range in check(range) } }
         return background.wait
     }
 
@@ -73,23 +72,31 @@ struct ChunkDecoder {
         func dictionary(_ id: UInt16) -> CompressionDictionary? { dictionaries[id] }
     }
 
-    /// Looks up the chunk's data keys, dictionaries and nonce bases in `txn` (on this thread), and returns what
-    /// applies `open` to a range of the chunk with them, without the transaction: safe on several threads at once.
+    /// Groups the chunk's records into the units they are opened in (a record alone, or its whole block: see
+    /// ``SealedUnit``), looks up the chunk's data keys, dictionaries and nonce bases in `txn` (on this thread), and
+    /// returns the number of units and what applies `open` to a range of them with those lookups, without the
+    /// transaction: safe on several threads at once. Its results are one for each entry, in order.
     /// `open` is given the lookups as functions made once per range: a method of ``Lookups`` passed for each
     /// record would box the lookups anew each time (two allocations per record, a tenth of `verify`'s CPU).
     private func opening<T>(_ entries: [Entry], in txn: StoreTransaction,
-                            open: @escaping @Sendable (RecordOpener, UnsafeRawBufferPointer, UInt64, NonceBase?, Decompressor,
-                                                       (UInt32) throws -> SecureBytes?, @escaping (UInt16) -> CompressionDictionary?) throws -> T)
-        -> (Range<Int>) -> [Result<T, any Error>] {
+                            open: @escaping @Sendable (RecordOpener, SealedUnit, [Int], NonceBase?, Decompressor,
+                                                       (UInt32) throws -> SecureBytes?, @escaping (UInt16) -> CompressionDictionary?) -> [Result<T, any Error>])
+        -> (units: Int, open: (Range<Int>) -> [Result<T, any Error>]) {
         // The data keys of the chunk in one round trip on PostgreSQL (a failure shows in the lookups below).
         let keyIDs = Set(entries.compactMap { $0.record.count >= RecordHeader.byteCount ? $0.record.loadBigEndian(at: 4) as UInt32 : nil })
         try? txn.prefetch(StoreLayout.keys, keys: keyIDs.sorted().map { [UInt8](bigEndian: $0) })
+        let groups: [(unit: SealedUnit, entries: Range<Int>)]
+        do {
+            groups = try SealedUnit.group(entries, in: txn)
+        } catch {
+            return (1, { _ in entries.map { _ in .failure(error) } })
+        }
         var lookups = Lookups()
         var bases: [NonceBase?] = []
-        bases.reserveCapacity(entries.count)
+        bases.reserveCapacity(groups.count)
+        for group in groups { bases.append(try? self.bases.cursor.base(for: group.unit.position, in: txn)) }
         var previous: (dictionaryID: UInt16, keyID: UInt32)?  // neighbours mostly share both
         for entry in entries {
-            bases.append(try? self.bases.cursor.base(for: entry.position, in: txn))
             guard entry.record.count >= RecordHeader.byteCount else { continue }
             let ids: (dictionaryID: UInt16, keyID: UInt32) = (entry.record.loadBigEndian(at: 2), entry.record.loadBigEndian(at: 4))
             guard previous.map({ $0 != ids }) ?? true else { continue }
@@ -100,14 +107,19 @@ struct ChunkDecoder {
             }
             if lookups.keys[ids.keyID] == nil { lookups.keys[ids.keyID] = Result { try opener.keys.key(ids.keyID, in: txn) } }
         }
-        return { [opener, lookups, bases] range in
+        return (groups.count, { [opener, lookups, bases] range in
             let key = lookups.key, dictionary = lookups.dictionary
             return opener.decompressors.withDecompressor { decompressor in
-                range.map { index in
-                    Result { try open(opener, entries[index].record, entries[index].position, bases[index], decompressor, key, dictionary) }
+                var results: [Result<T, any Error>] = []
+                results.reserveCapacity(groups[range].reduce(0) { $0 + $1.entries.count })
+                for index in range {
+                    let (unit, served) = groups[index]
+                    let wanted = served.map { Int(entries[$0].position - unit.position) }
+                    results += open(opener, unit, wanted, bases[index], decompressor, key, dictionary)
                 }
+                return results
             }
-        }
+        })
     }
 }
 

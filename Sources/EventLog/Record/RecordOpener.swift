@@ -8,51 +8,177 @@ struct RecordOpener: Sendable {
     let decompressors: DecompressorPool
 
     /// Opens the record stored at `position`, checking its leaf hash first. Any damage, a record moved from another position or
-    /// store, or a destroyed key is a thrown ``EventLogError`` naming the position; never wrong bytes.
+    /// store, or a destroyed key is a thrown ``EventLogError`` naming the position; never wrong bytes. A record of a block
+    /// is opened with the rest of its block, read from `txn`.
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: StoreTransaction) throws -> RecordedEvent {
+        guard let (unit, _) = try SealedUnit.group([(position, record)], in: txn).first else {
+            throw EventLogError.integrity(position, "is missing")
+        }
         var bases = NonceBaseCursor()
-        let base = try bases.base(for: position, in: txn)
+        let base = try bases.base(for: unit.position, in: txn)
         if let header = RecordHeader(parsing: record) { try dictionaries.ensureLoaded(header.dictionaryID, in: txn) }
         return try decompressors.withDecompressor { decompressor in
-            try open(record, position: position, nonceBase: base, decompressor: decompressor) { try keys.key($0, in: txn) }
+            try open(unit, wanted: [Int(position - unit.position)], nonceBase: base, decompressor: decompressor,
+                     key: { try keys.key($0, in: txn) }, transform: { $0 })[0].get()
         }
     }
 
-    /// Opens a record with its transaction's nonce base and a given decompressor, finding its data
-    /// key with `findKey` (nil: destroyed) and its dictionary with `findDictionary` (by default, the store's).
-    /// Safe to call from several threads at once when both are.
+    /// Opens a record sealed on its own with its transaction's nonce base and a given decompressor, finding its data key with
+    /// `findKey` (nil: destroyed).
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
-              key findKey: (UInt32) throws -> SecureBytes?,
-              dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) throws -> RecordedEvent {
-        try withBody(of: record, position: position, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
-                     dictionary: findDictionary) { body, header in
+              key findKey: (UInt32) throws -> SecureBytes?) throws -> RecordedEvent {
+        try open(SealedUnit(position: position, records: [record]), wanted: [0], nonceBase: nonceBase, decompressor: decompressor,
+                 key: findKey, transform: { $0 })[0].get()
+    }
+
+    /// Opens the records of `unit` at the offsets `wanted` (in the unit) with its transaction's nonce base and a given
+    /// decompressor, finding its data key with `findKey` (nil: destroyed) and its dictionary with `findDictionary` (by
+    /// default, the store's), and applies `transform` to each event; one result for each wanted record. Safe to call from
+    /// several threads at once when all three are.
+    func open<T>(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
+                 key findKey: (UInt32) throws -> SecureBytes?,
+                 dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil,
+                 transform: (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
+        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                   dictionary: findDictionary) { body, header, position in
             let type = try Self.type(of: body, header: header, position: position, names: decompressor)
-            return RecordedEvent(
+            return try transform(RecordedEvent(
                 id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
                 position: position, type: type.name, data: Array(body[(type.count + 1)...]),
-                recordedAtMilliseconds: header.recordedAtMilliseconds)
+                recordedAtMilliseconds: header.recordedAtMilliseconds))
         }
     }
 
-    /// Checks a record as ``open(_:position:nonceBase:decompressor:key:dictionary:)`` would open it (leaf hash,
-    /// authentication, decompression, the body's shape) without making an event of it: `verify`'s check of the
-    /// content. Returns the stream and number its header gives.
-    func check(_ record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
+    /// Checks the wanted records of `unit` as ``open(_:wanted:nonceBase:decompressor:key:dictionary:)`` would open them (leaf
+    /// hash, authentication, decompression, the body's shape) without making events of them: `verify`'s check of the
+    /// content. Returns the stream and number each header gives.
+    func check(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
                key findKey: (UInt32) throws -> SecureBytes?,
-               dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) throws -> (stream: StreamID, number: UInt64) {
-        try withBody(of: record, position: position, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
-                     dictionary: findDictionary) { body, header in
+               dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) -> [Result<(stream: StreamID, number: UInt64), any Error>] {
+        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                   dictionary: findDictionary) { body, header, position in
             _ = try Self.type(of: body, header: header, position: position, names: decompressor)
             return (StreamID(header.stream), header.streamNumber)
         }
     }
 
-    /// Checks the leaf hash, authenticates, decrypts and decompresses the record, and hands its body
+    /// What can be checked of the wanted records of `unit` without a key: their headers, the block's shape and their leaf
+    /// hashes. Returns the stream and number each header gives.
+    static func checkWithoutKey(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?) -> [Result<(stream: StreamID, number: UInt64), any Error>] {
+        if unit.problem == nil, unit.records.count == 1 {
+            let (record, position) = (unit.records[0], unit.position)
+            return [Result {
+                guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record), header.kind == .single else {
+                    throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
+                }
+                guard let nonceBase else { throw EventLogError.integrity(position, "has no nonce base in nonce-bases") }
+                guard nonceBase.withNonce(for: position, { leafHashMatches(record, position: position, nonce: $0) }) else {
+                    throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
+                }
+                return (StreamID(header.stream), header.streamNumber)
+            }]
+        }
+        let shape = Result { try BlockShape(unit, nonceBase: nonceBase) }
+        return wanted.map { offset in
+            shape.flatMap { shape in
+                Result {
+                    try shape.checkLeaf(offset)
+                    return (StreamID(shape.headers[offset].stream), shape.headers[offset].streamNumber)
+                }
+            }
+        }
+    }
+
+    /// Checks the wanted records' leaf hashes and the unit's shape, authenticates, decrypts and decompresses the unit once,
+    /// and hands each wanted record's body (`type length | type | data`, valid only during the call) to `use`.
+    private func withBodies<R>(of unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
+                               key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
+                               _ use: (UnsafeRawBufferPointer, RecordHeader, UInt64) throws -> R) -> [Result<R, any Error>] {
+        if unit.problem == nil, unit.records.count == 1 {
+            return [Result {
+                try withBody(of: unit.records[0], position: unit.position, nonceBase: nonceBase, decompressor: decompressor,
+                             key: findKey, dictionary: findDictionary) { try use($0, $1, unit.position) }
+            }]
+        }
+        let shape: BlockShape
+        do {
+            shape = try BlockShape(unit, nonceBase: nonceBase)
+        } catch {
+            return wanted.map { _ in .failure(error) }
+        }
+        let leaves = wanted.map { offset in Result { try shape.checkLeaf(offset) } }
+        let head = shape.headers[0]
+        let failed: (BlockShape.Failure) -> [Result<R, any Error>] = { failure in
+            zip(wanted, leaves).map { offset, leaf in leaf.flatMap { .failure(shape.error(failure, at: offset)) } }
+        }
+        let key: SecureBytes
+        do {
+            guard let found = try findKey(head.keyID) else {
+                return zip(wanted, leaves).map { offset, leaf in
+                    let position = shape.position(offset)
+                    return leaf.flatMap {
+                        .failure(EventLogError(
+                            .keyDestroyed, "record at position \(position) cannot be read: its data key \(head.keyID) was destroyed (erased)",
+                            stream: StreamID(head.stream), position: position))
+                    }
+                }
+            }
+            key = found
+        } catch {
+            return wanted.map { _ in .failure(error) }
+        }
+        let sealed = UnsafeRawBufferPointer(rebasing: unit.records[0][shape.sealedRange])
+        do {
+            return try withUnsafeTemporaryAllocation(byteCount: sealed.count - AEAD.tagBytes, alignment: 8) { opened in
+                let authentic = shape.withNonce { nonce in
+                    storeID.withUnsafeBytes { storeID in
+                        shape.withHeaders { headers in
+                            RecordLayout.withAdditionalData(storeID: storeID, position: unit.position, headers: headers) { aad in
+                                AEAD.open(sealed, additionalData: aad, nonce: nonce, key: key, into: opened)
+                            }
+                        }
+                    }
+                }
+                guard authentic else { throw BlockShape.Failure("does not authenticate (damaged, moved, swapped or from another store)") }
+                func split(_ plaintext: UnsafeRawBufferPointer) -> [Result<R, any Error>] {
+                    zip(wanted, leaves).map { offset, leaf in
+                        leaf.flatMap {
+                            let body = UnsafeRawBufferPointer(rebasing: plaintext[shape.bodyRange(offset)])
+                            return Result { try use(body, shape.headers[offset], shape.position(offset)) }
+                        }
+                    }
+                }
+                if head.codec == .stored {
+                    guard opened.count == shape.bodyCount else { throw BlockShape.Failure("has a body of the wrong length") }
+                    return split(UnsafeRawBufferPointer(opened))
+                }
+                var dictionary: CompressionDictionary?
+                if head.codec == .zstdDictionary {
+                    guard let found = findDictionary?(head.dictionaryID) ?? dictionaries.dictionary(head.dictionaryID) else {
+                        throw BlockShape.Failure("names compression dictionary \(head.dictionaryID), which the store lacks")
+                    }
+                    dictionary = found
+                }
+                return try withUnsafeTemporaryAllocation(byteCount: shape.bodyCount, alignment: 8) { body in
+                    guard decompressor.decompress(UnsafeRawBufferPointer(opened), dictionary: dictionary, into: body) else {
+                        throw BlockShape.Failure("does not decompress")
+                    }
+                    return split(UnsafeRawBufferPointer(body))
+                }
+            }
+        } catch let failure as BlockShape.Failure {
+            return failed(failure)
+        } catch {
+            return wanted.map { _ in .failure(error) }
+        }
+    }
+
+    /// Checks the leaf hash, authenticates, decrypts and decompresses a record sealed on its own, and hands its body
     /// (`type length | type | data`, valid only during the call) to `use`.
     private func withBody<R>(of record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
                              key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
                              _ use: (UnsafeRawBufferPointer, RecordHeader) throws -> R) throws -> R {
-        guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
+        guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record), header.kind == .single else {
             throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
         }
         guard let nonceBase else {
@@ -96,7 +222,7 @@ struct RecordOpener: Sendable {
             dictionary = found
         }
         // A body is a type (at most 1 + 255 bytes) and data: a larger declared size is damage, not a size to allocate.
-        guard Int(header.bodyCount) <= 256 + ProposedEvent.maximumDataCount else {
+        guard Int(header.bodyCount) <= RecordBody.maximumCount else {
             throw EventLogError.integrity(position, "declares a body of \(header.bodyCount) bytes, more than an event can hold")
         }
         return try withUnsafeTemporaryAllocation(byteCount: Int(header.bodyCount), alignment: 8) { body in

@@ -21,6 +21,8 @@ final class BatchWriter {
     private let storeID: [UInt8]
     let clock: @Sendable () -> Int64
     private let sealers: [RecordSealer]
+    /// The most body bytes one block of records holds (``EventLogOptions/blockBodyBytes``).
+    private let blockBodyBytes: Int
     /// Batches at least this large are sealed on all cores.
     private static let parallelThreshold = 32
 
@@ -43,12 +45,13 @@ final class BatchWriter {
     private var rescannedTail: (indexedThrough: UInt64, entries: [StreamIndex.TailEntry])?
 
     init(environment: StoreEnvironment, keys: KeyRing, dictionaries: DictionarySet, storeID: [UInt8],
-         clock: @escaping @Sendable () -> Int64) throws {
+         clock: @escaping @Sendable () -> Int64, blockBodyBytes: Int) throws {
         self.environment = environment
         self.keys = keys
         self.dictionaries = dictionaries
         self.storeID = storeID
         self.clock = clock
+        self.blockBodyBytes = blockBodyBytes
         sealers = (0..<max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))).map { _ in RecordSealer() }
         (nextPosition, nextKeyID, lastRecordTag) = try environment.read(Self.committedCounters)
     }
@@ -65,7 +68,8 @@ final class BatchWriter {
         return (next, keyID.loadBigEndian(at: 0, as: UInt32.self), tag)
     }
 
-    /// A record's authentication tag: its last 16 bytes (docs/FORMAT.md §5).
+    /// A record's last 16 bytes, unique to it: its authentication tag, or for a record of a block after the first, the
+    /// end of its leaf hash and its distance to the first (docs/FORMAT.md §5).
     static func tag(of record: some ContiguousBytes) -> [UInt8] {
         record.withUnsafeBytes { Array($0.suffix(16)) }
     }
@@ -213,12 +217,15 @@ final class BatchWriter {
         try txn.put(StoreLayout.meta, StoreLayout.indexedThroughKey, [UInt8](bigEndian: position))
     }
 
-    /// Seals every job, on all sealers at once when the batch is large enough.
+    /// Seals every job, consecutive events of one stream together as blocks, on all sealers at once when the batch is
+    /// large enough; one record for each job, in order.
     func seal(_ jobs: [SealJob], nonceBase: NonceBase) -> [[UInt8]] {
         let dictionary = dictionaries.current
-        return parallelMap(count: jobs.count, workers: sealers.count, threshold: Self.parallelThreshold) { worker, range in
+        let blocks = RecordBlocks.ranges(of: jobs, bodyBytes: blockBodyBytes)
+        let workers = jobs.count >= Self.parallelThreshold ? sealers.count : 1
+        return parallelMap(count: blocks.count, workers: workers) { worker, range in
             let sealer = sealers[worker]
-            return range.map { sealer.seal(jobs[$0], storeID: storeID, dictionary: dictionary, nonceBase: nonceBase) }
+            return range.flatMap { sealer.seal(jobs[blocks[$0]], storeID: storeID, dictionary: dictionary, nonceBase: nonceBase) }
         }
     }
 }

@@ -55,7 +55,7 @@ public final class EventLog: Sendable {
         let dictionaries = DictionarySet(metadataKey: hierarchy.storeMetadata, storeID: storeIDBytes)
         try environment.read { txn in try dictionaries.load(in: txn) }
         let writer = try BatchWriter(environment: environment, keys: keys, dictionaries: dictionaries,
-                                     storeID: storeIDBytes, clock: options.clock)
+                                     storeID: storeIDBytes, clock: options.clock, blockBodyBytes: options.blockBodyBytes)
         self.directory = StoreLocation.redacted(directory)
         self.storeID = storeIDBytes.withUnsafeBytes { UUID(bytes: $0) }
         self.environment = environment

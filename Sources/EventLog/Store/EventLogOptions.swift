@@ -18,6 +18,11 @@ public struct EventLogOptions: Sendable {
     public var passphraseCost = PassphraseCost.moderate
     /// The most events one transaction takes from the queue of appends.
     public var maximumBatchEvents = 16_384
+    /// The most body bytes (event types and payloads, before compression) that consecutive events of one stream
+    /// appended together are sealed with as one block (docs/FORMAT.md §5.8), so that reading them opens one
+    /// ciphertext, not one per event; 0 seals every event on its own. A larger event is always sealed alone.
+    /// Reading one event of a block decrypts and decompresses the whole block.
+    public var blockBodyBytes = 8192
     /// The store's clock for recorded-at times, in milliseconds since 1970.
     public var clock: @Sendable () -> Int64 = Self.systemClock
     /// The storage backends besides LMDB (a directory) and memory (`memory:NAME`) that a location may

@@ -8,7 +8,8 @@ import Foundation
 /// format 2 puts the sealing key's id in front of each row (0, the views key, for every old row),
 /// so that rows holding a session's content can be sealed with its data key. Format 2 found a
 /// resent event by reading every clear header of its stream: format 3 indexes event ids
-/// (`event-ids`). No record is rewritten and no key is needed beyond the master key check.
+/// (`event-ids`). Format 4 may seal consecutive events of a stream together as blocks, which older builds cannot
+/// read: upgrading changes nothing else. No record is rewritten and no key is needed beyond the master key check.
 enum FormatMigration {
     static func upgrade(from format: UInt32, in txn: StoreTransaction) throws -> [String] {
         var steps: [String] = []
@@ -29,6 +30,8 @@ enum FormatMigration {
                 let indexed = try StreamIndex.indexedThrough(in: txn)
                 try StreamIndex.indexEventIDs(0..<indexed, in: txn)
                 steps.append("format 2 → 3: indexed the ids of the \(indexed) indexed events")
+            case 3:
+                steps.append("format 3 → 4: new appends may seal consecutive events of a stream as one block; nothing stored changes")
             default:
                 throw EventLogError(.unsupportedFormat, "no upgrade from format \(current) is known")
             }
@@ -61,7 +64,7 @@ enum FormatMigration {
                     throw EventLogError.integrity(key.count == 8 ? key.loadBigEndian(at: 0) : 0, "has an unreadable header")
                 }
                 totals.bodyBytes += UInt64(header.bodyCount)
-                totals.compressedBytes += UInt64(max(0, record.count - RecordLayout.minimumCount))
+                totals.compressedBytes += UInt64(RecordLayout.ciphertextCount(of: record))
                 totals.recordBytes += UInt64(record.count)
                 count = try StoreLayout.position(ofKey: key) + 1
                 entry = try cursor.next()

@@ -7,7 +7,7 @@ import Foundation
 
 /// Names of the LMDB databases and `meta` keys; docs/FORMAT.md describes each byte for byte.
 package enum StoreLayout {
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
 
     package static let meta = "meta"
     package static let events = "events"

@@ -77,7 +77,7 @@ public final class TransactionAppender {
                 appendedTail.append(StreamIndex.TailEntry(position: job.position, header: header))
                 totals.recordBytes += UInt64(record.count)
                 totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
-                totals.compressedBytes += UInt64(record.count - RecordLayout.minimumCount)
+                totals.compressedBytes += UInt64(record.withUnsafeBytes(RecordLayout.ciphertextCount))
             }
             records += sealed
         }

@@ -97,19 +97,14 @@ extension EventLog {
                                         checkingStructure: false,  // checked above, before opening
                                         progress: progress) { chunk in
                     var bases = NonceBaseCursor()
-                    let results = chunk.map { position, record in
-                        Result {
-                            guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record) else {
-                                throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
-                            }
-                            guard let base = try bases.base(for: position, in: txn) else {
-                                throw EventLogError.integrity(position, "has no nonce base in nonce-bases")
-                            }
-                            guard base.withNonce(for: position, { RecordOpener.leafHashMatches(record, position: position, nonce: $0) }) else {
-                                throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
-                            }
-                            return (stream: StreamID(header.stream), number: header.streamNumber)
+                    let results: [Result<(stream: StreamID, number: UInt64), any Error>]
+                    do {
+                        results = try SealedUnit.group(chunk, in: txn).flatMap { unit, served in
+                            RecordOpener.checkWithoutKey(unit, wanted: served.map { Int(chunk[$0].position - unit.position) },
+                                                         nonceBase: try bases.base(for: unit.position, in: txn))
                         }
+                    } catch {
+                        results = chunk.map { _ in .failure(error) }
                     }
                     return { results }
                 }
@@ -153,7 +148,7 @@ extension EventLog {
             func grow(_ tree: inout MerkleRebuilder, by chunk: [ChunkDecoder.Entry]) throws {
                 leaves.removeAll(keepingCapacity: true)
                 for (position, value) in chunk where position >= tree.size {
-                    guard position == tree.size + UInt64(leaves.count / 32), value.count >= RecordLayout.minimumCount else { break }
+                    guard position == tree.size + UInt64(leaves.count / 32), value.count >= RecordLayout.leafEnd else { break }
                     leaves.append(contentsOf: value[RecordLayout.leafOffset..<RecordLayout.ciphertextOffset])
                 }
                 func checkStored(level: Int, index: UInt64, hash: [UInt8]) throws {

@@ -19,7 +19,12 @@ import Foundation
 
 let arguments = CommandLine.arguments
 /// How the bench opens stores: a directory, or a PostgreSQL URL where a measurement takes one.
-let benchOptions = EventLogOptions().withPostgreSQL()
+/// BENCH_BLOCK_BYTES sets EventLogOptions.blockBodyBytes (0: every event sealed on its own), to compare layouts in one build.
+let benchOptions = {
+    var options = EventLogOptions().withPostgreSQL()
+    if let bytes = ProcessInfo.processInfo.environment["BENCH_BLOCK_BYTES"].flatMap(Int.init) { options.blockBodyBytes = bytes }
+    return options
+}()
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("eventlog-bench: \(message)\n".utf8))
     exit(64)
