@@ -39,13 +39,26 @@ struct RecordOpener: Sendable {
                  key findKey: (UInt32) throws -> SecureBytes?,
                  dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil,
                  transform: (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
-        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
-                   dictionary: findDictionary) { body, header, position in
+        var values: [T] = []
+        values.reserveCapacity(wanted.count)
+        let failures = withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                                  dictionary: findDictionary) { body, header, position in
             let type = try Self.type(of: body, header: header, position: position, names: decompressor)
-            return try transform(RecordedEvent(
+            values.append(try transform(RecordedEvent(
                 id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
                 position: position, type: type.name, data: Array(body[(type.count + 1)...]),
-                recordedAtMilliseconds: header.recordedAtMilliseconds))
+                recordedAtMilliseconds: header.recordedAtMilliseconds)))
+        }
+        return Self.results(values, failures)
+    }
+
+    /// One result for each record: its failure, or else the next of `values` (made in order for the records without one).
+    private static func results<T>(_ values: [T], _ failures: [(any Error)?]) -> [Result<T, any Error>] {
+        var next = values.startIndex
+        return failures.map { failure in
+            if let failure { return .failure(failure) }
+            defer { next += 1 }
+            return .success(values[next])
         }
     }
 
@@ -55,11 +68,14 @@ struct RecordOpener: Sendable {
     func check(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
                key findKey: (UInt32) throws -> SecureBytes?,
                dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) -> [Result<(stream: StreamID, number: UInt64), any Error>] {
-        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
-                   dictionary: findDictionary) { body, header, position in
+        var places: [(stream: StreamID, number: UInt64)] = []
+        places.reserveCapacity(wanted.count)
+        let failures = withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                                  dictionary: findDictionary) { body, header, position in
             _ = try Self.type(of: body, header: header, position: position, names: decompressor)
-            return (StreamID(header.stream), header.streamNumber)
+            places.append((StreamID(header.stream), header.streamNumber))
         }
+        return Self.results(places, failures)
     }
 
     /// What can be checked of the wanted records of `unit` without a key: their headers, the block's shape and their leaf
@@ -90,42 +106,53 @@ struct RecordOpener: Sendable {
     }
 
     /// Checks the wanted records' leaf hashes and the unit's shape, authenticates, decrypts and decompresses the unit once,
-    /// and hands each wanted record's body (`type length | type | data`, valid only during the call) to `use`.
-    private func withBodies<R>(of unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
-                               key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
-                               _ use: (UnsafeRawBufferPointer, RecordHeader, UInt64) throws -> R) -> [Result<R, any Error>] {
+    /// and hands each wanted record's body (`type length | type | data`, valid only during the call) to `use`, in order.
+    /// Returns for each wanted record what kept it from `use` or what `use` threw; nil where `use` returned. Not generic:
+    /// a generic caller from another module (`readStream` with the caller's type) runs unspecialised, and would look up
+    /// the metadata of its result types for every record.
+    private func withBodies(of unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
+                            key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
+                            _ use: (UnsafeRawBufferPointer, RecordHeader, UInt64) throws -> Void) -> [(any Error)?] {
         if unit.problem == nil, unit.records.count == 1 {
-            return [Result {
+            do {
                 try withBody(of: unit.records[0], position: unit.position, nonceBase: nonceBase, decompressor: decompressor,
                              key: findKey, dictionary: findDictionary) { try use($0, $1, unit.position) }
-            }]
+                return [nil]
+            } catch {
+                return [error]
+            }
         }
         let shape: BlockShape
         do {
             shape = try BlockShape(unit, nonceBase: nonceBase)
         } catch {
-            return wanted.map { _ in .failure(error) }
+            return wanted.map { _ in error }
         }
-        let leaves = wanted.map { offset in Result { try shape.checkLeaf(offset) } }
+        let leaves: [(any Error)?] = wanted.map { offset in
+            do {
+                try shape.checkLeaf(offset)
+                return nil
+            } catch {
+                return error
+            }
+        }
         let head = shape.headers[0]
-        let failed: (BlockShape.Failure) -> [Result<R, any Error>] = { failure in
-            zip(wanted, leaves).map { offset, leaf in leaf.flatMap { .failure(shape.error(failure, at: offset)) } }
+        let failed: (BlockShape.Failure) -> [(any Error)?] = { failure in
+            zip(wanted, leaves).map { offset, leaf in leaf ?? shape.error(failure, at: offset) }
         }
         let key: SecureBytes
         do {
             guard let found = try findKey(head.keyID) else {
                 return zip(wanted, leaves).map { offset, leaf in
                     let position = shape.position(offset)
-                    return leaf.flatMap {
-                        .failure(EventLogError(
-                            .keyDestroyed, "record at position \(position) cannot be read: its data key \(head.keyID) was destroyed (erased)",
-                            stream: StreamID(head.stream), position: position))
-                    }
+                    return leaf ?? EventLogError(
+                        .keyDestroyed, "record at position \(position) cannot be read: its data key \(head.keyID) was destroyed (erased)",
+                        stream: StreamID(head.stream), position: position)
                 }
             }
             key = found
         } catch {
-            return wanted.map { _ in .failure(error) }
+            return wanted.map { _ in error }
         }
         let sealed = UnsafeRawBufferPointer(rebasing: unit.records[0][shape.sealedRange])
         do {
@@ -140,11 +167,14 @@ struct RecordOpener: Sendable {
                     }
                 }
                 guard authentic else { throw BlockShape.Failure("does not authenticate (damaged, moved, swapped or from another store)") }
-                func split(_ plaintext: UnsafeRawBufferPointer) -> [Result<R, any Error>] {
+                func split(_ plaintext: UnsafeRawBufferPointer) -> [(any Error)?] {
                     zip(wanted, leaves).map { offset, leaf in
-                        leaf.flatMap {
-                            let body = UnsafeRawBufferPointer(rebasing: plaintext[shape.bodyRange(offset)])
-                            return Result { try use(body, shape.headers[offset], shape.position(offset)) }
+                        if let leaf { return leaf }
+                        do {
+                            try use(UnsafeRawBufferPointer(rebasing: plaintext[shape.bodyRange(offset)]), shape.headers[offset], shape.position(offset))
+                            return nil
+                        } catch {
+                            return error
                         }
                     }
                 }
@@ -169,7 +199,7 @@ struct RecordOpener: Sendable {
         } catch let failure as BlockShape.Failure {
             return failed(failure)
         } catch {
-            return wanted.map { _ in .failure(error) }
+            return wanted.map { _ in error }
         }
     }
 

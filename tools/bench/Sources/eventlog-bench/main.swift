@@ -1,6 +1,7 @@
 // eventlog-bench prepare DATA_DIR SMALL_EVENTS
 // eventlog-bench run DATA_DIR WORK_DIR SMALL_EVENTS CHUNKS
 // eventlog-bench scan STORE KEY                           the whole log read twice (forEachEvent), as `run` does
+// eventlog-bench transcript STORE KEY ROUNDS               `run`'s transcript reads (200 streams of 1,000 events), ROUNDS times
 // eventlog-bench ingest-concurrent WORK_DIR WRITERS BATCH SECONDS   (serve's library baseline, tools/serve/bench)
 // eventlog-bench backends DATA_DIR WORK_DIR SMALL_EVENTS POSTGRES_URL
 // eventlog-bench access-policy WORK_DIR SAMPLES [READS…]   finding the access policy with READS reads recorded
@@ -139,6 +140,15 @@ case "rebuild":
 case "scan":
     guard arguments.count == 4 else { fail("usage: scan STORE KEY") }
     try Measurements.scan(try EventLog.open(at: arguments[2], key: .keyFile(arguments[3]), options: benchOptions), name: "store")
+case "transcript":
+    guard arguments.count == 5, let rounds = Int(arguments[4]) else { fail("usage: transcript STORE KEY ROUNDS") }
+    let log = try EventLog.open(at: arguments[2], key: .keyFile(arguments[3]), options: benchOptions)
+    let events = Int(try log.eventCount())
+    for _ in 0..<rounds {
+        try Scenarios.transcriptRead(name: "store", events: events) { stream in
+            try log.readStream(Measurements.stream(stream)) { $0.data.count }.count
+        }
+    }
 case "verify-tree":
     guard arguments.count == 4 else { fail("usage: verify-tree STORE KEY") }
     try ComplianceMeasurement.tree(store: arguments[2], key: arguments[3])
