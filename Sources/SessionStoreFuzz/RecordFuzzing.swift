@@ -50,8 +50,9 @@ final class RecordFuzzing: @unchecked Sendable {
         func withPointers(_ index: Int, _ pointers: [UnsafeRawBufferPointer]) {
             guard index < records.count else {
                 let unit = SealedUnit(position: position, records: pointers)
-                _ = log.opener.open(unit, wanted: Array(pointers.indices), nonceBase: nonceBase, decompressor: decompressor,
-                                    key: { _ in key }, transform: { $0 })
+                var results: [Result<RecordedEvent, any Error>] = []
+                log.opener.open(unit, wanted: Array(pointers.indices), nonceBase: nonceBase, decompressor: decompressor,
+                                key: { _ in key }, transform: { $0 }, into: &results)
                 return
             }
             records[index].withUnsafeBytes { withPointers(index + 1, pointers + [$0]) }

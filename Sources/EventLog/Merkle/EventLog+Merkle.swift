@@ -83,7 +83,7 @@ extension EventLog {
             }
             let unit = try SealedUnit.group([(position, record)], in: txn)[0].unit
             if let problem = unit.problem { throw EventLogError.integrity(position, problem) }
-            let first = unit.records[0]
+            let first = unit.first
             guard let kind = first.first.flatMap(RecordHeader.Kind.init(rawValue:)),
                   let sealed = RecordLayout.sealedRange(of: first, kind: kind) else {
                 throw EventLogError.integrity(unit.position, "is malformed (\(first.count) bytes, no ciphertext)")

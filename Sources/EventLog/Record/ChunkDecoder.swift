@@ -16,6 +16,8 @@ struct ChunkDecoder {
     }
 
     static let parallelThreshold = 64
+    /// The offsets wanted of a record on its own: one array for all.
+    private static let alone = [0]
     static let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, 8))
 
     init(opener: RecordOpener) {
@@ -32,9 +34,9 @@ struct ChunkDecoder {
     /// looked up once per chunk, not once per record: on PostgreSQL a lookup is a round trip.
     func decode<T>(_ entries: [Entry], in txn: StoreTransaction, whileDecoding: () -> Void = {},
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
-        let (units, open) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary in
+        let (units, open) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
             opener.open(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
-                        transform: transform)
+                        transform: transform, into: &results)
         }
         whileDecoding()
         let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
@@ -48,8 +50,9 @@ struct ChunkDecoder {
     /// ``parallelThreshold`` records is checked here, at once. Call the returned function once, before the
     /// transaction ends: the workers read its records.
     func startChecking(_ entries: [Entry], in txn: StoreTransaction) -> () -> [Result<(stream: StreamID, number: UInt64), any Error>] {
-        let (units, check) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary in
-            opener.check(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary)
+        let (units, check) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
+            opener.check(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
+                         into: &results)
         }
         guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
             let results = check(0..<units)
@@ -80,7 +83,8 @@ struct ChunkDecoder {
     /// record would box the lookups anew each time (two allocations per record, a tenth of `verify`'s CPU).
     private func opening<T>(_ entries: [Entry], in txn: StoreTransaction,
                             open: @escaping @Sendable (RecordOpener, SealedUnit, [Int], NonceBase?, Decompressor,
-                                                       (UInt32) throws -> SecureBytes?, @escaping (UInt16) -> CompressionDictionary?) -> [Result<T, any Error>])
+                                                       (UInt32) throws -> SecureBytes?, @escaping (UInt16) -> CompressionDictionary?,
+                                                       inout [Result<T, any Error>]) -> Void)
         -> (units: Int, open: (Range<Int>) -> [Result<T, any Error>]) {
         // The data keys of the chunk in one round trip on PostgreSQL (a failure shows in the lookups below).
         let keyIDs = Set(entries.compactMap { $0.record.count >= RecordHeader.byteCount ? $0.record.loadBigEndian(at: 4) as UInt32 : nil })
@@ -114,8 +118,8 @@ struct ChunkDecoder {
                 results.reserveCapacity(groups[range].reduce(0) { $0 + $1.entries.count })
                 for index in range {
                     let (unit, served) = groups[index]
-                    let wanted = served.map { Int(entries[$0].position - unit.position) }
-                    results += open(opener, unit, wanted, bases[index], decompressor, key, dictionary)
+                    let wanted = unit.isSingle ? Self.alone : served.map { Int(entries[$0].position - unit.position) }
+                    open(opener, unit, wanted, bases[index], decompressor, key, dictionary, &results)
                 }
                 return results
             }

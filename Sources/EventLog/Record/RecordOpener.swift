@@ -18,8 +18,10 @@ struct RecordOpener: Sendable {
         let base = try bases.base(for: unit.position, in: txn)
         if let header = RecordHeader(parsing: record) { try dictionaries.ensureLoaded(header.dictionaryID, in: txn) }
         return try decompressors.withDecompressor { decompressor in
-            try open(unit, wanted: [Int(position - unit.position)], nonceBase: base, decompressor: decompressor,
-                     key: { try keys.key($0, in: txn) }, transform: { $0 })[0].get()
+            var results: [Result<RecordedEvent, any Error>] = []
+            open(unit, wanted: [Int(position - unit.position)], nonceBase: base, decompressor: decompressor,
+                 key: { try keys.key($0, in: txn) }, transform: { $0 }, into: &results)
+            return try results[0].get()
         }
     }
 
@@ -27,63 +29,65 @@ struct RecordOpener: Sendable {
     /// `findKey` (nil: destroyed).
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
               key findKey: (UInt32) throws -> SecureBytes?) throws -> RecordedEvent {
-        try open(SealedUnit(position: position, records: [record]), wanted: [0], nonceBase: nonceBase, decompressor: decompressor,
-                 key: findKey, transform: { $0 })[0].get()
+        var results: [Result<RecordedEvent, any Error>] = []
+        open(SealedUnit(position: position, record: record), wanted: [0], nonceBase: nonceBase, decompressor: decompressor,
+             key: findKey, transform: { $0 }, into: &results)
+        return try results[0].get()
     }
 
     /// Opens the records of `unit` at the offsets `wanted` (in the unit) with its transaction's nonce base and a given
     /// decompressor, finding its data key with `findKey` (nil: destroyed) and its dictionary with `findDictionary` (by
-    /// default, the store's), and applies `transform` to each event; one result for each wanted record. Safe to call from
-    /// several threads at once when all three are.
+    /// default, the store's), applies `transform` to each event, and appends one result for each wanted record to
+    /// `results`. Safe to call from several threads at once when all three are.
     func open<T>(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
                  key findKey: (UInt32) throws -> SecureBytes?,
                  dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil,
-                 transform: (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
-        var values: [T] = []
-        values.reserveCapacity(wanted.count)
-        let failures = withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
-                                  dictionary: findDictionary) { body, header, position in
-            let type = try Self.type(of: body, header: header, position: position, names: decompressor)
-            values.append(try transform(RecordedEvent(
-                id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
-                position: position, type: type.name, data: Array(body[(type.count + 1)...]),
-                recordedAtMilliseconds: header.recordedAtMilliseconds)))
-        }
-        return Self.results(values, failures)
-    }
-
-    /// One result for each record: its failure, or else the next of `values` (made in order for the records without one).
-    private static func results<T>(_ values: [T], _ failures: [(any Error)?]) -> [Result<T, any Error>] {
-        var next = values.startIndex
-        return failures.map { failure in
-            if let failure { return .failure(failure) }
-            defer { next += 1 }
-            return .success(values[next])
+                 transform: (RecordedEvent) throws -> T, into results: inout [Result<T, any Error>]) {
+        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                   dictionary: findDictionary) { opened in
+            switch opened {
+            case .failure(let error):
+                results.append(.failure(error))
+            case .body(let body, let header, let position):
+                results.append(Result {
+                    let type = try Self.type(of: body, header: header, position: position, names: decompressor)
+                    return try transform(RecordedEvent(
+                        id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
+                        position: position, type: type.name, data: Array(body[(type.count + 1)...]),
+                        recordedAtMilliseconds: header.recordedAtMilliseconds))
+                })
+            }
         }
     }
 
-    /// Checks the wanted records of `unit` as ``open(_:wanted:nonceBase:decompressor:key:dictionary:)`` would open them (leaf
-    /// hash, authentication, decompression, the body's shape) without making events of them: `verify`'s check of the
-    /// content. Returns the stream and number each header gives.
+    /// Checks the wanted records of `unit` as ``open(_:wanted:nonceBase:decompressor:key:dictionary:transform:into:)`` would
+    /// open them (leaf hash, authentication, decompression, the body's shape) without making events of them: `verify`'s
+    /// check of the content. Appends the stream and number each header gives, or the failure, to `results`.
     func check(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
                key findKey: (UInt32) throws -> SecureBytes?,
-               dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil) -> [Result<(stream: StreamID, number: UInt64), any Error>] {
-        var places: [(stream: StreamID, number: UInt64)] = []
-        places.reserveCapacity(wanted.count)
-        let failures = withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
-                                  dictionary: findDictionary) { body, header, position in
-            _ = try Self.type(of: body, header: header, position: position, names: decompressor)
-            places.append((StreamID(header.stream), header.streamNumber))
+               dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil,
+               into results: inout [Result<(stream: StreamID, number: UInt64), any Error>]) {
+        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                   dictionary: findDictionary) { opened in
+            switch opened {
+            case .failure(let error):
+                results.append(.failure(error))
+            case .body(let body, let header, let position):
+                results.append(Result {
+                    _ = try Self.type(of: body, header: header, position: position, names: decompressor)
+                    return (StreamID(header.stream), header.streamNumber)
+                })
+            }
         }
-        return Self.results(places, failures)
     }
 
     /// What can be checked of the wanted records of `unit` without a key: their headers, the block's shape and their leaf
-    /// hashes. Returns the stream and number each header gives.
-    static func checkWithoutKey(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?) -> [Result<(stream: StreamID, number: UInt64), any Error>] {
-        if unit.problem == nil, unit.records.count == 1 {
-            let (record, position) = (unit.records[0], unit.position)
-            return [Result {
+    /// hashes. Appends the stream and number each header gives, or the failure, to `results`.
+    static func checkWithoutKey(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?,
+                                into results: inout [Result<(stream: StreamID, number: UInt64), any Error>]) {
+        if unit.isSingle {
+            let (record, position) = (unit.first, unit.position)
+            results.append(Result {
                 guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record), header.kind == .single else {
                     throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
                 }
@@ -92,36 +96,54 @@ struct RecordOpener: Sendable {
                     throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
                 }
                 return (StreamID(header.stream), header.streamNumber)
-            }]
+            })
+            return
         }
         let shape = Result { try BlockShape(unit, nonceBase: nonceBase) }
-        return wanted.map { offset in
-            shape.flatMap { shape in
+        for offset in wanted {
+            results.append(shape.flatMap { shape in
                 Result {
                     try shape.checkLeaf(offset)
                     return (StreamID(shape.headers[offset].stream), shape.headers[offset].streamNumber)
                 }
-            }
+            })
         }
     }
 
+    /// What opening a unit gives for one wanted record: its body (`type length | type | data`, valid only during the call),
+    /// header and position, or what kept it from being opened.
+    private enum Opened {
+        case body(UnsafeRawBufferPointer, RecordHeader, UInt64)
+        case failure(any Error)
+    }
+
     /// Checks the wanted records' leaf hashes and the unit's shape, authenticates, decrypts and decompresses the unit once,
-    /// and hands each wanted record's body (`type length | type | data`, valid only during the call) to `use`, in order.
-    /// Returns for each wanted record what kept it from `use` or what `use` threw; nil where `use` returned. Not generic:
-    /// a generic caller from another module (`readStream` with the caller's type) runs unspecialised, and would look up
-    /// the metadata of its result types for every record.
+    /// and hands `deliver` what each wanted record gives, in order. Not generic, and making no array for a record on its
+    /// own: a generic caller from another module (`readStream` with the caller's type) runs unspecialised, and would look
+    /// up the metadata of its result types for every record.
     private func withBodies(of unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
                             key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
-                            _ use: (UnsafeRawBufferPointer, RecordHeader, UInt64) throws -> Void) -> [(any Error)?] {
-        if unit.problem == nil, unit.records.count == 1 {
+                            _ deliver: (Opened) -> Void) {
+        if unit.isSingle {
             do {
-                try withBody(of: unit.records[0], position: unit.position, nonceBase: nonceBase, decompressor: decompressor,
-                             key: findKey, dictionary: findDictionary) { try use($0, $1, unit.position) }
-                return [nil]
+                try withBody(of: unit.first, position: unit.position, nonceBase: nonceBase, decompressor: decompressor,
+                             key: findKey, dictionary: findDictionary) { deliver(.body($0, $1, unit.position)) }
             } catch {
-                return [error]
+                deliver(.failure(error))
             }
+            return
         }
+        for failure in openBlock(unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                                 dictionary: findDictionary, deliver) {
+            deliver(.failure(failure))
+        }
+    }
+
+    /// ``withBodies(of:wanted:nonceBase:decompressor:key:dictionary:_:)`` for a block: delivers the wanted records' bodies
+    /// when the block opens, and returns a failure for each wanted record when it does not (empty when it did).
+    private func openBlock(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
+                           key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
+                           _ deliver: (Opened) -> Void) -> [any Error] {
         let shape: BlockShape
         do {
             shape = try BlockShape(unit, nonceBase: nonceBase)
@@ -137,13 +159,13 @@ struct RecordOpener: Sendable {
             }
         }
         let head = shape.headers[0]
-        let failed: (BlockShape.Failure) -> [(any Error)?] = { failure in
+        let failed: (BlockShape.Failure) -> [any Error] = { failure in
             zip(wanted, leaves).map { offset, leaf in leaf ?? shape.error(failure, at: offset) }
         }
         let key: SecureBytes
         do {
             guard let found = try findKey(head.keyID) else {
-                return zip(wanted, leaves).map { offset, leaf in
+                return zip(wanted, leaves).map { offset, leaf -> any Error in
                     let position = shape.position(offset)
                     return leaf ?? EventLogError(
                         .keyDestroyed, "record at position \(position) cannot be read: its data key \(head.keyID) was destroyed (erased)",
@@ -154,7 +176,7 @@ struct RecordOpener: Sendable {
         } catch {
             return wanted.map { _ in error }
         }
-        let sealed = UnsafeRawBufferPointer(rebasing: unit.records[0][shape.sealedRange])
+        let sealed = UnsafeRawBufferPointer(rebasing: unit.first[shape.sealedRange])
         do {
             return try withUnsafeTemporaryAllocation(byteCount: sealed.count - AEAD.tagBytes, alignment: 8) { opened in
                 let authentic = shape.withNonce { nonce in
@@ -167,16 +189,15 @@ struct RecordOpener: Sendable {
                     }
                 }
                 guard authentic else { throw BlockShape.Failure("does not authenticate (damaged, moved, swapped or from another store)") }
-                func split(_ plaintext: UnsafeRawBufferPointer) -> [(any Error)?] {
-                    zip(wanted, leaves).map { offset, leaf in
-                        if let leaf { return leaf }
-                        do {
-                            try use(UnsafeRawBufferPointer(rebasing: plaintext[shape.bodyRange(offset)]), shape.headers[offset], shape.position(offset))
-                            return nil
-                        } catch {
-                            return error
+                func split(_ plaintext: UnsafeRawBufferPointer) -> [any Error] {
+                    for (offset, leaf) in zip(wanted, leaves) {
+                        if let leaf {
+                            deliver(.failure(leaf))
+                        } else {
+                            deliver(.body(UnsafeRawBufferPointer(rebasing: plaintext[shape.bodyRange(offset)]), shape.headers[offset], shape.position(offset)))
                         }
                     }
+                    return []
                 }
                 if head.codec == .stored {
                     guard opened.count == shape.bodyCount else { throw BlockShape.Failure("has a body of the wrong length") }

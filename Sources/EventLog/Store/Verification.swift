@@ -97,11 +97,12 @@ extension EventLog {
                                         checkingStructure: false,  // checked above, before opening
                                         progress: progress) { chunk in
                     var bases = NonceBaseCursor()
-                    let results: [Result<(stream: StreamID, number: UInt64), any Error>]
+                    var results: [Result<(stream: StreamID, number: UInt64), any Error>] = []
+                    results.reserveCapacity(chunk.count)
                     do {
-                        results = try SealedUnit.group(chunk, in: txn).flatMap { unit, served in
+                        for (unit, served) in try SealedUnit.group(chunk, in: txn) {
                             RecordOpener.checkWithoutKey(unit, wanted: served.map { Int(chunk[$0].position - unit.position) },
-                                                         nonceBase: try bases.base(for: unit.position, in: txn))
+                                                         nonceBase: try bases.base(for: unit.position, in: txn), into: &results)
                         }
                     } catch {
                         results = chunk.map { _ in .failure(error) }
