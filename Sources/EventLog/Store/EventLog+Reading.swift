@@ -40,19 +40,19 @@ extension EventLog {
         var results: [T] = []
         results.reserveCapacity(places.count)
         for start in stride(from: 0, to: places.count, by: 1024) {
-            let batch = places[start..<min(start + 1024, places.count)]
-            var entries: [ChunkDecoder.Entry] = []
-            try txn.prefetch(StoreLayout.events, keys: batch.map { StoreLayout.positionKey($0.position) })
-            for (number, position) in batch {
-                guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)) else {
-                    throw EventLogError.integrity(position, "is missing (stream \(stream) number \(number) is indexed there)")
-                }
-                entries.append((position, record))
-            }
-            let expected = Dictionary(uniqueKeysWithValues: batch.map { ($0.position, $0.number) })
+            let batch = Array(places[start..<min(start + 1024, places.count)])
+            let entries = try Self.records(of: stream, at: batch, in: txn)
+            // Ascending in both, so an event's expected number is found by its position's place among them.
+            let positions = batch.map(\.position), numbers = batch.map(\.number)
             let checked: @Sendable (RecordedEvent) throws -> T = { event in
-                guard event.stream == stream, event.streamNumber == expected[event.position] else {
-                    throw EventLogError.integrity(event.position, "is not stream \(stream) number \(expected[event.position] ?? 0), as the stream index says")
+                var (low, high) = (0, positions.count)
+                while low < high {
+                    let middle = (low + high) / 2
+                    if positions[middle] < event.position { low = middle + 1 } else { high = middle }
+                }
+                let expected = low < positions.count && positions[low] == event.position ? numbers[low] : nil
+                guard event.stream == stream, event.streamNumber == expected else {
+                    throw EventLogError.integrity(event.position, "is not stream \(stream) number \(expected ?? 0), as the stream index says")
                 }
                 return try transform(event)
             }
@@ -62,6 +62,40 @@ extension EventLog {
             }
         }
         return results
+    }
+
+    /// The records at `places` (ascending), as read in `txn`: fetched in one round trip where the backend reads ahead
+    /// (PostgreSQL), else walked with a cursor along each run of consecutive positions (a step per record, not a lookup).
+    private static func records(of stream: StreamID, at places: [(number: UInt64, position: UInt64)],
+                                in txn: StoreTransaction) throws -> [ChunkDecoder.Entry] {
+        func missing(_ place: (number: UInt64, position: UInt64)) -> EventLogError {
+            .integrity(place.position, "is missing (stream \(stream) number \(place.number) is indexed there)")
+        }
+        var entries: [ChunkDecoder.Entry] = []
+        entries.reserveCapacity(places.count)
+        if txn.readsAhead {
+            try txn.prefetch(StoreLayout.events, keys: places.map { StoreLayout.positionKey($0.position) })
+            for place in places {
+                guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(place.position)) else { throw missing(place) }
+                entries.append((place.position, record))
+            }
+            return entries
+        }
+        try txn.withCursor(StoreLayout.events) { cursor in
+            var entry: StorageEntry?
+            for place in places {
+                if let (key, _) = entry, key.count == 8, key.loadBigEndian(at: 0) as UInt64 + 1 == place.position {
+                    entry = try cursor.next()
+                } else {
+                    entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(place.position))
+                }
+                guard let (key, record) = entry, key.count == 8, key.loadBigEndian(at: 0) as UInt64 == place.position else {
+                    throw missing(place)
+                }
+                entries.append((place.position, record))
+            }
+        }
+        return entries
     }
 
     /// The global positions of the stream's events, by stream number, read from the index and the
