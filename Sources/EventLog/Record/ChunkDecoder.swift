@@ -43,7 +43,7 @@ struct ChunkDecoder {
         return parallelMap(count: units, workers: workers) { _, range in open(range) }
     }
 
-    /// Starts checking the records on the workers as `verify` does (``RecordOpener/check(_:position:nonceBase:decompressor:key:dictionary:)``:
+    /// Starts checking the records on the workers as `verify` does (``RecordOpener/check(_:wanted:nonceBase:decompressor:key:dictionary:into:)``:
     /// everything opening them checks, without making events), once the transaction's lookups are done on this
     /// thread, and returns what waits for each record's stream and number: this thread and the transaction are
     /// free meanwhile (to check the chunk before in order, to read the next). A chunk of fewer than

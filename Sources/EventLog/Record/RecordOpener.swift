@@ -43,20 +43,13 @@ struct RecordOpener: Sendable {
                  key findKey: (UInt32) throws -> SecureBytes?,
                  dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil,
                  transform: (RecordedEvent) throws -> T, into results: inout [Result<T, any Error>]) {
-        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
-                   dictionary: findDictionary) { opened in
-            switch opened {
-            case .failure(let error):
-                results.append(.failure(error))
-            case .body(let body, let header, let position):
-                results.append(Result {
-                    let type = try Self.type(of: body, header: header, position: position, names: decompressor)
-                    return try transform(RecordedEvent(
-                        id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
-                        position: position, type: type.name, data: Array(body[(type.count + 1)...]),
-                        recordedAtMilliseconds: header.recordedAtMilliseconds))
-                })
-            }
+        collect(unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                dictionary: findDictionary, into: &results) { body, header, position in
+            let type = try Self.type(of: body, header: header, position: position, names: decompressor)
+            return try transform(RecordedEvent(
+                id: header.eventID, stream: StreamID(header.stream), streamNumber: header.streamNumber,
+                position: position, type: type.name, data: Array(body[(type.count + 1)...]),
+                recordedAtMilliseconds: header.recordedAtMilliseconds))
         }
     }
 
@@ -67,17 +60,10 @@ struct RecordOpener: Sendable {
                key findKey: (UInt32) throws -> SecureBytes?,
                dictionary findDictionary: ((UInt16) -> CompressionDictionary?)? = nil,
                into results: inout [Result<(stream: StreamID, number: UInt64), any Error>]) {
-        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
-                   dictionary: findDictionary) { opened in
-            switch opened {
-            case .failure(let error):
-                results.append(.failure(error))
-            case .body(let body, let header, let position):
-                results.append(Result {
-                    _ = try Self.type(of: body, header: header, position: position, names: decompressor)
-                    return (StreamID(header.stream), header.streamNumber)
-                })
-            }
+        collect(unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                dictionary: findDictionary, into: &results) { body, header, position in
+            _ = try Self.type(of: body, header: header, position: position, names: decompressor)
+            return (StreamID(header.stream), header.streamNumber)
         }
     }
 
@@ -115,6 +101,21 @@ struct RecordOpener: Sendable {
     private enum Opened {
         case body(UnsafeRawBufferPointer, RecordHeader, UInt64)
         case failure(any Error)
+    }
+
+    /// ``withBodies(of:wanted:nonceBase:decompressor:key:dictionary:_:)``, appending to `results` for each wanted record
+    /// what `make` makes of its body, header and position, or what kept it from being opened.
+    private func collect<T>(_ unit: SealedUnit, wanted: [Int], nonceBase: NonceBase?, decompressor: Decompressor,
+                            key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
+                            into results: inout [Result<T, any Error>],
+                            _ make: (UnsafeRawBufferPointer, RecordHeader, UInt64) throws -> T) {
+        withBodies(of: unit, wanted: wanted, nonceBase: nonceBase, decompressor: decompressor, key: findKey,
+                   dictionary: findDictionary) { opened in
+            switch opened {
+            case .failure(let error): results.append(.failure(error))
+            case .body(let body, let header, let position): results.append(Result { try make(body, header, position) })
+            }
+        }
     }
 
     /// Checks the wanted records' leaf hashes and the unit's shape, authenticates, decrypts and decompresses the unit once,
