@@ -173,6 +173,8 @@ import TestSupport
 
             var rows = try #require(try JSONSerialization.jsonObject(with: Data(proofs.stdout.utf8)) as? [[String: Any]])
             try #require(rows.count == 6)
+            let formats = rows.compactMap { ($0["record"] as? String).flatMap { Data(base64Encoded: $0) }?.first }
+            #expect(formats.contains(3), "the session's events are records of a block (FORMAT.md §5.8), proved with the block's ciphertext: \(formats)")
             var record = try #require(Data(base64Encoded: rows[2]["record"] as? String ?? ""))
             record[record.count - 1] ^= 1
             rows[2]["record"] = record.base64EncodedString()
