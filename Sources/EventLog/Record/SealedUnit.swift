@@ -56,16 +56,20 @@ struct SealedUnit {
     /// is one): first the first records of blocks begun before the entries, then every record missing from a block.
     private static func readAhead(for entries: [ChunkDecoder.Entry], in txn: StoreTransaction) throws {
         let held = Set(entries.map(\.position))
-        var firsts: [UInt64] = []
+        var firsts: Set<UInt64> = []
         for (position, record) in entries where record.first == RecordHeader.Kind.blockMember.rawValue && record.count == RecordLayout.blockMemberCount {
             let distance = UInt64(record.loadBigEndian(at: RecordLayout.blockFieldOffset) as UInt16)
-            if distance <= position, !held.contains(position - distance) { firsts.append(position - distance) }
+            if distance <= position, !held.contains(position - distance) { firsts.insert(position - distance) }
         }
-        try txn.prefetch([(StoreLayout.events, Set(firsts).sorted().map(StoreLayout.positionKey))])
+        try txn.prefetch([(StoreLayout.events, firsts.sorted().map(StoreLayout.positionKey))])
+        // The blocks' first records: those the entries hold, and those just read (asking again for one the entries hold
+        // would be a round trip each).
+        var heads = entries.filter { $0.record.first == RecordHeader.Kind.blockHead.rawValue }
+        for first in firsts {
+            if let head = try txn.get(StoreLayout.events, StoreLayout.positionKey(first)) { heads.append((first, head)) }
+        }
         var missing: Set<UInt64> = []
-        for first in Set(firsts).union(entries.filter { $0.record.first == RecordHeader.Kind.blockHead.rawValue }.map(\.position)) {
-            guard let head = try txn.get(StoreLayout.events, StoreLayout.positionKey(first)),
-                  head.count >= RecordLayout.blockCiphertextOffset else { continue }
+        for (first, head) in heads where head.count >= RecordLayout.blockCiphertextOffset {
             let count = UInt64(head.loadBigEndian(at: RecordLayout.blockFieldOffset) as UInt16)
             for member in first..<(first + count) where !held.contains(member) { missing.insert(member) }
         }
