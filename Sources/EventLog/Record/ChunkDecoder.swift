@@ -43,22 +43,38 @@ struct ChunkDecoder {
         return parallelMap(count: units, workers: workers) { _, range in open(range) }
     }
 
+    /// Starts opening the records on the workers as ``decode(_:in:whileDecoding:transform:)`` does, once the
+    /// transaction's lookups are done on this thread, and returns what waits for the results: this thread and the
+    /// transaction are free meanwhile (to hand on the chunk before, to read the next). Call the returned function
+    /// once, before the transaction ends: the workers read its records.
+    func startDecoding<T>(_ entries: [Entry], in txn: StoreTransaction,
+                          transform: @escaping @Sendable (RecordedEvent) throws -> T) -> () -> [[Result<T, any Error>]] {
+        let (units, open) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
+            opener.open(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
+                        transform: transform, into: &results)
+        }
+        return start(entries.count, units: units, open)
+    }
+
     /// Starts checking the records on the workers as `verify` does (``RecordOpener/check(_:wanted:nonceBase:decompressor:key:dictionary:into:)``:
-    /// everything opening them checks, without making events), once the transaction's lookups are done on this
-    /// thread, and returns what waits for each record's stream and number: this thread and the transaction are
-    /// free meanwhile (to check the chunk before in order, to read the next). A chunk of fewer than
-    /// ``parallelThreshold`` records is checked here, at once. Call the returned function once, before the
-    /// transaction ends: the workers read its records.
+    /// everything opening them checks, without making events), as ``startDecoding(_:in:transform:)`` starts opening them.
     func startChecking(_ entries: [Entry], in txn: StoreTransaction) -> () -> [Result<(stream: StreamID, number: UInt64), any Error>] {
         let (units, check) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
             opener.check(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
                          into: &results)
         }
-        guard entries.count >= Self.parallelThreshold, Self.workers > 1 else {
-            let results = check(0..<units)
+        let parts = start(entries.count, units: units, check)
+        return { parts().flatMap { $0 } }
+    }
+
+    /// Runs `open` over every unit on the workers, in the background, and returns what waits for the results (each
+    /// worker's, in order); a chunk of fewer than ``parallelThreshold`` records is opened here, at once.
+    private func start<T>(_ records: Int, units: Int, _ open: @escaping (Range<Int>) -> [Result<T, any Error>]) -> () -> [[Result<T, any Error>]] {
+        guard records >= Self.parallelThreshold, Self.workers > 1 else {
+            let results = [open(0..<units)]
             return { results }
         }
-        let background = BackgroundWork { parallelMap(count: units, workers: Self.workers) { _, range in check(range) } }
+        let background = BackgroundWork { parallelParts(count: units, workers: Self.workers) { _, range in open(range) } }
         return background.wait
     }
 

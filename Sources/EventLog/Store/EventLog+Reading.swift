@@ -229,6 +229,22 @@ extension EventLog {
                 var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(position))
                 var remaining = maxCount
                 var next = position
+                // A pipeline: while the workers open one chunk, this thread hands on the chunk before and reads the
+                // next. Whatever is thrown, no chunk is left opening after the transaction ends (its workers read
+                // the transaction's bytes).
+                var opening: (() -> [[Result<T, any Error>]])?
+                defer { _ = opening?() }
+                func handOn(_ parts: [[Result<T, any Error>]]) throws {
+                    for part in parts {
+                        for index in part.indices {
+                            switch part[index] {
+                            case .success(let value): try body(value)
+                            case .failure(let error as EventLogError) where skippingErased && error.code == .keyDestroyed: continue
+                            case .failure(let error): throw error
+                            }
+                        }
+                    }
+                }
                 while entry != nil, remaining > 0 {
                     // Gather a chunk (the bytes stay valid while the transaction lasts), open it on all cores.
                     var chunk: [ChunkDecoder.Entry] = []
@@ -240,10 +256,14 @@ extension EventLog {
                     }
                     remaining -= chunk.count
                     next = chunk.last.map { $0.position + 1 } ?? next
-                    for result in decoder.decode(chunk, in: txn, whileDecoding: { if remaining > 0 { cursor.readAhead() } }, transform: transform) {
-                        if skippingErased, case .failure(let error as EventLogError) = result, error.code == .keyDestroyed { continue }
-                        try body(try result.get())
-                    }
+                    let before = opening
+                    opening = decoder.startDecoding(chunk, in: txn, transform: transform)
+                    if remaining > 0 { cursor.readAhead() }
+                    if let before { try handOn(before()) }
+                }
+                if let last = opening {
+                    opening = nil
+                    try handOn(last())
                 }
                 return (next, remaining == 0)
             }

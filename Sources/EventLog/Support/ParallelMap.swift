@@ -17,8 +17,20 @@ import Foundation
 ///   - work: Makes the values of `range`; called once per worker.
 package func parallelMap<T>(count: Int, workers: Int, threshold: Int = 1,
                             _ work: (_ worker: Int, _ range: Range<Int>) -> [T]) -> [T] {
+    let parts = parallelParts(count: count, workers: workers, threshold: threshold, work)
+    guard parts.count > 1 else { return parts.first ?? [] }
+    var values: [T] = []
+    values.reserveCapacity(count)
+    for part in parts { values.append(contentsOf: part) }
+    return values
+}
+
+/// ``parallelMap(count:workers:threshold:_:)`` without putting the values together: each worker's, in order. A reader
+/// that goes through them once saves copying every value (and, for values holding references, retaining and releasing each).
+package func parallelParts<T>(count: Int, workers: Int, threshold: Int = 1,
+                              _ work: (_ worker: Int, _ range: Range<Int>) -> [T]) -> [[T]] {
     let workers = count < max(threshold, 2) ? 1 : max(1, min(workers, count))
-    guard workers > 1 else { return count > 0 ? work(0, 0..<count) : [] }
+    guard workers > 1 else { return count > 0 ? [work(0, 0..<count)] : [] }
     var parts = [[T]](repeating: [], count: workers)
     parts.withUnsafeMutableBufferPointer { output in
         withoutActuallyEscaping(work) { work in
@@ -26,10 +38,7 @@ package func parallelMap<T>(count: Int, workers: Int, threshold: Int = 1,
             DispatchQueue.concurrentPerform(iterations: workers) { shared.run(worker: $0) }
         }
     }
-    var values: [T] = []
-    values.reserveCapacity(count)
-    for part in parts { values.append(contentsOf: part) }
-    return values
+    return parts
 }
 
 /// Maps each index of `0..<count` on up to `workers` threads; see ``parallelMap(count:workers:threshold:_:)``.
