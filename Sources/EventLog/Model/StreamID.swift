@@ -38,8 +38,6 @@ extension UUID {
 
     init(bytes: UnsafeRawBufferPointer) {
         precondition(bytes.count == 16)
-        var value: uuid_t = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &value) { $0.copyMemory(from: bytes) }
-        self.init(uuid: value)
+        self.init(uuid: bytes.loadUnaligned(as: uuid_t.self))
     }
 }

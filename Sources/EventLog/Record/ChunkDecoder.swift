@@ -103,8 +103,10 @@ struct ChunkDecoder {
                                                        inout [Result<T, any Error>]) -> Void)
         -> (units: Int, open: (Range<Int>) -> [Result<T, any Error>]) {
         // The data keys of the chunk in one round trip on PostgreSQL (a failure shows in the lookups below).
-        let keyIDs = Set(entries.compactMap { $0.record.count >= RecordHeader.byteCount ? $0.record.loadBigEndian(at: 4) as UInt32 : nil })
-        try? txn.prefetch(StoreLayout.keys, keys: keyIDs.sorted().map { [UInt8](bigEndian: $0) })
+        if txn.readsAhead {
+            let keyIDs = Set(entries.compactMap { $0.record.count >= RecordHeader.byteCount ? $0.record.loadBigEndian(at: 4) as UInt32 : nil })
+            try? txn.prefetch(StoreLayout.keys, keys: keyIDs.sorted().map { [UInt8](bigEndian: $0) })
+        }
         let groups: [(unit: SealedUnit, entries: Range<Int>)]
         do {
             groups = try SealedUnit.group(entries, in: txn)
