@@ -53,6 +53,34 @@ import Testing
         }
     }
 
+    /// A scan opens the next chunk on other threads while its reader works on this one: a reader that stops by throwing
+    /// must leave nothing opening after the scan's read ends, and a read that spans chunks must end where it was asked to.
+    @Test func aScanStoppedByItsReaderMidwayThrowsItsErrorAndLeavesTheStoreReadable() async throws {
+        struct Enough: Error {}
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let stream = StreamID()
+            for batch in 0..<5 {
+                try await log.append((0..<1_000).map { event("b\(batch) e\($0)") }, to: stream)
+            }
+            var seen = 0
+            #expect(throws: Enough.self) {
+                try log.forEachEvent { _ in
+                    guard seen < 1_500 else { throw Enough() }
+                    seen += 1
+                }
+            }
+            #expect(seen == 1_500)
+            let spanning = try log.readAll(from: 100, maxCount: 2_000)
+            #expect(spanning.map(\.position) == Array(100..<2_100))
+            try log.close()
+            let reopened = try store.open()
+            var count = 0
+            try reopened.forEachEvent { _ in count += 1 }
+            #expect(count == 5_000)
+        }
+    }
+
     /// A replay of an hour reads the whole store once; what it has read must not stay resident.
     @Test func mappedPagesLetGoOfStopBeingResidentAndReadBackTheSame() async throws {
         try await withTemporaryStore { store in

@@ -256,6 +256,11 @@ extension EventLog {
                     }
                     remaining -= chunk.count
                     next = chunk.last.map { $0.position + 1 } ?? next
+                    if opening == nil, entry == nil || remaining == 0 {
+                        // The only chunk: opened on this thread and the workers, without a hop to another thread first.
+                        try handOn([decoder.decode(chunk, in: txn, transform: transform)])
+                        break
+                    }
                     let before = opening
                     opening = decoder.startDecoding(chunk, in: txn, transform: transform)
                     if remaining > 0 { cursor.readAhead() }
