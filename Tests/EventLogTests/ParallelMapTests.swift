@@ -25,6 +25,15 @@ import Testing
         for (left, right) in zip(ranges, ranges.dropFirst()) { #expect(left.range.upperBound == right.range.lowerBound) }
     }
 
+    @Test func partsAreEachWorkersValuesInOrderAndTogetherTheMap() {
+        let parts = parallelParts(count: 1001, workers: 3) { _, range in range.map { $0 * 2 } }
+        #expect(parts.count == 3)
+        #expect(parts.allSatisfy { !$0.isEmpty })
+        #expect(parts.flatMap { $0 } == (0..<1001).map { $0 * 2 })
+        #expect(parallelParts(count: 0, workers: 3) { _, range in Array(range) }.isEmpty)
+        #expect(parallelParts(count: 5, workers: 1) { _, range in Array(range) } == [[0, 1, 2, 3, 4]])
+    }
+
     @Test func belowTheThresholdOneWorkerDoesEverythingOnTheCallingThread() {
         let caller = Thread.current
         let calls = Mutex(0)

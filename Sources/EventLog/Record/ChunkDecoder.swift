@@ -28,22 +28,20 @@ struct ChunkDecoder {
         decode(entries, in: txn) { $0 }
     }
 
-    /// Opens the records and applies `transform` to each, both on the workers (on this thread for a chunk
-    /// of fewer than ``parallelThreshold``). `whileDecoding` runs once the transaction's lookups are done and
-    /// before the workers start (a walk's ``StorageCursor/readAhead()``). Each data key and nonce base is
-    /// looked up once per chunk, not once per record: on PostgreSQL a lookup is a round trip.
-    func decode<T>(_ entries: [Entry], in txn: StoreTransaction, whileDecoding: () -> Void = {},
+    /// Opens the records and applies `transform` to each, both on this thread and the workers (on this thread alone
+    /// for a chunk of fewer than ``parallelThreshold``). Each data key and nonce base is looked up once per chunk, not
+    /// once per record: on PostgreSQL a lookup is a round trip.
+    func decode<T>(_ entries: [Entry], in txn: StoreTransaction,
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
         let (units, open) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
             opener.open(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
                         transform: transform, into: &results)
         }
-        whileDecoding()
         let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
         return parallelMap(count: units, workers: workers) { _, range in open(range) }
     }
 
-    /// Starts opening the records on the workers as ``decode(_:in:whileDecoding:transform:)`` does, once the
+    /// Starts opening the records on the workers as ``decode(_:in:transform:)`` does, once the
     /// transaction's lookups are done on this thread, and returns what waits for the results: this thread and the
     /// transaction are free meanwhile (to hand on the chunk before, to read the next). Call the returned function
     /// once, before the transaction ends: the workers read its records.
