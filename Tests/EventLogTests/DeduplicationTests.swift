@@ -59,6 +59,27 @@ import Testing
         }
     }
 
+    @Test func storedEventsGivesEachAskedIdItsOwnEventFromInsideBlocksAndNothingForOthers() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let stream = StreamID(), other = StreamID()
+            let events = (0..<1_200).map { event("e\($0)") }
+            for start in stride(from: 0, to: 1_200, by: 400) {
+                try await log.append(Array(events[start..<(start + 400)]), to: stream)
+            }
+            try await log.append([event("elsewhere")], to: other)
+            let asked = [0, 1, 57, 399, 400, 1_199].map { events[$0] }
+            let unknown = UUID()
+            let found = try log.storedEvents(of: stream, withIDs: Set(asked.map(\.id) + [unknown]))
+            #expect(found.count == asked.count)
+            for proposed in asked {
+                #expect(found[proposed.id]?.id == proposed.id)
+                #expect(found[proposed.id]?.data == proposed.data)
+            }
+            #expect(try log.storedEvents(of: other, withIDs: Set(asked.map(\.id))).isEmpty)
+        }
+    }
+
     @Test func withoutDeduplicationTheSameIdsAreAppendedAgain() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

@@ -7,24 +7,6 @@ struct RecordOpener: Sendable {
     let dictionaries: DictionarySet
     let decompressors: DecompressorPool
 
-    /// Opens the record stored at `position`, checking its leaf hash first. Any damage, a record moved from another position or
-    /// store, or a destroyed key is a thrown ``EventLogError`` naming the position; never wrong bytes. A record of a block
-    /// is opened with the rest of its block, read from `txn`.
-    func open(_ record: UnsafeRawBufferPointer, position: UInt64, in txn: StoreTransaction) throws -> RecordedEvent {
-        guard let (unit, _) = try SealedUnit.group([(position, record)], in: txn).first else {
-            throw EventLogError.integrity(position, "is missing")
-        }
-        var bases = NonceBaseCursor()
-        let base = try bases.base(for: unit.position, in: txn)
-        if let header = RecordHeader(parsing: record) { try dictionaries.ensureLoaded(header.dictionaryID, in: txn) }
-        return try decompressors.withDecompressor { decompressor in
-            var results: [Result<RecordedEvent, any Error>] = []
-            open(unit, wanted: [Int(position - unit.position)], nonceBase: base, decompressor: decompressor,
-                 key: { try keys.key($0, in: txn) }, transform: { $0 }, into: &results)
-            return try results[0].get()
-        }
-    }
-
     /// Opens a record sealed on its own with its transaction's nonce base and a given decompressor, finding its data key with
     /// `findKey` (nil: destroyed).
     func open(_ record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,

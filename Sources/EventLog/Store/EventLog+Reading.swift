@@ -34,7 +34,7 @@ extension EventLog {
     /// The events of `stream` at `places` (its index's stream numbers and positions, in ascending order),
     /// read a chunk at a time and checked against the index; `skippingErased` and `transform` as in
     /// ``readStream(_:from:maxCount:skippingErased:transform:)``.
-    private func readIndexed<T>(_ stream: StreamID, at places: [(number: UInt64, position: UInt64)], skippingErased: Bool,
+    func readIndexed<T>(_ stream: StreamID, at places: [(number: UInt64, position: UInt64)], skippingErased: Bool,
                                 in txn: StoreTransaction, transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
         let decoder = ChunkDecoder(opener: opener)
         var results: [T] = []
@@ -273,17 +273,5 @@ extension EventLog {
                 return (next, remaining == 0)
             }
         }
-    }
-
-    /// Reads the event the stream index places at `position`, checking that it is what the index says.
-    func readIndexed(_ stream: StreamID, number: UInt64, position: UInt64, in txn: StoreTransaction) throws -> RecordedEvent {
-        guard let record = try txn.get(StoreLayout.events, StoreLayout.positionKey(position)) else {
-            throw EventLogError.integrity(position, "is missing (stream \(stream) number \(number) is indexed there)")
-        }
-        let event = try opener.open(record, position: position, in: txn)
-        guard event.stream == stream, event.streamNumber == number else {
-            throw EventLogError.integrity(position, "is not stream \(stream) number \(number), as the stream index says")
-        }
-        return event
     }
 }

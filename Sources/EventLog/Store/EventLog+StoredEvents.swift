@@ -8,13 +8,14 @@ extension EventLog {
     }
 
     func storedEvents(of stream: StreamID, withIDs ids: Set<UUID>, in txn: StoreTransaction) throws -> [UUID: RecordedEvent] {
+        let places = try StreamIndex.places(of: ids, in: stream, in: txn)
+        // Read together in position order, so that a block holding several of them (a whole batch resent) is opened once.
+        var idsAt: [UInt64: (number: UInt64, ids: [UUID])] = [:]
+        for (id, place) in places { idsAt[place.position, default: (place.number, [])].ids.append(id) }
+        let ordered = idsAt.map { (number: $0.value.number, position: $0.key) }.sorted { $0.position < $1.position }
         var events: [UUID: RecordedEvent] = [:]
-        for (id, place) in try StreamIndex.places(of: ids, in: stream, in: txn) {
-            do {
-                events[id] = try readIndexed(stream, number: place.number, position: place.position, in: txn)
-            } catch let error as EventLogError where error.code == .keyDestroyed {
-                continue
-            }
+        for event in try readIndexed(stream, at: ordered, skippingErased: true, in: txn, transform: { $0 }) {
+            for id in idsAt[event.position]?.ids ?? [] { events[id] = event }
         }
         return events
     }
