@@ -22,7 +22,7 @@ public struct EventLogOptions: Sendable {
     /// appended together are sealed with as one block (docs/FORMAT.md §5.8), so that reading them opens one
     /// ciphertext, not one per event; 0 seals every event on its own. A larger event is always sealed alone.
     /// Reading one event of a block decrypts and decompresses the whole block.
-    public var blockBodyBytes = 8192
+    public var blockBodyBytes = 16_384
     /// The store's clock for recorded-at times, in milliseconds since 1970.
     public var clock: @Sendable () -> Int64 = Self.systemClock
     /// The storage backends besides LMDB (a directory) and memory (`memory:NAME`) that a location may
