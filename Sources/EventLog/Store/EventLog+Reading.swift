@@ -35,7 +35,7 @@ extension EventLog {
     /// read a chunk at a time and checked against the index; `skippingErased` and `transform` as in
     /// ``readStream(_:from:maxCount:skippingErased:transform:)``.
     func readIndexed<T>(_ stream: StreamID, at places: [(number: UInt64, position: UInt64)], skippingErased: Bool,
-                                in txn: StoreTransaction, transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
+                        in txn: StoreTransaction, transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [T] {
         let decoder = ChunkDecoder(opener: opener)
         var results: [T] = []
         results.reserveCapacity(places.count)
