@@ -16,11 +16,14 @@ import TestSupport
             let (server, url) = try ServeCommandTests.serve(cli)
             defer { server.send(SIGTERM) }
             let root = RepositoryFixtures.root.deletingLastPathComponent()
+            // One worker: with two threads, hypothesis's parsing of its filters' source raced CPython 3.11's shared AST
+            // recursion counter (python/cpython#106905, fixed in later releases) and failed the run about one time in
+            // three with "SystemError: AST constructor recursion depth mismatch", a finding about no request.
             let checked = try runPython(
                 ["-c", "from schemathesis.cli import schemathesis; schemathesis()",
                  "--config-file", root.appendingPathComponent("schemathesis.toml").path,
                  "run", root.appendingPathComponent("docs/openapi.yaml").path, "--url", url,
-                 "--header", "Authorization: Bearer \(admin)", "--max-examples", "5", "--workers", "2", "--seed", "1",
+                 "--header", "Authorization: Bearer \(admin)", "--max-examples", "5", "--workers", "1", "--seed", "1",
                  "--no-color"],
                 environment: ["PYTHONPATH": root.appendingPathComponent("tools/serve").path, "SCHEMATHESIS_HOOKS": "ndjson_serializer"],
                 limit: .seconds(480))
