@@ -24,19 +24,12 @@ struct ChunkDecoder {
         self.opener = opener
     }
 
-    func decode(_ entries: [Entry], in txn: StoreTransaction) -> [Result<RecordedEvent, any Error>] {
-        decode(entries, in: txn) { $0 }
-    }
-
     /// Opens the records and applies `transform` to each, both on this thread and the workers (on this thread alone
     /// for a chunk of fewer than ``parallelThreshold``). Each data key and nonce base is looked up once per chunk, not
     /// once per record: on PostgreSQL a lookup is a round trip.
     func decode<T>(_ entries: [Entry], in txn: StoreTransaction,
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
-        let (units, open) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
-            opener.open(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
-                        transform: transform, into: &results)
-        }
+        let (units, open) = openingEvents(entries, in: txn, transform: transform)
         let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
         return parallelMap(count: units, workers: workers) { _, range in open(range) }
     }
@@ -47,11 +40,20 @@ struct ChunkDecoder {
     /// once, before the transaction ends: the workers read its records.
     func startDecoding<T>(_ entries: [Entry], in txn: StoreTransaction,
                           transform: @escaping @Sendable (RecordedEvent) throws -> T) -> () -> [[Result<T, any Error>]] {
-        let (units, open) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
-            opener.open(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
-                        transform: transform, into: &results)
-        }
+        let (units, open) = openingEvents(entries, in: txn, transform: transform)
         return start(entries.count, units: units, open)
+    }
+
+    /// Hands each opened value to `body`, in order, without copying it out of `results`; a failure is thrown, except
+    /// that with `skippingErased` an event whose data key was destroyed is left out.
+    static func handOn<T>(_ results: [Result<T, any Error>], skippingErased: Bool, to body: (T) throws -> Void) throws {
+        for index in results.indices {
+            switch results[index] {
+            case .success(let value): try body(value)
+            case .failure(let error as EventLogError) where skippingErased && error.code == .keyDestroyed: continue
+            case .failure(let error): throw error
+            }
+        }
     }
 
     /// Starts checking the records on the workers as `verify` does (``RecordOpener/check(_:wanted:nonceBase:decompressor:key:dictionary:into:)``:
@@ -74,6 +76,15 @@ struct ChunkDecoder {
         }
         let background = BackgroundWork { parallelParts(count: units, workers: Self.workers) { _, range in open(range) } }
         return background.wait
+    }
+
+    /// ``opening(_:in:open:)`` making events of the records and applying `transform` to each.
+    private func openingEvents<T>(_ entries: [Entry], in txn: StoreTransaction, transform: @escaping @Sendable (RecordedEvent) throws -> T)
+        -> (units: Int, open: (Range<Int>) -> [Result<T, any Error>]) {
+        opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
+            opener.open(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,
+                        transform: transform, into: &results)
+        }
     }
 
     /// The data keys and dictionaries of one chunk, looked up in its transaction before the workers start.

@@ -56,14 +56,9 @@ struct RecordOpener: Sendable {
         if unit.isSingle {
             let (record, position) = (unit.first, unit.position)
             results.append(Result {
-                guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record), header.kind == .single else {
-                    throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
+                try withCheckedSingle(record, position: position, nonceBase: nonceBase) { header, _ in
+                    (StreamID(header.stream), header.streamNumber)
                 }
-                guard let nonceBase else { throw EventLogError.integrity(position, "has no nonce base in nonce-bases") }
-                guard nonceBase.withNonce(for: position, { leafHashMatches(record, position: position, nonce: $0) }) else {
-                    throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
-                }
-                return (StreamID(header.stream), header.streamNumber)
             })
             return
         }
@@ -212,16 +207,7 @@ struct RecordOpener: Sendable {
     private func withBody<R>(of record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?, decompressor: Decompressor,
                              key findKey: (UInt32) throws -> SecureBytes?, dictionary findDictionary: ((UInt16) -> CompressionDictionary?)?,
                              _ use: (UnsafeRawBufferPointer, RecordHeader) throws -> R) throws -> R {
-        guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record), header.kind == .single else {
-            throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
-        }
-        guard let nonceBase else {
-            throw EventLogError.integrity(position, "has no nonce base in nonce-bases")
-        }
-        return try nonceBase.withNonce(for: position) { nonce in
-            guard Self.leafHashMatches(record, position: position, nonce: nonce) else {
-                throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
-            }
+        try Self.withCheckedSingle(record, position: position, nonceBase: nonceBase) { header, nonce in
             guard let key = try findKey(header.keyID) else {
                 throw EventLogError(.keyDestroyed,
                                     "record at position \(position) cannot be read: its data key \(header.keyID) was destroyed (erased)",
@@ -277,6 +263,22 @@ struct RecordOpener: Sendable {
             throw EventLogError.integrity(position, "has a malformed event type")
         }
         return (name, count)
+    }
+
+    /// Checks what needs no key of a record sealed on its own (its header, its nonce base, its leaf hash) and hands
+    /// `use` its header and nonce.
+    private static func withCheckedSingle<R>(_ record: UnsafeRawBufferPointer, position: UInt64, nonceBase: NonceBase?,
+                                             _ use: (RecordHeader, UnsafeRawBufferPointer) throws -> R) throws -> R {
+        guard record.count >= RecordLayout.minimumCount, let header = RecordHeader(parsing: record), header.kind == .single else {
+            throw EventLogError.integrity(position, "is malformed (\(record.count) bytes, header unreadable)")
+        }
+        guard let nonceBase else { throw EventLogError.integrity(position, "has no nonce base in nonce-bases") }
+        return try nonceBase.withNonce(for: position) { nonce in
+            guard leafHashMatches(record, position: position, nonce: nonce) else {
+                throw EventLogError.integrity(position, "does not match its leaf hash (damaged or moved)")
+            }
+            return try use(header, nonce)
+        }
     }
 
     /// Whether the leaf hash stored in the record matches the record's bytes at `position`.

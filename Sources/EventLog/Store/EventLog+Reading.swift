@@ -56,9 +56,8 @@ extension EventLog {
                 }
                 return try transform(event)
             }
-            for result in decoder.decode(entries, in: txn, transform: checked) {
-                if skippingErased, case .failure(let error as EventLogError) = result, error.code == .keyDestroyed { continue }
-                results.append(try result.get())
+            try ChunkDecoder.handOn(decoder.decode(entries, in: txn, transform: checked), skippingErased: skippingErased) {
+                results.append($0)
             }
         }
         return results
@@ -235,15 +234,7 @@ extension EventLog {
                 var opening: (() -> [[Result<T, any Error>]])?
                 defer { _ = opening?() }
                 func handOn(_ parts: [[Result<T, any Error>]]) throws {
-                    for part in parts {
-                        for index in part.indices {
-                            switch part[index] {
-                            case .success(let value): try body(value)
-                            case .failure(let error as EventLogError) where skippingErased && error.code == .keyDestroyed: continue
-                            case .failure(let error): throw error
-                            }
-                        }
-                    }
+                    for part in parts { try ChunkDecoder.handOn(part, skippingErased: skippingErased, to: body) }
                 }
                 while entry != nil, remaining > 0 {
                     // Gather a chunk (the bytes stay valid while the transaction lasts), open it on all cores.
