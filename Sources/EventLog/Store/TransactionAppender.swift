@@ -76,7 +76,7 @@ public final class TransactionAppender {
                 }
                 appendedTail.append(StreamIndex.TailEntry(position: job.position, header: header))
                 totals.recordBytes += UInt64(record.count)
-                totals.bodyBytes += UInt64(1 + job.event.type.utf8.count + job.event.data.count)
+                totals.bodyBytes += UInt64(RecordBody.count(of: job.event))
                 totals.compressedBytes += UInt64(record.withUnsafeBytes(RecordLayout.ciphertextCount))
             }
             records += sealed
