@@ -76,10 +76,12 @@ public enum SessionDictionary {
         return samples
     }
 
-    /// Trains the dictionary (about a tenth of a second).
+    /// Trains the dictionary (about a tenth of a second), once per process: the samples are the same each time.
     public static func train() throws -> [UInt8] {
-        try EventLog.trainDictionary(samples: samples())
+        try trained.get()
     }
+
+    private static let trained = Result { try EventLog.trainDictionary(samples: samples()) }
 
     /// Trains and installs it in `log`; new small events use it from now on.
     @discardableResult

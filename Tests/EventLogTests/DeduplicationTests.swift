@@ -45,6 +45,25 @@ import Testing
         }
     }
 
+    @Test func aResendInOneTransactionFindsTheEventsQueuedBeforeItButNotThoseOfARefusedGroup() async throws {
+        try await withTemporaryStore { store in
+            let log = try store.create()
+            let (stream, other) = (StreamID(), StreamID())
+            let events = (0..<4).map { event("\($0)") }
+            let refused = event("refused")
+            let resent = try await log.appendInOneTransaction { appender in
+                _ = try appender.append([StreamAppend(stream: stream, events: Array(events[0..<2]))])
+                _ = try appender.append([StreamAppend(stream: other, events: [event("other")], deduplicate: true)])
+                #expect(throws: EventLogError.self) {
+                    try appender.append([StreamAppend(stream: stream, events: [refused], expectedVersion: .exact(0))])
+                }
+                return try appender.append([StreamAppend(stream: stream, events: events + [refused], deduplicate: true)])[0]
+            }
+            #expect(resent.duplicates == 2)
+            #expect(try log.readStream(stream).map(\.id) == (events + [refused]).map(\.id))
+        }
+    }
+
     @Test func duplicatesAreFoundInTheIndexedPartOfALongStream() async throws {
         try await withTemporaryStore { store in
             let log = try store.create()

@@ -5,7 +5,7 @@ extension UnsafeMutableRawBufferPointer {
 }
 
 extension UnsafeRawBufferPointer {
-    package func loadBigEndian<T: FixedWidthInteger>(at offset: Int, as type: T.Type = T.self) -> T {
+    package func loadBigEndian<T: FixedWidthInteger & BitwiseCopyable>(at offset: Int, as type: T.Type = T.self) -> T {
         T(bigEndian: loadUnaligned(fromByteOffset: offset, as: T.self))
     }
 }

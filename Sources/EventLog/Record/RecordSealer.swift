@@ -69,7 +69,6 @@ enum RecordBlocks {
 final class RecordSealer {
     private let compressor = Compressor()
     private var body: [UInt8] = []
-    private var headers: [UInt8] = []
 
     /// Seals `jobs` (consecutive events of one stream under one data key) as one block, or the one job on its own;
     /// one record for each job, in order.
@@ -79,8 +78,7 @@ final class RecordSealer {
         }
         body.removeAll(keepingCapacity: true)
         for job in jobs { RecordBody.append(job.event, to: &body) }
-        headers.removeAll(keepingCapacity: true)
-        headers.append(contentsOf: repeatElement(0, count: jobs.count * RecordHeader.byteCount))
+        var headers = [UInt8](repeating: 0, count: jobs.count * RecordHeader.byteCount)
         return body.withUnsafeBytes { body in
             let (codec, compressedCount) = compressor.compress(body, dictionary: dictionary)
             headers.withUnsafeMutableBytes { headers in

@@ -8,6 +8,8 @@ struct BatchState {
     /// The authentication tag of the last record written (``BatchWriter/lastRecordTag``).
     var lastRecordTag: [UInt8]
     var jobs: [SealJob] = []
+    /// The streams with queued jobs (and, after a refused group, perhaps some without): only those need `jobs` searched.
+    var streamsWithJobs: Set<StreamID> = []
     var createdKeys: [UInt32] = []
     /// Ids that streams de-duplicated in this transaction hold: those looked up, and those appended
     /// since, so that an id is looked up once per transaction and not once per group.
@@ -72,7 +74,8 @@ extension BatchWriter {
             // Leave out events whose ids the stream holds already (committed, or earlier in this transaction):
             // one event-ids lookup per id, whatever the stream's length.
             var known = state.knownIDs.removeValue(forKey: part.stream)
-                ?? Set(state.jobs.lazy.filter { $0.stream == part.stream.uuid }.map(\.event.id))
+                ?? (state.streamsWithJobs.contains(part.stream)
+                    ? Set(state.jobs.lazy.filter { $0.stream == part.stream.uuid }.map(\.event.id)) : [])
             let unchecked = Set(events.map(\.id)).subtracting(known)
             known.formUnion(try StreamIndex.places(of: unchecked, in: part.stream, in: txn).keys)
             events = events.filter { known.insert($0.id).inserted }
@@ -145,6 +148,7 @@ extension BatchWriter {
                                       position: state.position + UInt64(offset), keyID: keyID, key: sealingKey,
                                       recordedAtMilliseconds: state.now))
         }
+        state.streamsWithJobs.insert(part.stream)
         pending[part.stream] = change
         let positions = state.position..<(state.position + count)
         state.position += count

@@ -36,13 +36,13 @@ enum StreamIndex {
 
     /// The tail's events from `start` (indexed-through), all or only those of `stream`, from their clear headers.
     static func scannedTail(of stream: StreamID?, from start: UInt64, in txn: StoreTransaction) throws -> [TailEntry] {
-        let wanted = stream?.uuid.bytes
+        let wanted = stream?.uuid
         var entries: [TailEntry] = []
         try txn.withCursor(StoreLayout.events) { cursor in
             var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(start))
             while let (key, record) = entry {
                 let position: UInt64 = key.count == 8 ? key.loadBigEndian(at: 0) : .max
-                if let wanted, record.count >= 24, !record[8..<24].elementsEqual(wanted) {
+                if let wanted, record.count >= 24, UUID(bytes: UnsafeRawBufferPointer(rebasing: record[8..<24])) != wanted {
                     entry = try cursor.next()
                     continue
                 }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// The `stream-runs` index: where each stream's events sit in the log.
 ///
 /// The events of one append are contiguous in the log, so the index keeps one entry per append
@@ -23,8 +25,7 @@ struct StreamRun: Equatable {
 
     /// Decodes a cursor entry; nil when it belongs to another stream.
     static func decode(_ entry: StorageEntry, of stream: StreamID) throws -> StreamRun? {
-        let uuid = stream.uuid.bytes
-        guard entry.key.count == 24, entry.key.prefix(16).elementsEqual(uuid) else { return nil }
+        guard entry.key.count == 24, UUID(bytes: UnsafeRawBufferPointer(rebasing: entry.key[0..<16])) == stream.uuid else { return nil }
         guard entry.value.count == 12 else {
             throw EventLogError(.integrity, "the stream index of stream \(stream) is malformed", stream: stream)
         }

@@ -83,6 +83,7 @@ public final class TransactionAppender {
         }
         if let last = records.last { state.lastRecordTag = BatchWriter.tag(of: last) }
         state.jobs.removeAll(keepingCapacity: true)
+        state.streamsWithJobs.removeAll(keepingCapacity: true)
         try MerkleNodes.extend(from: writtenThrough, to: state.position, records: records, in: txn)
         writtenThrough = state.position
         if state.position - (try StreamIndex.indexedThrough(in: txn)) >= writer.maximumIndexTail {
