@@ -79,6 +79,26 @@ import Testing
         }
     }
 
+    @Test(.timeLimit(.minutes(1))) func aBodyNotWholeWithinTheTimeoutIsAnswered408AndNothingIsAppended() async throws {
+        var configuration = ServerConfiguration()
+        configuration.bodyTimeout = .milliseconds(300)
+        try await withServer(configuration) { fixture in
+            let (_, body) = sessionLines()
+            let before = try fixture.log.eventCount()
+            // The first half of the body arrives; the rest never does.
+            let (parts, sender) = AsyncStream<ByteBuffer>.makeStream()
+            sender.yield(ByteBuffer(string: String(body.prefix(body.count / 2))))
+            defer { sender.finish() }
+            try await fixture.test { client async throws -> Void in
+                let answer = try await client.execute(uri: "/v1/events", method: .post, headers: fixture.bearer(.ingest),
+                                                      streaming: RequestBody(asyncSequence: parts))
+                #expect(answer.status == .requestTimeout, "\(answer.text)")
+                #expect(answer.object["type"] as? String == "urn:sessionstore:problem:body-timeout")
+            }
+            #expect(try fixture.log.eventCount() == before)
+        }
+    }
+
     @Test func aLineOverTheLineLimitIsRefusedNamingTheLine() async throws {
         var configuration = ServerConfiguration()
         configuration.maximumLineBytes = 300

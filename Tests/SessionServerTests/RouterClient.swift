@@ -20,9 +20,15 @@ struct RouterClient<Context: RequestContext>: Sendable where Context.Source == A
     func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], body: ByteBuffer? = nil) async throws -> TestResponse {
         var headers = headers
         if let body { headers[.contentLength] = String(body.readableBytes) }
+        return try await execute(uri: uri, method: method, headers: headers, streaming: RequestBody(buffer: body ?? ByteBuffer()))
+    }
+
+    /// The response to a request whose body arrives as `body` delivers it (slowly, or never whole).
+    @discardableResult
+    func execute(uri: String, method: HTTPRequest.Method, headers: HTTPFields = [:], streaming body: RequestBody) async throws -> TestResponse {
         let request = Request(
             head: HTTPRequest(method: method, scheme: "http", authority: "localhost", path: uri, headerFields: headers),
-            body: RequestBody(buffer: body ?? ByteBuffer())
+            body: body
         )
         let context = Context(source: ApplicationRequestContextSource(channel: NIOAsyncTestingChannel(), logger: logger))
         let response: Response
