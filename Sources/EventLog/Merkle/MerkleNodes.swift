@@ -86,8 +86,11 @@ enum MerkleNodes {
         let chunkIndex = oldSize / chunk
         guard (chunkIndex + 1) * chunk <= newSize else { return [] }
         let stored = (chunkIndex * chunk..<oldSize).map(StoreLayout.positionKey)
-        let siblings = (chunkIndex..<(newSize / chunk)).flatMap { index in
-            (0..<(~index).trailingZeroBitCount).map { step in key(level: storedLevel + step, index: (index >> UInt64(step)) - 1) }
+        let siblings = (chunkIndex..<(newSize / chunk)).flatMap { (index: UInt64) -> [[UInt8]] in
+            (0..<(~index).trailingZeroBitCount).map { (step: Int) -> [UInt8] in
+                let shifted: UInt64 = index >> UInt64(step)
+                return key(level: storedLevel + step, index: shifted - 1)
+            }
         }
         return [(StoreLayout.events, stored), (StoreLayout.merkle, siblings)]
     }

@@ -81,7 +81,8 @@ public enum PairedTests {
 
     /// P(X = k) for X ~ Binomial(n, 1/2), in logarithms so that large n does not overflow.
     private static func binomialProbability(n: Int, k: Int) -> Double {
-        exp(lgamma(Double(n + 1)) - lgamma(Double(k + 1)) - lgamma(Double(n - k + 1)) - Double(n) * log(2.0))
+        let ways: Double = lgamma(Double(n + 1)) - lgamma(Double(k + 1)) - lgamma(Double(n - k + 1))
+        return exp(ways - Double(n) * log(2.0))
     }
 
     /// P(T = t) for t in 0...n(n+1)/2, T the sum of the ranks 1...n each taken with probability 1/2.
