@@ -1,4 +1,5 @@
 import Foundation
+import Synchronization
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -8,11 +9,14 @@ import Darwin
 /// A child process a test starts: its output goes to files (a grandchild holding a pipe can never
 /// hang the test), and its whole process group is killed when the test is done with it, on every
 /// exit path (`deinit`), or when it outlives its time limit.
-public final class ChildProcess: @unchecked Sendable {
-    // @unchecked: `process` is configured before `run()` and read-only afterwards; `exited` is a semaphore.
+///
+/// Started with `posix_spawn`, not Foundation's `Process`: this toolchain's `Process.run()` reads
+/// `/proc/self/fd` past the end of glibc's buffer now and then and kills the test process
+/// (swift-corelibs-foundation#5472, fixed upstream after Swift 6.3.1).
+public final class ChildProcess: Sendable {
     public struct Outcome: Sendable {
         public var status: Int32
-        /// Killed by a signal (SIGKILL from ``kill()`` or the time limit).
+        /// Killed by a signal (SIGKILL from ``kill()`` or the time limit); `status` is the signal's number.
         public var signalled: Bool
         public var timedOut: Bool
         public var stdout: Data
@@ -20,40 +24,39 @@ public final class ChildProcess: @unchecked Sendable {
         public var stdoutText: String { String(decoding: stdout, as: UTF8.self) }
     }
 
-    private let process = Process()
-    private let exited = DispatchSemaphore(value: 0)
+    public let processIdentifier: pid_t
     private let outputDirectory: URL
-    private var timedOut = false
-    public var processIdentifier: Int32 { process.processIdentifier }
-    public var isRunning: Bool { process.isRunning }
+    private let exit = Exit()
+    private let timedOut = Atomic<Bool>(false)
+    public var isRunning: Bool { exit.status.withLock { $0 == nil } }
 
     /// Starts `executable`; standard input comes from `input` (a file), else from /dev/null.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
                 directory: URL? = nil, input: URL? = nil) throws {
         outputDirectory = Scratch.url("child-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: outputDirectory, withIntermediateDirectories: true)
-        for name in ["out", "err"] {
-            _ = FileManager.default.createFile(atPath: outputDirectory.appendingPathComponent(name).path, contents: nil)
-        }
-        process.executableURL = executable
-        process.arguments = arguments
-        if let environment { process.environment = environment }
-        if let directory { process.currentDirectoryURL = directory }
-        process.standardInput = try input.map { try FileHandle(forReadingFrom: $0) } ?? FileHandle.nullDevice
-        process.standardOutput = try FileHandle(forWritingTo: outputDirectory.appendingPathComponent("out"))
-        process.standardError = try FileHandle(forWritingTo: outputDirectory.appendingPathComponent("err"))
-        let exited = self.exited
-        process.terminationHandler = { _ in exited.signal() }
         do {
-            try process.run()  // Foundation starts the child in a process group of its own
+            processIdentifier = try spawn(executable.path, arguments, environment: environment, directory: directory?.path,
+                                          input: input?.path ?? "/dev/null",
+                                          output: outputDirectory.appendingPathComponent("out").path,
+                                          errors: outputDirectory.appendingPathComponent("err").path)
         } catch {
             try? FileManager.default.removeItem(at: outputDirectory)
             throw error
         }
+        let pid = processIdentifier, exit = self.exit
+        Thread.detachNewThread {
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1 {
+                guard errno == EINTR else { status = 255 << 8; break }
+            }
+            exit.status.withLock { $0 = status }
+            exit.happened.signal()
+        }
     }
 
     deinit {
-        if process.isRunning { kill() }
+        if isRunning { kill() }
         try? FileManager.default.removeItem(at: outputDirectory)
     }
 
@@ -64,29 +67,31 @@ public final class ChildProcess: @unchecked Sendable {
 
     /// Sends `signal` to the child alone (SIGTERM: ask it to stop).
     public func send(_ signal: Int32) {
-        if process.isRunning { Foundation.kill(process.processIdentifier, signal) }
+        if isRunning { Foundation.kill(processIdentifier, signal) }
     }
 
     /// SIGKILL to the child's process group, then waits for it.
     public func kill() {
-        if process.isRunning { killGroup(process.processIdentifier) }
-        process.waitUntilExit()
+        if isRunning { killGroup(processIdentifier) }
+        waitUntilExit()
     }
 
     /// Waits for the child to exit, killing it after `limit`; then what it printed.
     public func wait(limit: Duration = .seconds(600)) -> Outcome {
         let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-        if exited.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
-            timedOut = true
+        if exit.happened.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
+            timedOut.store(true, ordering: .relaxed)
             kill()
         } else {
-            exited.signal()  // a later wait returns at once
+            exit.happened.signal()  // a later wait returns at once
         }
-        process.waitUntilExit()
+        let status = exit.status.withLock { $0 } ?? 0
+        let signal = status & 0x7f
+        let timedOut = timedOut.load(ordering: .relaxed)
         let stdout = (try? Data(contentsOf: outputDirectory.appendingPathComponent("out"))) ?? Data()
         let stderr = (try? Data(contentsOf: outputDirectory.appendingPathComponent("err"))) ?? Data()
-        return Outcome(status: process.terminationStatus, signalled: process.terminationReason == .uncaughtSignal,
-                       timedOut: timedOut, stdout: stdout,
+        return Outcome(status: signal == 0 ? (status >> 8) & 0xff : signal, signalled: signal != 0, timedOut: timedOut,
+                       stdout: stdout,
                        stderr: String(decoding: stderr, as: UTF8.self) + (timedOut ? "\n[killed after \(limit)]" : ""))
     }
 
@@ -95,7 +100,86 @@ public final class ChildProcess: @unchecked Sendable {
                            directory: URL? = nil, input: URL? = nil, limit: Duration = .seconds(600)) throws -> Outcome {
         try ChildProcess(executable, arguments, environment: environment, directory: directory, input: input).wait(limit: limit)
     }
+
+    private func waitUntilExit() {
+        exit.happened.wait()
+        exit.happened.signal()
+    }
 }
+
+/// A child's exit: its wait status once a thread of its own has reaped it.
+private final class Exit: Sendable {
+    let status = Mutex<Int32?>(nil)
+    let happened = DispatchSemaphore(value: 0)
+}
+
+public struct SpawnError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+/// Starts `path` in a process group of its own, with every signal's default action and none blocked, its standard
+/// streams opened on the files named and no other descriptor of ours (a pipe a test holds must see its end).
+private func spawn(_ path: String, _ arguments: [String], environment: [String: String]?, directory: String?,
+                   input: String, output: String, errors: String) throws -> pid_t {
+    #if canImport(Darwin)
+    var actions: posix_spawn_file_actions_t? = nil
+    var attributes: posix_spawnattr_t? = nil
+    #else
+    var actions = posix_spawn_file_actions_t()
+    var attributes = posix_spawnattr_t()
+    #endif
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 0, input, O_RDONLY, 0)
+    posix_spawn_file_actions_addopen(&actions, 1, output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, errors, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if let directory {
+        #if canImport(Darwin)
+        posix_spawn_file_actions_addchdir_np(&actions, directory)
+        #else
+        _ = try glibcExtension("posix_spawn_file_actions_addchdir_np", as: AddDirectoryChange.self)(&actions, directory)
+        #endif
+    }
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var flags = Int32(POSIX_SPAWN_SETPGROUP | POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+    #if canImport(Darwin)
+    flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
+    #else
+    _ = try glibcExtension("posix_spawn_file_actions_addclosefrom_np", as: AddCloseFrom.self)(&actions, 3)
+    #endif
+    posix_spawnattr_setflags(&attributes, Int16(flags))
+    posix_spawnattr_setpgroup(&attributes, 0)
+    var signals = sigset_t()
+    sigfillset(&signals)
+    posix_spawnattr_setsigdefault(&attributes, &signals)
+    sigemptyset(&signals)
+    posix_spawnattr_setsigmask(&attributes, &signals)
+
+    let argv = ([path] + arguments).map { strdup($0) } + [nil]
+    let variables = (environment ?? ProcessInfo.processInfo.environment).map { strdup("\($0.key)=\($0.value)") } + [nil]
+    defer { (argv + variables).forEach { free($0) } }
+    var pid: pid_t = 0
+    let failure = posix_spawn(&pid, path, &actions, &attributes, argv, variables)
+    guard failure == 0 else {
+        throw SpawnError(description: "cannot start \(path): \(String(cString: strerror(failure)))")
+    }
+    return pid
+}
+
+#if !canImport(Darwin)
+private typealias AddDirectoryChange = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>) -> Int32
+private typealias AddCloseFrom = @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
+
+/// One of glibc's extensions to `posix_spawn` (2.29, 2.34), which Swift's Glibc module leaves out: they are declared
+/// for `_GNU_SOURCE` only.
+private func glibcExtension<Function>(_ name: String, as type: Function.Type) throws -> Function {
+    guard let address = dlsym(dlopen(nil, RTLD_NOW), name) else {
+        throw SpawnError(description: "this C library has no \(name) (glibc 2.34 or later has)")
+    }
+    return unsafeBitCast(address, to: type)
+}
+#endif
 
 /// SIGKILL to the process group `leader` leads, and to `leader` itself (in case it left the group).
 private func killGroup(_ leader: pid_t) {

@@ -163,15 +163,10 @@ public struct PowerLossDisk {
         let source = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("tools/powerloss/interposer.c").path
         let library = BuiltProducts.url("libpowerloss-interposer.so").path
         let building = library + ".\(getpid())"
-        let compiler = Process()
-        compiler.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        compiler.arguments = ["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Wno-format-truncation", "-o", building, source, "-ldl", "-lpthread"]
-        let errors = Pipe()
-        compiler.standardError = errors
-        try compiler.run()
-        let message = String(decoding: errors.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        compiler.waitUntilExit()
-        guard compiler.terminationStatus == 0 else { throw PowerLossError("cannot compile \(source): \(message)") }
+        let compiled = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                            ["cc", "-shared", "-fPIC", "-O2", "-Wall", "-Wno-format-truncation", "-o", building,
+                                             source, "-ldl", "-lpthread"])
+        guard compiled.status == 0, !compiled.signalled else { throw PowerLossError("cannot compile \(source): \(compiled.stderr)") }
         guard rename(building, library) == 0 else { throw PowerLossError("cannot move \(building) into place") }
         return library
     }

@@ -35,6 +35,7 @@ enum BodySpool {
                         }
                         try spooled.append(buffer.readableBytesView)
                     }
+                    try Task.checkCancellation()  // a body whose reading was cancelled may have ended early
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)
