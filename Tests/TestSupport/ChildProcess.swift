@@ -26,9 +26,9 @@ public final class ChildProcess: Sendable {
 
     public let processIdentifier: pid_t
     private let outputDirectory: URL
-    private let exit = Exit()
+    private let ending = ChildExit()
     private let timedOut = Atomic<Bool>(false)
-    public var isRunning: Bool { exit.status.withLock { $0 == nil } }
+    public var isRunning: Bool { ending.status.withLock { $0 == nil } }
 
     /// Starts `executable`; standard input comes from `input` (a file), else from /dev/null.
     public init(_ executable: URL, _ arguments: [String], environment: [String: String]? = nil,
@@ -44,14 +44,14 @@ public final class ChildProcess: Sendable {
             try? FileManager.default.removeItem(at: outputDirectory)
             throw error
         }
-        let pid = processIdentifier, exit = self.exit
+        let pid = processIdentifier, ending = self.ending
         Thread.detachNewThread {
             var status: Int32 = 0
             while waitpid(pid, &status, 0) == -1 {
                 guard errno == EINTR else { status = 255 << 8; break }
             }
-            exit.status.withLock { $0 = status }
-            exit.happened.signal()
+            ending.status.withLock { $0 = status }
+            ending.happened.signal()
         }
     }
 
@@ -79,13 +79,13 @@ public final class ChildProcess: Sendable {
     /// Waits for the child to exit, killing it after `limit`; then what it printed.
     public func wait(limit: Duration = .seconds(600)) -> Outcome {
         let nanoseconds = limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000
-        if exit.happened.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
+        if ending.happened.wait(timeout: .now() + .nanoseconds(Int(nanoseconds))) == .timedOut {
             timedOut.store(true, ordering: .relaxed)
             kill()
         } else {
-            exit.happened.signal()  // a later wait returns at once
+            ending.happened.signal()  // a later wait returns at once
         }
-        let status = exit.status.withLock { $0 } ?? 0
+        let status = ending.status.withLock { $0 } ?? 0
         let signal = status & 0x7f
         let timedOut = timedOut.load(ordering: .relaxed)
         let stdout = (try? Data(contentsOf: outputDirectory.appendingPathComponent("out"))) ?? Data()
@@ -102,13 +102,13 @@ public final class ChildProcess: Sendable {
     }
 
     private func waitUntilExit() {
-        exit.happened.wait()
-        exit.happened.signal()
+        ending.happened.wait()
+        ending.happened.signal()
     }
 }
 
 /// A child's exit: its wait status once a thread of its own has reaped it.
-private final class Exit: Sendable {
+private final class ChildExit: Sendable {
     let status = Mutex<Int32?>(nil)
     let happened = DispatchSemaphore(value: 0)
 }
