@@ -3,12 +3,13 @@
 // library only: a client nobody here wrote the HTTP stack of.
 //
 //	load run    -url URL -token INGEST -read-token READ [-writers 64] [-readers 16] [-duration 60s] [-batch 1] [-live] [-acked FILE]
+//	            [-read-path /v1/sessions?limit=50]
 //	load verify -url URL -read-token READ -acked FILE
 //
 // run: each writer starts a session of its own and appends transcript.committed events, -batch per
 // request, each with a fresh id; a request that fails is sent again, byte for byte, until it is
 // answered (a resend is idempotent). With -live each writer sends its events through the session's live
-// WebSocket instead, one event per message, each awaited before the next. Readers page the session list and read transcripts. At the end
+// WebSocket instead, one event per message, each awaited before the next. Readers page the session list (or GET -read-path). At the end
 // it prints one JSON object: events and requests acknowledged, events per second, p50/p99 latency of
 // an acknowledgement, reads per second and p50/p99 latency of a page of the session list. With -writers 0
 // the readers read alone for -duration (the idle baseline). With -acked it appends each acknowledged event
@@ -96,6 +97,7 @@ func run(args []string) {
 	giveUp := flags.Duration("give-up", 30*time.Second, "after the deadline, how long a writer keeps resending a request that fails")
 	ackedPath := flags.String("acked", "", "append each acknowledged event here")
 	live := flags.Bool("live", false, "write through each session's live WebSocket, one event per message")
+	readPath := flags.String("read-path", "/v1/sessions?limit=50", "what each reader GETs")
 	flags.Parse(args)
 	if *live && *batch != 1 {
 		fmt.Fprintln(os.Stderr, "-live sends one event per message: -batch must be 1")
@@ -215,7 +217,7 @@ func run(args []string) {
 				default:
 				}
 				started := time.Now()
-				request, _ := http.NewRequest("GET", *url+"/v1/sessions?limit=50", nil)
+				request, _ := http.NewRequest("GET", *url+*readPath, nil)
 				request.Header.Set("Authorization", "Bearer "+*readToken)
 				response, err := client.Do(request)
 				if err != nil {
