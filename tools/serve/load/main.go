@@ -11,7 +11,7 @@
 // answered (a resend is idempotent). With -live each writer sends its events through the session's live
 // WebSocket instead, one event per message, each awaited before the next. Readers page the session list (or GET -read-path). At the end
 // it prints one JSON object: events and requests acknowledged, events per second, p50/p99 latency of
-// an acknowledgement, reads per second and p50/p99 latency of a page of the session list. With -writers 0
+// an acknowledgement, reads per second and p50/p99 latency of a read. With -writers 0
 // the readers read alone for -duration (the idle baseline). With -acked it appends each acknowledged event
 // (id, position) to FILE as it is acknowledged, so that a test may kill the server mid-load and verify
 // afterwards.
