@@ -10,6 +10,8 @@
 // eventlog-bench transcript-growth WORK_DIR SAMPLES [SIZE…]   one more commit and its catch-up in sessions of SIZE segments
 // eventlog-bench store-growth WORK_DIR SAMPLES [SESSIONS…]    each operation on one session or subject, and verify and
 //                                                         audit check, in stores of SESSIONS sessions (1x, 10x, 100x)
+// eventlog-bench session-length WORK_DIR SAMPLES [EVENTS [LENGTH…]]   the same, in stores of EVENTS events (100,000)
+//                                                         in sessions of LENGTH events (10, 100, 1,000)
 //
 // `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
 // one JSON object per line. tools/bench/run does both and compares with the C reference.
@@ -111,6 +113,13 @@ case "store-growth":
     let sizes = arguments.count > 4 ? arguments.dropFirst(4).compactMap { Int($0) } : [1_000, 10_000, 100_000]
     try await StoreGrowthMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples)
         .run(sizes: sizes)
+
+case "session-length":
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: session-length WORK_DIR SAMPLES [EVENTS [LENGTH…]]") }
+    let events = arguments.count > 4 ? Int(arguments[4]) ?? 100_000 : 100_000
+    let lengths = arguments.count > 5 ? arguments.dropFirst(5).compactMap { Int($0) } : [10, 100, 1_000]
+    try await StoreGrowthMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples)
+        .run(events: events, lengths: lengths)
 
 case "access-policy":
     guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: access-policy WORK_DIR SAMPLES [READS…]") }
