@@ -115,9 +115,12 @@ case "store-growth":
         .run(sizes: sizes)
 
 case "session-length":
-    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: session-length WORK_DIR SAMPLES [EVENTS [LENGTH…]]") }
-    let events = arguments.count > 4 ? Int(arguments[4]) ?? 100_000 : 100_000
-    let lengths = arguments.count > 5 ? arguments.dropFirst(5).compactMap { Int($0) } : [10, 100, 1_000]
+    let numbers = arguments.dropFirst(3).map { Int($0) }
+    guard arguments.count >= 4, let samples = numbers[0], !numbers.contains(nil) else {
+        fail("usage: session-length WORK_DIR SAMPLES [EVENTS [LENGTH…]]")
+    }
+    let events = numbers.count > 1 ? numbers[1]! : 100_000
+    let lengths = numbers.count > 2 ? numbers.dropFirst(2).map { $0! } : [10, 100, 1_000]
     try await StoreGrowthMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples)
         .run(events: events, lengths: lengths)
 
