@@ -292,9 +292,40 @@ extension EventLog {
 
     /// The index must describe exactly the log before `indexedThrough`: a row for every stream with events
     /// there, and runs covering its numbers once, in order, within that part of the log. (That each run points
-    /// at its records was checked record by record during the scan: ``PlacementCheck``.)
+    /// at its records was checked record by record during the scan: ``PlacementCheck``.) Each database is walked once,
+    /// in key order: a stream's version is where its last run ends, so no stream is looked up on its own (on PostgreSQL,
+    /// a lookup is a round trip).
     private static func checkIndex(_ seen: [StreamID: UInt64], indexedThrough: UInt64, in txn: StoreTransaction,
                                    report: inout VerificationReport) throws {
+        var versions: [StreamID: UInt64] = [:]
+        var runProblems: [String] = []
+        try txn.withCursor(StoreLayout.streamRuns) { cursor in
+            var previousStream: StreamID?
+            var previousEnd: UInt64 = 0
+            var entry = try cursor.first()
+            while let current = entry {
+                guard current.key.count == 24 else {
+                    runProblems.append("the stream index holds a malformed key")
+                    entry = try cursor.next()
+                    continue
+                }
+                let stream = StreamID(UUID(bytes: UnsafeRawBufferPointer(rebasing: current.key[0..<16])))
+                if let run = try StreamRun.decode(current, of: stream) {
+                    let expectedFirst = stream == previousStream ? previousEnd : 0
+                    if run.firstNumber != expectedFirst {
+                        runProblems.append("the stream index of stream \(stream) has a run starting at number \(run.firstNumber), expected \(expectedFirst)")
+                    }
+                    previousStream = stream
+                    previousEnd = run.numbers.upperBound
+                    versions[stream] = run.numbers.upperBound
+                    if run.firstPosition >= indexedThrough || UInt64(run.count) > indexedThrough - run.firstPosition {
+                        let number = run.firstNumber + (run.firstPosition >= indexedThrough ? 0 : indexedThrough - run.firstPosition)
+                        runProblems.append("the stream index places stream \(stream) number \(number) at position \(run.position(of: number)), past the indexed part of the log")
+                    }
+                }
+                entry = try cursor.next()
+            }
+        }
         var rows = 0
         try txn.withCursor(StoreLayout.streams) { cursor in
             var entry = try cursor.first()
@@ -306,7 +337,7 @@ extension EventLog {
                     continue
                 }
                 let stream = StreamID(UUID(bytes: key))
-                let version = try StreamRun.last(of: stream, in: txn)?.numbers.upperBound ?? 0
+                let version = versions[stream] ?? 0
                 if seen[stream] != version {
                     report.report(nil, "stream \(stream) has version \(version) in the stream index but \(seen[stream] ?? 0) events were found")
                 }
@@ -316,32 +347,7 @@ extension EventLog {
         if rows != seen.count {
             report.report(nil, "\(seen.count) streams have events but \(rows) stream rows exist")
         }
-        var previousStream: StreamID?
-        var previousEnd: UInt64 = 0
-        try txn.withCursor(StoreLayout.streamRuns) { cursor in
-            var entry = try cursor.first()
-            while let current = entry {
-                guard current.key.count == 24 else {
-                    report.report(nil, "the stream index holds a malformed key")
-                    entry = try cursor.next()
-                    continue
-                }
-                let stream = StreamID(UUID(bytes: UnsafeRawBufferPointer(rebasing: current.key[0..<16])))
-                if let run = try StreamRun.decode(current, of: stream) {
-                    let expectedFirst = stream == previousStream ? previousEnd : 0
-                    if run.firstNumber != expectedFirst {
-                        report.report(nil, "the stream index of stream \(stream) has a run starting at number \(run.firstNumber), expected \(expectedFirst)")
-                    }
-                    previousStream = stream
-                    previousEnd = run.numbers.upperBound
-                    if run.firstPosition >= indexedThrough || UInt64(run.count) > indexedThrough - run.firstPosition {
-                        let number = run.firstNumber + (run.firstPosition >= indexedThrough ? 0 : indexedThrough - run.firstPosition)
-                        report.report(nil, "the stream index places stream \(stream) number \(number) at position \(run.position(of: number)), past the indexed part of the log")
-                    }
-                }
-                entry = try cursor.next()
-            }
-        }
+        for problem in runProblems { report.report(nil, problem) }
     }
 }
 

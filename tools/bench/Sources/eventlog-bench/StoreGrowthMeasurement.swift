@@ -77,7 +77,7 @@ struct StoreGrowthMeasurement {
         }
         let count = try log.eventCount()
         try log.close()
-        Report.emit(["scenario": scenario, "sessions": sessions, "events_per_session": segments + 3, "events": count,
+        Report.emit(["scenario": scenario, "backend": measurements.postgresServer == nil ? "lmdb" : "postgresql", "sessions": sessions, "events_per_session": segments + 3, "events": count,
                      "first_catch_up_s": firstCatchUp,
                      "append_one_line": Report.latencyFields(appends), "catch_up_after_it": Report.latencyFields(catchUps),
                      "transcript_read": Report.latencyFields(transcripts), "session_row": Report.latencyFields(rows),

@@ -8,9 +8,9 @@
 // eventlog-bench session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]   one more event into sessions of SIZE
 //                                                         events (on LMDB, or in databases of that PostgreSQL server)
 // eventlog-bench transcript-growth WORK_DIR SAMPLES [SIZE…]   one more commit and its catch-up in sessions of SIZE segments
-// eventlog-bench store-growth WORK_DIR SAMPLES [SESSIONS…]    each operation on one session or subject, and verify and
+// eventlog-bench store-growth WORK_DIR SAMPLES [--postgres URL] [SESSIONS…]    each operation on one session or subject, and verify and
 //                                                         audit check, in stores of SESSIONS sessions (1x, 10x, 100x)
-// eventlog-bench session-length WORK_DIR SAMPLES [EVENTS [LENGTH…]]   the same, in stores of EVENTS events (100,000)
+// eventlog-bench session-length WORK_DIR SAMPLES [--postgres URL] [EVENTS [LENGTH…]]   the same, in stores of EVENTS events (100,000)
 //                                                         in sessions of LENGTH events (10, 100, 1,000)
 //
 // `prepare` writes the shared workload (see Workload.swift); `run` measures EventLog on it and prints
@@ -31,6 +31,19 @@ let benchOptions = {
 func fail(_ message: String) -> Never {
     FileHandle.standardError.write(Data("eventlog-bench: \(message)\n".utf8))
     exit(64)
+}
+
+/// The measurement's stores for `arguments[2...]` (WORK_DIR, then the rest): LMDB directories under WORK_DIR, or with
+/// `--postgres URL` after SAMPLES, databases of that server. Returns them and the arguments after the option.
+func stores(_ usage: String) -> (Measurements, rest: [String]) {
+    var rest = Array(arguments.dropFirst(4))
+    var postgres: String?
+    if rest.first == "--postgres" {
+        guard rest.count >= 2 else { fail(usage) }
+        postgres = rest[1]
+        rest.removeFirst(2)
+    }
+    return (Measurements(work: URL(fileURLWithPath: arguments[2]), postgresServer: postgres), rest)
 }
 
 switch arguments.dropFirst().first {
@@ -90,16 +103,10 @@ case "ingest-concurrent":
     try await ConcurrentIngestMeasurement(work: URL(fileURLWithPath: arguments[2]), writers: writers, batch: batch, seconds: seconds).run()
 
 case "session-growth":
-    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]") }
-    var rest = Array(arguments.dropFirst(4))
-    var postgres: String?
-    if rest.first == "--postgres" {
-        guard rest.count >= 2 else { fail("usage: session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]") }
-        postgres = rest[1]
-        rest.removeFirst(2)
-    }
+    let usage = "usage: session-growth WORK_DIR SAMPLES [--postgres URL] [SIZE…]"
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail(usage) }
+    let (measurements, rest) = stores(usage)
     let sizes = rest.isEmpty ? [0, 400, 4_000, 40_000] : rest.compactMap { Int($0) }
-    let measurements = Measurements(work: URL(fileURLWithPath: arguments[2]), postgresServer: postgres)
     try await SessionGrowthMeasurement(measurements: measurements, samples: samples).run(sizes: sizes)
 
 case "transcript-growth":
@@ -109,20 +116,21 @@ case "transcript-growth":
         .run(sizes: sizes)
 
 case "store-growth":
-    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: store-growth WORK_DIR SAMPLES [SESSIONS…]") }
-    let sizes = arguments.count > 4 ? arguments.dropFirst(4).compactMap { Int($0) } : [1_000, 10_000, 100_000]
-    try await StoreGrowthMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples)
-        .run(sizes: sizes)
+    let usage = "usage: store-growth WORK_DIR SAMPLES [--postgres URL] [SESSIONS…]"
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail(usage) }
+    let (measurements, rest) = stores(usage)
+    let sizes = rest.isEmpty ? [1_000, 10_000, 100_000] : rest.compactMap { Int($0) }
+    try await StoreGrowthMeasurement(measurements: measurements, samples: samples).run(sizes: sizes)
 
 case "session-length":
-    let numbers = arguments.dropFirst(3).map { Int($0) }
-    guard arguments.count >= 4, let samples = numbers[0], !numbers.contains(nil) else {
-        fail("usage: session-length WORK_DIR SAMPLES [EVENTS [LENGTH…]]")
-    }
-    let events = numbers.count > 1 ? numbers[1]! : 100_000
-    let lengths = numbers.count > 2 ? numbers.dropFirst(2).map { $0! } : [10, 100, 1_000]
-    try await StoreGrowthMeasurement(measurements: Measurements(work: URL(fileURLWithPath: arguments[2])), samples: samples)
-        .run(events: events, lengths: lengths)
+    let usage = "usage: session-length WORK_DIR SAMPLES [--postgres URL] [EVENTS [LENGTH…]]"
+    guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail(usage) }
+    let (measurements, rest) = stores(usage)
+    let numbers = rest.map { Int($0) }
+    guard !numbers.contains(nil) else { fail(usage) }
+    let events = numbers.first.map { $0! } ?? 100_000
+    let lengths = numbers.count > 1 ? numbers.dropFirst().map { $0! } : [10, 100, 1_000]
+    try await StoreGrowthMeasurement(measurements: measurements, samples: samples).run(events: events, lengths: lengths)
 
 case "access-policy":
     guard arguments.count >= 4, let samples = Int(arguments[3]) else { fail("usage: access-policy WORK_DIR SAMPLES [READS…]") }
