@@ -85,14 +85,19 @@ final class PostgresTransaction: StorageTransaction {
         if heldUpserts[table]!.count >= Self.batch { try flush(table) }
     }
 
+    /// The other keys' held upserts stay held: a delete of this key needs none of them on the server first. A key this
+    /// transaction knows to be absent costs no round trip.
     func delete(_ table: String, _ key: UnsafeRawBufferPointer) throws -> Bool {
-        try flush(table)
+        if table == StoreLayout.events { try flushAppends() }
         let key = try keyBytes(table, key)
+        let wasHeld = heldUpserts[table]?.removeValue(forKey: key) != nil
+        let knownAbsent = known[table]?[key].map { $0 == nil } ?? false
         let delete = try PostgresStorage.table(table).delete
         generation += 1
         answered.removeAll()
         known[table, default: [:]][key] = .some(nil)
-        return try connection.query(delete, [key]).rowCount > 0
+        if knownAbsent { return wasHeld }
+        return try connection.query(delete, [key]).rowCount > 0 || wasHeld
     }
 
     /// Reads the values of the keys of every table named, one query per table, all in one round trip;

@@ -170,7 +170,7 @@ public struct ProjectionRunner: Sendable {
         let kept = storedTranscripts.take(transcriptSessions, storedThrough: transcriptsFrom)
         transcriptSessions.subtract(kept.keys)
         rows.transcripts.merge(consume kept) { $1 }
-        rows.transcripts.merge(try loadRows(Self.transcriptsView, for: transcriptSessions, read: TranscriptParts.read)) { $1 }
+        rows.transcripts.merge(try loadTranscripts(of: transcriptSessions)) { $1 }
         SessionListFold.fold(events, from: sessionsFrom, into: &rows.summaries)
         events.forEachRun { first, run in
             if first.isCopy {  // consent copies in subjects' trails feed the trails, not the session list
@@ -222,6 +222,10 @@ public struct ProjectionRunner: Sendable {
                 try sessions.setCheckpoint(next)
             }
             if try due(1) {
+                // From a server, in a few round trips for all: whether each has partials stored (a transcript without
+                // any removes its row), and the data keys its rows are sealed with.
+                try transcripts.prefetch(folded.transcripts.keys.map(TranscriptParts.partialsKey))
+                try transcripts.prefetchSealingKeys(of: folded.transcripts.keys.map(SessionStreams.session))
                 for session in folded.shreddedTranscripts { try TranscriptParts.remove(session, from: transcripts) }
                 for session in folded.partialsDropped where folded.transcripts[session] == nil {
                     try transcripts.remove(TranscriptParts.partialsKey(session))
@@ -252,21 +256,32 @@ public struct ProjectionRunner: Sendable {
         }
     }
 
-    /// The stored rows of these sessions.
+    /// The stored rows of these sessions, read ahead together from a server.
     private func loadRows<Row>(_ view: String, for sessions: Set<UUID>,
                                decode: (UUID, [UInt8]) throws -> Row) throws -> [UUID: Row] {
-        try loadRows(view, for: sessions) { session, reader in try reader.row(session.wireBytes).map { try decode(session, $0) } }
-    }
-
-    private func loadRows<Row>(_ view: String, for sessions: Set<UUID>,
-                               read: (UUID, ViewReader) throws -> Row?) throws -> [UUID: Row] {
         guard !sessions.isEmpty else { return [:] }
         return try log.readView(view) { reader in
+            try reader.prefetch(sessions.map(\.wireBytes))
             var rows: [UUID: Row] = [:]
             for session in sessions {
-                if let row = try read(session, reader) { rows[session] = row }
+                if let row = try reader.row(session.wireBytes) { rows[session] = try decode(session, row) }
             }
             return rows
+        }
+    }
+
+    /// The stored transcripts of these sessions. From a server, whether each has rows is read ahead for all together
+    /// first, so that only a session with rows costs a walk of the view (a round trip).
+    private func loadTranscripts(of sessions: Set<UUID>) throws -> [UUID: TranscriptView] {
+        guard !sessions.isEmpty else { return [:] }
+        return try log.readView(Self.transcriptsView) { reader in
+            let readAhead = try reader.prefetch(sessions.flatMap(TranscriptParts.presenceKeys))
+            var transcripts: [UUID: TranscriptView] = [:]
+            for session in sessions {
+                if readAhead, try !TranscriptParts.presenceKeys(session).contains(where: reader.hasRow) { continue }
+                if let transcript = try TranscriptParts.read(session, from: reader) { transcripts[session] = transcript }
+            }
+            return transcripts
         }
     }
 

@@ -25,6 +25,12 @@ enum TranscriptParts {
         session.wireBytes + [1]
     }
 
+    /// The keys whose rows say whether `session` has a stored transcript at all: a transcript with rows has its first
+    /// block (written with its first committed segment, removed only with all its rows) or its partials.
+    static func presenceKeys(_ session: UUID) -> [[UInt8]] {
+        [blockKey(session, 0), partialsKey(session)]
+    }
+
     /// The stored transcript of `session`, nil when it has no rows.
     static func read(_ session: UUID, from view: ViewReader) throws -> TranscriptView? {
         var row: [UInt8] = []

@@ -47,6 +47,15 @@ struct LMDBTransaction {
         return try delete(database, key)
     }
 
+    /// Stores `value` at `key`; a value of another size there is scrubbed and deleted first (``scrubAndDelete(_:_:)``):
+    /// LMDB overwrites a value of the same size in place, but moves one of another size.
+    func scrubAndPut(_ database: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        if let old = try get(database, key), old.count != value.count {
+            try scrubAndDelete(database, key)
+        }
+        try put(database, key, value, append: false)
+    }
+
     /// How many entries a database holds.
     func count(_ database: String) throws -> Int {
         var stat = MDB_stat()

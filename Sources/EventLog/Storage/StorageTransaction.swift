@@ -30,6 +30,11 @@ package protocol StorageTransaction {
     @discardableResult
     func scrubAndDelete(_ table: String, _ key: UnsafeRawBufferPointer) throws -> Bool
 
+    /// Stores `value` at `key` as ``put(_:_:_:append:)`` does, leaving no copy of the value it replaces where the
+    /// backend allows it (LMDB moves a value of another size, and the old bytes could stay in the page's free space).
+    /// By default, a put: a server keeps its old row versions whatever the client does.
+    func scrubAndPut(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws
+
     /// Reads the values of `requests`' keys ahead, so that the `get`s of them that follow cost no round
     /// trip to a server. By default nothing: a backend that reads from memory needs none.
     func prefetch(_ requests: KeyReads) throws
@@ -80,6 +85,10 @@ extension StorageTransaction {
         try delete(table, key)
     }
 
+    package func scrubAndPut(_ table: String, _ key: UnsafeRawBufferPointer, _ value: UnsafeRawBufferPointer) throws {
+        try put(table, key, value, append: false)
+    }
+
     package func prefetch(_ requests: KeyReads) throws {}
 
     package var readsAhead: Bool { false }
@@ -104,6 +113,10 @@ extension StorageTransaction {
     @discardableResult
     package func scrubAndDelete(_ table: String, _ key: some ContiguousBytes) throws -> Bool {
         try key.withUnsafeBytes { try scrubAndDelete(table, $0) }
+    }
+
+    package func scrubAndPut(_ table: String, _ key: some ContiguousBytes, _ value: some ContiguousBytes) throws {
+        try key.withUnsafeBytes { key in try value.withUnsafeBytes { try scrubAndPut(table, key, $0) } }
     }
 
     /// Reads the values of `keys` ahead (``prefetch(_:)``).

@@ -43,14 +43,23 @@ public struct ViewWriter {
             let sealed = value.withUnsafeBytes {
                 AEAD.sealBox($0, additionalData: reader.additionalData(storedKey), key: sealingKey)
             }
-            let stored = [UInt8](bigEndian: keyID) + sealed
-            // LMDB overwrites a value of the same size in place; a value of another size it moves, and the
-            // old bytes could stay in the page's free space: overwrite them first.
-            if let old = try reader.txn.get(StoreLayout.views, storedKey), old.count != stored.count {
-                try reader.txn.scrubAndDelete(StoreLayout.views, storedKey)
-            }
-            try reader.txn.put(StoreLayout.views, storedKey, stored)
+            try reader.txn.scrubAndPut(StoreLayout.views, storedKey, [UInt8](bigEndian: keyID) + sealed)
         }
+    }
+
+    /// Reads the rows at `keys` ahead (``ViewReader/prefetch(_:)``): then removing one that is not there costs no round
+    /// trip either.
+    @discardableResult
+    public func prefetch(_ keys: some Collection<[UInt8]>) throws -> Bool { try reader.prefetch(keys) }
+
+    /// Reads ahead what sealing rows with the data keys of `streams` looks up (their stream rows, then their keys), so
+    /// that ``put(_:sealedWithKeyOf:)`` for each costs no round trip of its own to a server. Nothing on a local backend.
+    public func prefetchSealingKeys(of streams: some Collection<StreamID>) throws {
+        let txn = reader.txn
+        guard txn.readsAhead, !streams.isEmpty else { return }
+        try txn.prefetch(StoreLayout.streams, keys: streams.map { Array($0.uuid.bytes) })
+        let keyIDs = Set(try streams.compactMap { try StreamRow.read($0, in: txn)?.keyID })
+        try txn.prefetch(StoreLayout.keys, keys: keyIDs.sorted().map { [UInt8](bigEndian: $0) })
     }
 
     /// Removes the row at `key`, if any, overwriting its bytes first so that no copy of them is
@@ -110,6 +119,20 @@ public struct ViewReader {
         let storedKey = storedKey(key)
         guard let sealed = try txn.get(StoreLayout.views, storedKey) else { return nil }
         return try open(sealed, storedKey: storedKey)
+    }
+
+    /// Reads the rows at `keys` ahead, so that ``row(_:)`` and ``hasRow(_:)`` of each cost no round trip of their own
+    /// to a server. Returns whether it did: nothing is read ahead from a local backend, where a lookup costs as little.
+    @discardableResult
+    public func prefetch(_ keys: some Collection<[UInt8]>) throws -> Bool {
+        guard txn.readsAhead else { return false }
+        if !keys.isEmpty { try txn.prefetch(StoreLayout.views, keys: keys.map(storedKey)) }
+        return true
+    }
+
+    /// Whether a row is stored at `key`, without opening it.
+    public func hasRow(_ key: [UInt8]) throws -> Bool {
+        try txn.get(StoreLayout.views, storedKey(key)) != nil
     }
 
     /// Calls `body` with every row of the view whose key starts with `keyPrefix` (all rows by
