@@ -39,8 +39,6 @@ public struct ProjectionRunner: Sendable {
     private let unstored = Shared<FoldedRows?>(nil)
     /// The transcripts this runner stored last: a session still being recorded is folded on from here.
     private let storedTranscripts = TranscriptCache()
-    /// Whether this runner has seen to it that the retired transcripts view is gone.
-    private let retiredViewDropped = Shared(false)
 
     /// A runner over `log`'s persisted views.
     public init(log: EventLog, codec: SessionEventCodec = SessionMigrations.codec, batchSize: Int = defaultBatchSize,
@@ -63,10 +61,13 @@ public struct ProjectionRunner: Sendable {
     /// answer with them (the views' tail since the primary last caught up, or the whole log at worst).
     @discardableResult
     public func catchUp(progress: ((UInt64, UInt64) -> Void)? = nil) throws -> UInt64 {
-        var checkpoints: [UInt64] = []
-        for view in Self.views { checkpoints.append(try log.readView(view) { try $0.checkpoint() } ?? 0) }
+        // Where each view stands, and whether the retired one is still there, in one snapshot.
+        let stand = try log.readViews(Self.views + [Self.retiredTranscriptsView]) { views in
+            (checkpoints: try views.dropLast().map { try $0.checkpoint() ?? 0 }, retiredStored: try views.last!.checkpoint() != nil)
+        }
+        var checkpoints = stand.checkpoints
         let readOnly = try log.isReadOnlyReplica()
-        if !readOnly { try dropRetiredView() }
+        if !readOnly, stand.retiredStored { try log.dropView(Self.retiredTranscriptsView) }
         var unwritten = FoldedRows()
         var read: UInt64 = 0
         let reader = BatchPrefetcher(log: log, codec: codec, batchSize: batchSize)
@@ -119,15 +120,6 @@ public struct ProjectionRunner: Sendable {
         return (changed, position)
     }
 
-    /// The transcripts' rows of the layout before ``TranscriptParts`` are derived data: they go, and the
-    /// new view is folded from the start.
-    private func dropRetiredView() throws {
-        guard !retiredViewDropped.current else { return }
-        if try log.readView(Self.retiredTranscriptsView, { try $0.checkpoint() }) != nil {
-            try log.dropView(Self.retiredTranscriptsView)
-        }
-        retiredViewDropped.current = true
-    }
 
     /// View rows folded and not written yet.
     private struct FoldedRows: Sendable {

@@ -190,11 +190,13 @@ extension EventLog {
     }
 
     /// Runs `body` in one write transaction over several views (writers in the order of `names`):
-    /// a runner that folds one batch into many views pays for one commit, not one per view.
+    /// a runner that folds one batch into many views pays for one commit, not one per view. On a server, their
+    /// checkpoints are read together.
     public func updateViews<R>(_ names: [String], _ body: ([ViewWriter]) throws -> R) throws -> R {
         let prefixes = try names.map(Self.viewPrefix)
         return try writing { txn in
-            try body(prefixes.map {
+            if txn.readsAhead { try txn.prefetch(StoreLayout.viewCheckpoints, keys: prefixes) }
+            return try body(prefixes.map {
                 ViewWriter(reader: ViewReader(txn: txn, prefix: $0, key: keyHierarchy.views, keys: opener.keys, storeID: opener.storeID))
             })
         }
@@ -205,6 +207,16 @@ extension EventLog {
         let prefix = try Self.viewPrefix(name)
         return try reading { txn in
             try body(ViewReader(txn: txn, prefix: prefix, key: keyHierarchy.views, keys: opener.keys, storeID: opener.storeID))
+        }
+    }
+
+    /// Runs `body` with read access to several views (readers in the order of `names`), in one snapshot: a runner that
+    /// reads where each of its views stands pays for one transaction, and on a server their checkpoints are read together.
+    public func readViews<R>(_ names: [String], _ body: ([ViewReader]) throws -> R) throws -> R {
+        let prefixes = try names.map(Self.viewPrefix)
+        return try reading { txn in
+            if txn.readsAhead { try txn.prefetch(StoreLayout.viewCheckpoints, keys: prefixes) }
+            return try body(prefixes.map { ViewReader(txn: txn, prefix: $0, key: keyHierarchy.views, keys: opener.keys, storeID: opener.storeID) })
         }
     }
 
