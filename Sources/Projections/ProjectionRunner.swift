@@ -120,7 +120,6 @@ public struct ProjectionRunner: Sendable {
         return (changed, position)
     }
 
-
     /// View rows folded and not written yet.
     private struct FoldedRows: Sendable {
         var summaries: [UUID: SessionSummary] = [:]
