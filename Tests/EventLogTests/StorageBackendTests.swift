@@ -79,6 +79,37 @@ import Testing
         }
     }
 
+    /// A delete answers whether the key was there, whether the transaction read it ahead, holds a write of it or of
+    /// other keys (a server's backend sends writes late), and leaves the other keys' writes as they are; a scrubbing put
+    /// replaces a value of another size.
+    @Test(arguments: Backend.allCases)
+    func aDeleteAnswersAsTheStoreIsWhateverTheTransactionReadAheadOrHolds(_ backend: Backend) throws {
+        try withBackend(backend) { write, read in
+            try write { (txn: StoreTransaction) throws in try txn.put(Self.table, [1], [1]) }
+            try write { (txn: StoreTransaction) throws in
+                try txn.prefetch(Self.table, keys: [[1], [2], [5]])
+                try txn.put(Self.table, [3], [3])
+                try txn.put(Self.table, [4], [4])
+                #expect(try !txn.delete(Self.table, [2]), "read ahead as absent")
+                #expect(try txn.delete(Self.table, [1]), "read ahead as stored")
+                #expect(try txn.delete(Self.table, [3]), "written in this transaction only")
+                try txn.put(Self.table, [5], [5])
+                #expect(try txn.delete(Self.table, [5]), "read ahead as absent, then written")
+                #expect(try !txn.delete(Self.table, [5]))
+                #expect(try txn.value(Self.table, [3]) == nil)
+                #expect(try txn.value(Self.table, [4]) == [4])
+                try txn.scrubAndPut(Self.table, [6], [6, 6, 6])
+                try txn.scrubAndPut(Self.table, [6], [7])
+            }
+            try read { (txn: StoreTransaction) throws in
+                for key: UInt8 in [1, 2, 3, 5] { #expect(try txn.value(Self.table, [key]) == nil, "key \(key)") }
+                #expect(try txn.value(Self.table, [4]) == [4])
+                #expect(try txn.value(Self.table, [6]) == [7])
+                #expect(try txn.count(Self.table) == 2)
+            }
+        }
+    }
+
     @Test(arguments: Backend.allCases)
     func aThrowingWriteLeavesNothingBehind(_ backend: Backend) throws {
         struct Refused: Error {}
