@@ -37,6 +37,11 @@ package final class SessionCatalog: Sendable {
         }
     }
 
+    /// Whether every event before position `end` is folded in.
+    package func reflects(through end: UInt64) -> Bool {
+        list.withLock { $0.reflects.map { $0 >= end } ?? false }
+    }
+
     /// The row of `session`, when the list holds it.
     package func row(of session: UUID) -> SessionSummary? {
         list.withLock { $0.summary(session) }

@@ -10,7 +10,8 @@ import SessionModel
 /// readers waiting together share one catch-up), then read. The session list is a copy in memory
 /// (``SessionCatalog``) that folds new events without the store's write lock, so that its readers never
 /// wait behind appends; the persisted views (transcripts, consent trails) are written by a catch-up.
-/// After appends, both are brought up to date in the background (``committed()``).
+/// After appends, both are brought up to date in the background (``committed()``): the list right after each
+/// commit, so that a read of it mostly finds every event folded and waits for nothing.
 struct StoreReader: Sendable {
     let log: EventLog
     /// The views as the last ``upToDate()`` left them.
@@ -27,18 +28,20 @@ struct StoreReader: Sendable {
         self.runner = runner
         self.catalog = catalog
         views = ViewCatchUp("persisted", refreshDelay: .seconds(1)) { try runner.catchUp() }
-        list = ViewCatchUp("session-list", refreshDelay: .milliseconds(10)) { try catalog.catchUp(with: runner) }
+        list = ViewCatchUp("session-list", refreshDelay: .zero) { try catalog.catchUp(with: runner) }
     }
 
     /// The views and the session list, with every event committed before this call folded in.
     func upToDate() async throws -> ProjectionRunner {
         try await views.upToDate()
-        try await list.upToDate()
+        _ = try await sessionList()
         return runner
     }
 
-    /// The session list, with every event committed before this call folded in.
+    /// The session list, with every event committed before this call folded in: at once when the background
+    /// catch-ups have folded them all, as they mostly have even while writers append; else after a catch-up.
     func sessionList() async throws -> SessionCatalog {
+        if catalog.reflects(through: try log.eventCount()) { return catalog }
         try await list.upToDate()
         return catalog
     }
