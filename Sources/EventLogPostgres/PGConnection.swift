@@ -40,8 +40,7 @@ final class PGConnection {
         PQstatus(connection) == CONNECTION_OK && PQtransactionStatus(connection) == PQTRANS_IDLE
     }
 
-    /// Whether a transaction block is open (perhaps failed, or with a query sent ahead still answering):
-    /// it needs ROLLBACK before reuse.
+    /// Whether a transaction block is open (perhaps failed): it needs ROLLBACK before reuse.
     var isInTransaction: Bool {
         let status = PQtransactionStatus(connection)
         return status == PQTRANS_INTRANS || status == PQTRANS_INERROR || status == PQTRANS_ACTIVE
@@ -67,7 +66,6 @@ final class PGConnection {
     /// Runs statements without parameters or results (several may be separated by semicolons).
     func execute(_ sql: String) throws {
         try endCopy()
-        discardAhead()
         _ = try check(PQexec(connection, sql), sql)
     }
 
@@ -81,7 +79,6 @@ final class PGConnection {
     /// Starts `sql`, a `COPY … FROM STDIN (FORMAT binary)`, and sends the binary format's header.
     func startBinaryCopy(_ sql: String) throws {
         try endCopy()
-        discardAhead()
         let result = PQexec(connection, sql)
         guard PQresultStatus(result) == PGRES_COPY_IN else {
             _ = try check(result, sql)  // throws the server's message
@@ -117,7 +114,7 @@ final class PGConnection {
         _ = try check(result, sql)
     }
 
-    /// Ends whatever the connection is in the middle of (a `COPY`, a query sent ahead, a transaction)
+    /// Ends whatever the connection is in the middle of (a `COPY`, a transaction)
     /// without keeping any of it, so that it can go back to the pool; failures leave it unfit to
     /// (``isReusable``).
     func rollback() {
@@ -127,21 +124,7 @@ final class PGConnection {
                 while let result = PQgetResult(connection) { PQclear(result) }
             }
         }
-        discardAhead()
         if isInTransaction { _ = try? check(PQexec(connection, "ROLLBACK"), "ROLLBACK") }
-    }
-
-    /// A query sent by ``sendAhead(_:)`` whose result is not read yet.
-    private var inFlight: PGStatement?
-    /// The result of a query sent ahead, read when another query needed the connection.
-    private var early: (statement: PGStatement, result: Result<PGResult, any Error>)?
-
-    /// Sends `statement` without waiting for it, so that the server answers it while the caller works;
-    /// the ``query(_:_:)`` of the same statement then takes the answer. Does nothing while another is
-    /// ahead. Only for reads in a snapshot (a read transaction): nothing may change what it answers.
-    func sendAhead(_ statement: PGStatement) {
-        guard inFlight == nil, early == nil, copying == nil, (try? prepare(statement)) != nil else { return }
-        if send(statement) { inFlight = statement }
     }
 
     /// Sends `statement` (binary parameters, binary results) without waiting for its result: by its
@@ -165,7 +148,7 @@ final class PGConnection {
 
     /// Makes `statement` a prepared statement of this connection the first time it is sent, when it is
     /// a query the server plans (not transaction control, not several statements). Not while a pipeline
-    /// or a query sent ahead is open: it waits for the server's answer.
+    /// is open: it waits for the server's answer.
     private func prepare(_ statement: PGStatement) throws {
         guard preparedNames[statement.sql] == nil, preparedNames.count < Self.preparedLimit,
               !statement.sql.contains(";"),
@@ -180,29 +163,10 @@ final class PGConnection {
         (Int32(parameters.count), parameters.map { Int32($0?.count ?? 0) }, [Int32](repeating: 1, count: parameters.count))
     }
 
-    /// Reads the answer of the query ahead, if one is in flight, and keeps it for its ``query(_:_:)``.
-    private func collectAhead() {
-        guard let statement = inFlight else { return }
-        inFlight = nil
-        let result = PQgetResult(connection)
-        while let extra = PQgetResult(connection) { PQclear(extra) }
-        early = (statement, Result { try check(result, statement.sql) })
-    }
-
-    private func discardAhead() {
-        collectAhead()
-        early = nil
-    }
-
     /// Runs one statement with binary `parameters` (nil is NULL); the result is binary too.
     @discardableResult
     func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {
         try endCopy()
-        collectAhead()
-        if let early, early.statement.sql == sql, early.statement.parameters == parameters {
-            self.early = nil
-            return try early.result.get()
-        }
         try prepare(PGStatement(sql: sql, parameters: parameters))
         let (count, lengths, formats) = Self.shape(parameters)
         let result = Self.withPointers(parameters) { values in
@@ -220,7 +184,6 @@ final class PGConnection {
     @discardableResult
     func pipeline(_ statements: [PGStatement]) throws -> [PGResult] {
         try endCopy()
-        discardAhead()
         for statement in statements { try prepare(statement) }
         guard PQenterPipelineMode(connection) == 1 else { throw failure("entering pipeline mode") }
         defer { PQexitPipelineMode(connection) }

@@ -48,15 +48,6 @@ final class PostgresCursor: StorageCursor {
     func next() throws -> StorageEntry? { try step(ascending: true) }
     func previous() throws -> StorageEntry? { try step(ascending: false) }
 
-    /// Asks the server now for the rows the walk will need next, when it is walking forward in a read
-    /// transaction and has fetched a full batch: they arrive while the caller works on these.
-    func readAhead() {
-        guard transaction.isReadOnly, ascending, generation == transaction.generation, batch == Self.largestBatch,
-              rows.count == batch, let last = rows.last else { return }
-        let sql = Self.query(table, ascending: true, from: .after, limit: batch)
-        transaction.connection.sendAhead(PGStatement(sql: sql, parameters: [Array(last.key)]))
-    }
-
     private func step(ascending forward: Bool) throws -> StorageEntry? {
         guard let current else { return forward ? try first() : try last() }
         if forward == ascending, generation == transaction.generation, index + 1 < rows.count {

@@ -184,7 +184,7 @@ final class PostgresStorage: @unchecked Sendable {
     func read<R>(_ body: (PostgresTransaction) throws -> R) throws -> R {
         try withConnection { connection in
             try connection.execute("BEGIN ISOLATION LEVEL REPEATABLE READ, READ ONLY")
-            return try finish(PostgresTransaction(connection: connection, readOnly: true), writing: false, body)
+            return try finish(PostgresTransaction(connection: connection), writing: false, body)
         }
     }
 

@@ -44,12 +44,8 @@ final class PostgresTransaction: StorageTransaction {
     /// Bumped by every write: a cursor's known rows from before it are stale.
     private(set) var generation = 0
 
-    /// A read transaction (a snapshot): queries may be sent ahead of need.
-    let isReadOnly: Bool
-
-    init(connection: PGConnection, readOnly: Bool = false) {
+    init(connection: PGConnection) {
         self.connection = connection
-        isReadOnly = readOnly
     }
 
     func query(_ sql: String, _ parameters: [[UInt8]?] = []) throws -> PGResult {

@@ -1,4 +1,4 @@
-import EventLog
+@testable import EventLog
 import Foundation
 import TestSupport
 import Testing
@@ -30,7 +30,7 @@ import Testing
 
     @Test func aLongScanAcrossManyTransactionsReadsEveryEventOnceInOrder() async throws {
         // 40 transactions (40 nonce bases, more than a base lookup learns at once) of 120 events over
-        // three streams: the scan crosses many fetches (PostgreSQL reads the next rows ahead) and bases.
+        // three streams: the scan crosses many ranges, each read on either thread, and bases.
         try await withTemporaryStore { store in
             let log = try store.create()
             let streams = (0..<3).map { _ in StreamID() }
@@ -53,8 +53,8 @@ import Testing
         }
     }
 
-    /// A scan opens the next chunk on other threads while its reader works on this one: a reader that stops by throwing
-    /// must leave nothing opening after the scan's read ends, and a read that spans chunks must end where it was asked to.
+    /// A scan opens ranges ahead on another thread while its reader works on this one: a reader that stops by throwing
+    /// must leave nothing opening after the scan returns, and a read that spans ranges must end where it was asked to.
     @Test func aScanStoppedByItsReaderMidwayThrowsItsErrorAndLeavesTheStoreReadable() async throws {
         struct Enough: Error {}
         try await withTemporaryStore { store in
@@ -78,6 +78,30 @@ import Testing
             var count = 0
             try reopened.forEachEvent { _ in count += 1 }
             #expect(count == 5_000)
+        }
+    }
+
+    /// Records are never removed, so a position without one below the log's end is damage: a scan hands on every event
+    /// before it, then fails there, naming it, whichever thread read its range; a short read across it fails too.
+    @Test func aRecordMissingFromTheMiddleOfTheLogFailsAScanThereAfterEveryEventBeforeIt() async throws {
+        try await withTemporaryStore { store in
+            var options = EventLogOptions()
+            options.blockBodyBytes = 0  // records on their own: nothing but the gap itself shows the damage
+            let log = try store.create(options)
+            let stream = StreamID()
+            for batch in 0..<5 {
+                try await log.append((0..<1_000).map { event("b\(batch) e\($0)") }, to: stream)
+            }
+            try log.close()
+            try MerkleTreeTests.tamper(store) { txn in try txn.delete(StoreLayout.events, StoreLayout.positionKey(3_333)) }
+            let reopened = try store.open(options)
+            var seen: [UInt64] = []
+            let error = #expect(throws: EventLogError.self) { try reopened.forEachEvent { seen.append($0.position) } }
+            #expect(error?.code == .integrity)
+            #expect(error?.position == 3_333)
+            #expect(seen == Array(0..<3_333))
+            #expect(throws: EventLogError.self) { try reopened.readAll(from: 3_300, maxCount: 100) }
+            #expect(try reopened.readAll(from: 3_334).map(\.position) == Array(3_334..<5_000))
         }
     }
 

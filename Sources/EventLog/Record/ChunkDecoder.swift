@@ -34,14 +34,11 @@ struct ChunkDecoder {
         return parallelMap(count: units, workers: workers) { _, range in open(range) }
     }
 
-    /// Starts opening the records on the workers as ``decode(_:in:transform:)`` does, once the
-    /// transaction's lookups are done on this thread, and returns what waits for the results: this thread and the
-    /// transaction are free meanwhile (to hand on the chunk before, to read the next). Call the returned function
-    /// once, before the transaction ends: the workers read its records.
-    func startDecoding<T>(_ entries: [Entry], in txn: StoreTransaction,
-                          transform: @escaping @Sendable (RecordedEvent) throws -> T) -> () -> [[Result<T, any Error>]] {
+    /// Opens the records and applies `transform` to each on this thread alone.
+    func decodeHere<T>(_ entries: [Entry], in txn: StoreTransaction,
+                       transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
         let (units, open) = openingEvents(entries, in: txn, transform: transform)
-        return start(entries.count, units: units, open)
+        return open(0..<units)
     }
 
     /// Hands each opened value to `body`, in order, without first gathering them into an array of their own (each is
@@ -58,7 +55,9 @@ struct ChunkDecoder {
     }
 
     /// Starts checking the records on the workers as `verify` does (``RecordOpener/check(_:wanted:nonceBase:decompressor:key:dictionary:into:)``:
-    /// everything opening them checks, without making events), as ``startDecoding(_:in:transform:)`` starts opening them.
+    /// everything opening them checks, without making events), once the transaction's lookups are done on this
+    /// thread, and returns what waits for the results: this thread and the transaction are free meanwhile. Call the
+    /// returned function once, before the transaction ends: the workers read its records.
     func startChecking(_ entries: [Entry], in txn: StoreTransaction) -> () -> [Result<(stream: StreamID, number: UInt64), any Error>] {
         let (units, check) = opening(entries, in: txn) { opener, unit, wanted, base, decompressor, key, dictionary, results in
             opener.check(unit, wanted: wanted, nonceBase: base, decompressor: decompressor, key: key, dictionary: dictionary,

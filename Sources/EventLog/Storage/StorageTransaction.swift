@@ -74,10 +74,6 @@ package protocol StorageCursor {
 
     /// Positions at the first entry whose key is greater than or equal to `key`.
     func seek(atOrAfter key: UnsafeRawBufferPointer) throws -> StorageEntry?
-
-    /// Tells the cursor its walk goes on forward: a server's next rows can be asked for now, to arrive
-    /// while the caller works on these. By default nothing.
-    func readAhead()
 }
 
 extension StorageTransaction {
@@ -126,8 +122,6 @@ extension StorageTransaction {
 }
 
 extension StorageCursor {
-    package func readAhead() {}
-
     package func seek(atOrAfter key: some ContiguousBytes) throws -> StorageEntry? {
         try key.withUnsafeBytes { try seek(atOrAfter: $0) }
     }

@@ -161,14 +161,14 @@ extension EventLog {
         return results
     }
 
-    /// Calls `body` with each event of the log from `position` on, in order, in constant memory.
-    /// `skippingErased` as in ``readAll(from:maxCount:skippingErased:)``.
+    /// Calls `body` with each event of the log from `position` on, in order, in constant memory, and with those
+    /// appended meanwhile. `skippingErased` as in ``readAll(from:maxCount:skippingErased:)``.
     public func forEachEvent(from position: UInt64 = 0, skippingErased: Bool = false,
                              _ body: (RecordedEvent) throws -> Void) throws {
         var next = position
         while true {
-            let visited = try forEachRecord(from: next, maxCount: 4096, skippingErased: skippingErased, transform: { $0 }, body)
-            guard visited.more else { return }
+            let visited = try forEachRecord(from: next, maxCount: .max, skippingErased: skippingErased, transform: { $0 }, body)
+            guard visited.next > next else { return }
             next = visited.next
         }
     }
@@ -215,54 +215,27 @@ extension EventLog {
         try reading(StoreLayout.eventCount)
     }
 
-    /// Returns the position after the last record visited (erased ones included), and whether
-    /// `maxCount` records were visited (there may be more) rather than the log ending first.
+    /// Visits up to `maxCount` records from `position` on, to the log's end as this call finds it, handing each one's
+    /// value to `body` in order; returns the position after the last one visited (erased ones included), and whether
+    /// `maxCount` were visited (there may be more) rather than the log ending first. A few thousand records are read
+    /// in one transaction and opened on all cores; more, in ranges on two threads (``RangeScan``).
     @discardableResult
     func forEachRecord<T>(from position: UInt64, maxCount: Int, skippingErased: Bool,
                           transform: @escaping @Sendable (RecordedEvent) throws -> T,
                           _ body: (T) throws -> Void) throws -> (next: UInt64, more: Bool) {
         guard maxCount > 0 else { return (position, true) }
-        let decoder = ChunkDecoder(opener: opener)
-        return try reading { txn in
-            try txn.withCursor(StoreLayout.events) { cursor in
-                var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(position))
-                var remaining = maxCount
-                var next = position
-                // A pipeline: while the workers open one chunk, this thread hands on the chunk before and reads the
-                // next. Whatever is thrown, no chunk is left opening after the transaction ends (its workers read
-                // the transaction's bytes).
-                var opening: (() -> [[Result<T, any Error>]])?
-                defer { _ = opening?() }
-                func handOn(_ parts: [[Result<T, any Error>]]) throws {
-                    for part in parts { try ChunkDecoder.handOn(part, skippingErased: skippingErased, to: body) }
-                }
-                while entry != nil, remaining > 0 {
-                    // Gather a chunk (the bytes stay valid while the transaction lasts), open it on all cores.
-                    var chunk: [ChunkDecoder.Entry] = []
-                    chunk.reserveCapacity(min(remaining, 1024))
-                    while let (key, value) = entry, chunk.count < min(remaining, 1024) {
-                        guard key.count == 8 else { throw EventLogError(.integrity, "the events database holds a malformed key") }
-                        chunk.append((try StoreLayout.position(ofKey: key), value))
-                        entry = try cursor.next()
-                    }
-                    remaining -= chunk.count
-                    next = chunk.last.map { $0.position + 1 } ?? next
-                    if opening == nil, entry == nil || remaining == 0 {
-                        // The only chunk: opened on this thread and the workers, without a hop to another thread first.
-                        try handOn([decoder.decode(chunk, in: txn, transform: transform)])
-                        break
-                    }
-                    let before = opening
-                    opening = decoder.startDecoding(chunk, in: txn, transform: transform)
-                    if remaining > 0 { cursor.readAhead() }
-                    if let before { try handOn(before()) }
-                }
-                if let last = opening {
-                    opening = nil
-                    try handOn(last())
-                }
-                return (next, remaining == 0)
-            }
+        let (end, values) = try reading { txn -> (UInt64, [Result<T, any Error>]?) in
+            let count = try StoreLayout.eventCount(in: txn)
+            let end = count > position && UInt64(maxCount) < count - position ? position + UInt64(maxCount) : count
+            guard end > position, end - position <= UInt64(RangeScan<T>.rangeSize) else { return (end, nil) }
+            return (end, try openRecords(position..<end, in: txn, alone: false, transform: transform))
         }
+        guard end > position else { return (position, false) }
+        if let values {
+            try ChunkDecoder.handOn(values, skippingErased: skippingErased, to: body)
+        } else {
+            try forEachRecord(inRanges: position..<end, skippingErased: skippingErased, transform: transform, body)
+        }
+        return (end, end - position == UInt64(maxCount))
     }
 }
