@@ -5,8 +5,8 @@ import Foundation
 /// crosses to another at most once, as a finished value; the threads meet once a range, not once a chunk.
 ///
 /// The caller's thread opens ranges too, and hands every range's values on in order; the helper thread keeps at most
-/// ``lookahead`` ranges opened ahead of what was handed on. (docs/PERFORMANCE.md, "Reads": the scan's pipeline of
-/// chunks it replaced handed every record from the reading thread to the workers and back, and scanned 25–35% slower.)
+/// ``lookahead`` ranges opened ahead of what was handed on. (docs/PERFORMANCE.md, "Reads": the pipeline of chunks it
+/// replaced handed every record from a reading thread to two workers and back, and scanned about a quarter slower.)
 final class RangeScan<T>: @unchecked Sendable {
     // @unchecked: the variables are guarded by `condition`; a range's values pass from the helper to the caller's
     // thread only through `opened`, under it.
@@ -132,7 +132,8 @@ extension EventLog {
             }
         }
         let decoder = ChunkDecoder(opener: opener)
-        var values = alone ? decoder.decodeHere(entries, in: txn, transform: transform) : decoder.decode(entries, in: txn, transform: transform)
+        var values = alone ? decoder.decodeHere(entries, in: txn, transform: transform)
+                           : decoder.decode(entries, in: txn, transform: transform)
         if entries.count < positions.count {
             let missing = positions.lowerBound + UInt64(entries.count)
             values.append(.failure(EventLogError.integrity(missing, "is missing, though the log holds records after it")))
