@@ -217,8 +217,8 @@ extension EventLog {
 
     /// Visits up to `maxCount` records from `position` on, to the log's end as this call finds it, handing each one's
     /// value to `body` in order; returns the position after the last one visited (erased ones included), and whether
-    /// `maxCount` were visited (there may be more) rather than the log ending first. A few thousand records are read
-    /// in one transaction and opened on all cores; more, in ranges on two threads (``RangeScan``).
+    /// `maxCount` were visited (there may be more) rather than the log ending first. Up to a range's worth
+    /// (``RangeScan/rangeSize``) are read in one transaction and opened on all cores; more, in ranges on two threads.
     @discardableResult
     func forEachRecord<T>(from position: UInt64, maxCount: Int, skippingErased: Bool,
                           transform: @escaping @Sendable (RecordedEvent) throws -> T,
