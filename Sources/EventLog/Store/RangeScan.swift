@@ -106,29 +106,21 @@ extension EventLog {
         try scan.run { values in try ChunkDecoder.handOn(values, skippingErased: skippingErased, to: body) }
     }
 
-    /// The records at `positions` read in `txn` (in one round trip where the backend reads ahead, else walked with a
-    /// cursor) and opened, on this thread alone when `alone`, else on all cores. Records are never removed, so a position
-    /// without one ends the values with a failure: the log is damaged there.
+    /// The records at `positions` read in `txn`, walked with a cursor (on PostgreSQL in batches that grow to 1,024 rows,
+    /// which read a range faster than asking for its keys at once: 750k–790k against 456k–486k events/s), and opened,
+    /// on this thread alone when `alone`, else on all cores. Records are never removed, so a position without one
+    /// ends the values with a failure: the log is damaged there.
     func openRecords<T>(_ positions: Range<UInt64>, in txn: StoreTransaction, alone: Bool = true,
                         transform: @escaping @Sendable (RecordedEvent) throws -> T) throws -> [Result<T, any Error>] {
         var entries: [ChunkDecoder.Entry] = []
         entries.reserveCapacity(positions.count)
-        if txn.readsAhead {
-            let keys = positions.map(StoreLayout.positionKey)
-            try txn.prefetch(StoreLayout.events, keys: keys)
-            for (position, key) in zip(positions, keys) {
-                guard let record = try txn.get(StoreLayout.events, key) else { break }
-                entries.append((position, record))
-            }
-        } else {
-            try txn.withCursor(StoreLayout.events) { cursor in
-                var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(positions.lowerBound))
-                while let (key, value) = entry {
-                    let position = try StoreLayout.position(ofKey: key)
-                    guard position == positions.lowerBound + UInt64(entries.count), position < positions.upperBound else { break }
-                    entries.append((position, value))
-                    entry = try cursor.next()
-                }
+        try txn.withCursor(StoreLayout.events) { cursor in
+            var entry = try cursor.seek(atOrAfter: StoreLayout.positionKey(positions.lowerBound))
+            while let (key, value) = entry {
+                let position = try StoreLayout.position(ofKey: key)
+                guard position == positions.lowerBound + UInt64(entries.count), position < positions.upperBound else { break }
+                entries.append((position, value))
+                entry = try cursor.next()
             }
         }
         let decoder = ChunkDecoder(opener: opener)
