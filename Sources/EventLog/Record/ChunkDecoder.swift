@@ -25,20 +25,13 @@ struct ChunkDecoder {
     }
 
     /// Opens the records and applies `transform` to each, both on this thread and the workers (on this thread alone
-    /// for a chunk of fewer than ``parallelThreshold``). Each data key and nonce base is looked up once per chunk, not
-    /// once per record: on PostgreSQL a lookup is a round trip.
-    func decode<T>(_ entries: [Entry], in txn: StoreTransaction,
+    /// when `alone`, or for a chunk of fewer than ``parallelThreshold``). Each data key and nonce base is looked up once
+    /// per chunk, not once per record: on PostgreSQL a lookup is a round trip.
+    func decode<T>(_ entries: [Entry], in txn: StoreTransaction, alone: Bool = false,
                    transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
         let (units, open) = openingEvents(entries, in: txn, transform: transform)
-        let workers = entries.count >= Self.parallelThreshold ? Self.workers : 1
+        let workers = alone || entries.count < Self.parallelThreshold ? 1 : Self.workers
         return parallelMap(count: units, workers: workers) { _, range in open(range) }
-    }
-
-    /// Opens the records and applies `transform` to each on this thread alone.
-    func decodeHere<T>(_ entries: [Entry], in txn: StoreTransaction,
-                       transform: @escaping @Sendable (RecordedEvent) throws -> T) -> [Result<T, any Error>] {
-        let (units, open) = openingEvents(entries, in: txn, transform: transform)
-        return open(0..<units)
     }
 
     /// Hands each opened value to `body`, in order, without first gathering them into an array of their own (each is

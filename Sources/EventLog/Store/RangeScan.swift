@@ -123,9 +123,7 @@ extension EventLog {
                 entry = try cursor.next()
             }
         }
-        let decoder = ChunkDecoder(opener: opener)
-        var values = alone ? decoder.decodeHere(entries, in: txn, transform: transform)
-                           : decoder.decode(entries, in: txn, transform: transform)
+        var values = ChunkDecoder(opener: opener).decode(entries, in: txn, alone: alone, transform: transform)
         if entries.count < positions.count {
             let missing = positions.lowerBound + UInt64(entries.count)
             values.append(.failure(EventLogError.integrity(missing, "is missing, though the log holds records after it")))
