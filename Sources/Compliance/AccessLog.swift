@@ -28,8 +28,8 @@ public struct AccessEntry: Hashable, Sendable {
 /// `access.read` event in the audit stream for every command that decrypts session content, next to the
 /// `export.performed` events of exports; and the policy saying whether a reader must give a purpose.
 ///
-/// A caller records the read *before* it outputs anything (``record(_:at:)``), so that no content leaves
-/// the store unrecorded, not even when the process is killed halfway.
+/// Reads are decided and recorded through ``ReadAccess``, *before* anything is output, so that no content
+/// leaves the store unrecorded, not even when the process is killed halfway.
 public struct AccessLog {
     /// The store whose reads are logged.
     public let log: EventLog
@@ -51,18 +51,27 @@ public struct AccessLog {
         try await AuditStream.append(.accessPolicySet(policy), at: time, to: log)
     }
 
-    /// Refuses a read without a purpose when the policy requires one.
+    /// Refuses a read without a purpose when the policy requires one (``ReadAccess`` asks, before any read).
     /// - Throws: ``ComplianceError/Code/purposeRequired``.
-    public func check(purpose: String?) throws {
+    func check(purpose: String?) throws {
         guard try policy().purposeRequired, (purpose ?? "").trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { return }
-        throw ComplianceError(.purposeRequired, "this store's access policy requires a purpose for every read: say why with --purpose")
+        throw ComplianceError(.purposeRequired, "this store's access policy requires a purpose for every read: say why "
+                                                + "(--purpose on the command line, purpose= in a request)")
     }
 
-    /// Records `read` (after ``check(purpose:)``) and returns the position of its event.
+    /// Records `read` (after ``check(purpose:)``) and returns the position of its event. Reads are recorded
+    /// through ``ReadAccess``, which decides them first.
     @discardableResult
-    public func record(_ read: AccessRead, at time: Int64) async throws -> UInt64 {
+    func record(_ read: AccessRead, at time: Int64) async throws -> UInt64 {
         try check(purpose: read.purpose)
         return try await AuditStream.append(.accessRead(read), at: time, to: log)
+    }
+
+    /// Records `export` (after ``check(purpose:)``) and returns the position of its event.
+    @discardableResult
+    func record(_ export: ExportPerformed, at time: Int64) async throws -> UInt64 {
+        try check(purpose: export.purpose)
+        return try await AuditStream.append(.exportPerformed(export), at: time, to: log)
     }
 
     /// The reads and exports recorded, in log order; only those of `subject`'s sessions (or of a

@@ -17,8 +17,10 @@ import SessionModel
 /// let sink = try OutputSink.file("transcripts.csv")
 /// try exporter.export(sessions, as: .csv, to: sink)
 /// try sink.close()
-/// try await exporter.recordExport(of: sessions, as: "csv", by: "alice", at: now)   // the audit trail
 /// ```
+///
+/// A face exports inside ``Compliance/ReadAccess``'s `read(.export(format:subject:), of:)`, which records the
+/// export in the audit stream first.
 public struct Exporter {
     /// The store exported from.
     public let log: EventLog
@@ -194,14 +196,5 @@ public struct Exporter {
             groups[segment.id]?.start = segment.startMilliseconds
         }
         return groups.values.sorted { ($0.start, $0.order) < ($1.start, $1.order) }.flatMap(\.rows)
-    }
-
-    /// Appends an `export.performed` event to the store's audit stream (under the audit key, so it
-    /// outlives erasure): who exported which sessions, in which format, and why when they said.
-    /// - Parameter format: what was written: a format's name, or `bundle` for a subject's ZIP.
-    public func recordExport(of sessions: [UUID], as format: String, by actor: String,
-                             subject: SubjectHash? = nil, purpose: String? = nil, at time: Int64) async throws {
-        try await AuditStream.append(.exportPerformed(ExportPerformed(actor: actor, format: format, sessions: sessions, subject: subject,
-                                                                      purpose: purpose)), at: time, to: log)
     }
 }

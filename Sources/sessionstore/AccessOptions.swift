@@ -23,17 +23,14 @@ struct AccessOptions: ParsableArguments {
         return "uid \(geteuid())"
     }
 
-    /// Records that `command` reads `sessions`, before anything of them is output. A store this user may
-    /// only read (an auditor's copy, a hot standby) cannot take the record: that is said on standard
-    /// error and the read goes on. The purpose policy holds either way.
-    func recordRead(_ command: String, of sessions: [UUID], in log: EventLog) async throws {
-        let access = AccessLog(log: log)
-        guard try !log.isReadOnlyReplica() else {
-            try access.check(purpose: purpose)
+    /// The handle this command reads session content through, for `log`: the store's access policy decides
+    /// here, before anything is read. A store this user may only read (an auditor's copy, a hot standby) cannot
+    /// take the record: that is said on standard error and the read goes on.
+    func open(_ log: EventLog) throws -> ReadAccess {
+        let access = try ReadAccess(log: log, actor: actorName, purpose: purpose)
+        if access.unrecorded == .readOnlyReplica {
             Console.err("note: the store is read-only here, so this read is not recorded in its access log\n")
-            return
         }
-        try await access.record(AccessRead(actor: actorName, purpose: purpose, command: command, sessions: sessions),
-                                at: log.now)
+        return access
     }
 }

@@ -45,8 +45,9 @@ struct AudioCommand: AsyncParsableCommand {
             let sink = try OutputSink.file(out)  // an unwritable place fails before the store is read
             let log = try storeOptions.openLog()
             let id = try SessionLookup.existing(session, in: log)
-            try await access.recordRead("audio", of: [id], in: log)
-            let file = try RecordingExport.file(of: id, recording: recording, as: container, from: log)
+            let file = try await access.open(log).read(.audio, of: [id]) {
+                try RecordingExport.file(of: id, recording: recording, as: container, from: log)
+            }
             try sink.write(bytes: file.bytes)
             try sink.close()
             let seconds = String(format: "%.1f", Double(file.frames) / Double(file.format.sampleRate))

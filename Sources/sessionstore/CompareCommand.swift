@@ -73,10 +73,11 @@ struct CompareCommand: AsyncParsableCommand {
     private func compareRun() async throws {
         let log = try storeOptions.openLog()
         let sourceID = try SessionLookup.existing(source!, in: log), runID = try SessionLookup.existing(run!, in: log)
-        try await access.recordRead("compare", of: [sourceID, runID], in: log)
         let thresholds = try check.thresholds()
-        let comparison = TranscriptComparison(source: try await TranscriptTimeline.load(sourceID, from: log),
-                                              run: try await TranscriptTimeline.load(runID, from: log), thresholds: thresholds)
+        let comparison = try await access.open(log).read(.compare, of: [sourceID, runID]) {
+            TranscriptComparison(source: try await TranscriptTimeline.load(sourceID, from: log),
+                                 run: try await TranscriptTimeline.load(runID, from: log), thresholds: thresholds)
+        }
         let sink = try output.sink()
         try writeComparison(comparison, run: runID, label: nil, format: output.format, to: sink)
         try sink.close()
@@ -90,10 +91,9 @@ struct CompareCommand: AsyncParsableCommand {
 
     private func compareLabels() async throws {
         let log = try storeOptions.openLog()
-        let comparison = try await LabelComparison.load(baseline: versions.baseline!, candidate: versions.candidate!, from: log,
-                                                        options: versions.options)
-        let read = comparison.sessions.flatMap { [$0.source, $0.baseline.run, $0.candidate.run] }
-        try await access.recordRead("compare", of: read, in: log)
+        let comparison = try await access.open(log).read(.compare, {
+            try await LabelComparison.load(baseline: versions.baseline!, candidate: versions.candidate!, from: log, options: versions.options)
+        }, sessions: \.sessionsRead)
         let sink = try output.sink()
         switch output.format {
         case .json, .ndjson:

@@ -35,14 +35,15 @@ struct EventsCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let id = try SessionLookup.existing(session, in: log)
-            try await access.recordRead("events", of: [id], in: log)
             let sink = try output.sink()
-            var writer = RowWriter<EventRow>(format: output.format, sink: sink)
-            let encoder = RowEncoder<EventRow>(format: output.format)
-            try SessionEventRows.forEachBatch(of: id, in: log, withAudio: withAudio, render: { encoder.encode($0) }) { lines in
-                for line in lines { try writer.write(line) }
+            try await access.open(log).read(.events, of: [id]) {
+                var writer = RowWriter<EventRow>(format: output.format, sink: sink)
+                let encoder = RowEncoder<EventRow>(format: output.format)
+                try SessionEventRows.forEachBatch(of: id, in: log, withAudio: withAudio, render: { encoder.encode($0) }) { lines in
+                    for line in lines { try writer.write(line) }
+                }
+                try writer.finish()
             }
-            try writer.finish()
             try sink.close()
         }
     }

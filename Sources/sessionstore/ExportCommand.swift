@@ -94,12 +94,14 @@ struct ExportCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
+            let reads = try access.open(log)
             let exporter = try Exporter(log: log)
             let person = subject.map { log.subject($0) }
             if let person, let bundle {
                 let subjectBundle = SubjectBundle(exporter: exporter, subject: person)
-                try await record(subjectBundle.sessions, as: "bundle", subject: person, with: exporter)
-                try subjectBundle.write(to: bundle, asOf: asOf.flatMap(RFC3339.milliseconds))
+                try await reads.read(.export(format: "bundle", subject: person), of: subjectBundle.sessions) {
+                    try subjectBundle.write(to: bundle, asOf: asOf.flatMap(RFC3339.milliseconds))
+                }
                 try log.close()
                 return
             }
@@ -107,36 +109,23 @@ struct ExportCommand: AsyncParsableCommand {
             // Where the export goes is opened first: an unwritable place is refused before anything is recorded or read.
             let directory = try out.map(Self.isDirectoryOutput) ?? false
             let single = directory ? nil : try OutputSink.file(out)
-            try await record(chosen, as: format.rawValue, subject: person, with: exporter)
-            let options = ExportOptions(partials: partials, excel: excel, redact: redact)
-            let progress = progressOption.start("exporting", unit: "sessions")
-            defer { progress.finish() }
-            if let out, directory {
-                for (index, session) in chosen.enumerated() {
-                    let path = (out as NSString).appendingPathComponent("\(Hex.uuid(session)).\(format.fileExtension)")
-                    try write([session], with: exporter, options: options, to: try OutputSink.file(path))
-                    progress.update(index + 1, of: chosen.count)
+            try await reads.read(.export(format: format.rawValue, subject: person), of: chosen) {
+                let options = ExportOptions(partials: partials, excel: excel, redact: redact)
+                let progress = progressOption.start("exporting", unit: "sessions")
+                defer { progress.finish() }
+                if let out, directory {
+                    for (index, session) in chosen.enumerated() {
+                        let path = (out as NSString).appendingPathComponent("\(Hex.uuid(session)).\(format.fileExtension)")
+                        try write([session], with: exporter, options: options, to: try OutputSink.file(path))
+                        progress.update(index + 1, of: chosen.count)
+                    }
+                } else if let single {
+                    // Standard output gets no progress line between its rows; a file does.
+                    try write(chosen, with: exporter, options: options, to: single, progress: out == nil ? nil : progress)
                 }
-            } else if let single {
-                // Standard output gets no progress line between its rows; a file does.
-                try write(chosen, with: exporter, options: options, to: single, progress: out == nil ? nil : progress)
             }
-            progress.finish()
             try log.close()
         }
-    }
-
-    /// Records the export in the audit stream before anything is written (after the access policy's
-    /// purpose check); a store this user may only read (an auditor's copy, a hot standby) cannot take the
-    /// record, which is said on stderr instead.
-    private func record(_ sessions: [UUID], as format: String, subject: SubjectHash?, with exporter: Exporter) async throws {
-        try AccessLog(log: exporter.log).check(purpose: access.purpose)
-        guard try !exporter.log.isReadOnlyReplica() else {
-            Console.err("note: the store is read-only here, so this export is not recorded in its audit stream\n")
-            return
-        }
-        try await exporter.recordExport(of: sessions, as: format, by: access.actorName, subject: subject, purpose: access.purpose,
-                                        at: exporter.log.now)
     }
 
     /// Whether `out` names a directory to fill with a file per session: an existing directory, or a path

@@ -28,14 +28,13 @@ extension ReplayCommand {
                 options: ReplayDrive.Options(speed: pace, withTranscript: options.withTranscript,
                                              timeout: .milliseconds(Int64(options.timeout * 1000))),
                 speedName: speed.lowercased(), label: options.label, store: !options.noStore, thresholds: thresholds)
+            let reads = try access.open(log)
             if options.all || sessions.count > 1 {
                 let suite = try suiteSessions(log)
-                try await access.recordRead("replay", of: suite, in: log)
-                try await runSuite(suite, runner)
+                try await reads.read(.replay, of: suite) { try await runSuite(suite, runner) }
             } else {
                 let source = try SessionLookup.existing(sessions[0], in: log)
-                try await access.recordRead("replay", of: [source], in: log)
-                try await runOne(source, runner)
+                try await reads.read(.replay, of: [source]) { try await runOne(source, runner) }
             }
         }
     }

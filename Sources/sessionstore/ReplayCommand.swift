@@ -91,8 +91,7 @@ struct ReplayCommand: AsyncParsableCommand {
             }
             let log = try storeOptions.openLog()
             let id = try SessionLookup.existing(session, in: log)
-            try await access.recordRead("replay", of: [id], in: log)
-            var replay = try SessionReplay.load(id, from: log, speed: pace, until: until)
+            var replay = try await access.open(log).read(.replay, of: [id]) { try SessionReplay.load(id, from: log, speed: pace, until: until) }
             let rows = format.format == .text ? nil : format.format
             let traceSink = try trace.map { try OutputSink.file($0) }
             var traceWriter = traceSink.map { RowWriter<TraceRow>(format: rows ?? .ndjson, sink: $0) }

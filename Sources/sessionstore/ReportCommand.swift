@@ -55,9 +55,8 @@ struct ReportCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let id = try SessionLookup.existing(session, in: log, allowErased: true)
-            try await access.recordRead("report", of: [id], in: log)
             let options = SessionReport.Options(includeAudio: !noAudio, redact: redact, asOf: asOf.flatMap(RFC3339.milliseconds))
-            let report = try await SessionReport.make(id, from: log, options: options)
+            let report = try await access.open(log).read(.report, of: [id]) { try await SessionReport.make(id, from: log, options: options) }
             let sink = try OutputSink.file(out == "-" ? nil : out)
             sink.write(SessionReportHTML.render(report))
             try sink.close()

@@ -24,8 +24,7 @@ struct RunsCommand: AsyncParsableCommand {
     func run() async throws {
         try await reportingFailures {
             let log = try storeOptions.openLog()
-            let trend = try await LabelTrend.load(from: log)
-            try await access.recordRead("runs", of: trend.sessionsRead, in: log)
+            let trend = try await access.open(log).read(.runs, { try await LabelTrend.load(from: log) }, sessions: \.sessionsRead)
             let sink = try output.sink()
             var writer = RowWriter<LabelTrendRow>(format: output.format, sink: sink)
             for entry in trend.entries { try writer.write(LabelTrendRow(entry: entry)) }

@@ -36,11 +36,12 @@ struct TranscriptCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             let id = try SessionLookup.existing(session, in: log)
-            try await access.recordRead("transcript", of: [id], in: log)
             // The persisted transcript, brought up to date: no need to read (and decrypt) the session's audio.
-            let runner = ProjectionRunner(log: log)
-            try runner.catchUp()
-            let view = try runner.transcript(of: id) ?? TranscriptView(session: id)
+            let view = try await access.open(log).read(.transcript, of: [id]) {
+                let runner = ProjectionRunner(log: log)
+                try runner.catchUp()
+                return try runner.transcript(of: id) ?? TranscriptView(session: id)
+            }
             let sink = try output.sink()
             switch output.format {
             case .text:

@@ -21,7 +21,7 @@ import TestSupport
             let access = AccessLog(log: log)
             try await access.record(AccessRead(actor: "alice", purpose: "QA", command: "transcript", sessions: [kept[0]]), at: Self.now)
             try await access.record(AccessRead(actor: "bob", command: "compare", sessions: [erased[0], kept[1]]), at: Self.now + 1)
-            try await Exporter(log: log).recordExport(of: [erased[1]], as: "json", by: "carol", purpose: "Art. 15 request", at: Self.now + 2)
+            try await access.record(ExportPerformed(actor: "carol", format: "json", sessions: [erased[1]], purpose: "Art. 15 request"), at: Self.now + 2)
 
             let all = try access.entries()
             #expect(all.map(\.command) == ["transcript", "compare", "export json"])

@@ -97,6 +97,8 @@ public struct LabelComparison: Sendable {
     public let candidate: System
     /// Per source session, in the order of their ids.
     public let sessions: [SessionPair]
+    /// Every session the comparison read: each pair's source and its two runs (the access log's record).
+    public var sessionsRead: [UUID] { sessions.flatMap { [$0.source, $0.baseline.run, $0.candidate.run] } }
     /// Candidate minus baseline word error rate.
     public let difference: Double
     /// The bootstrap interval of `difference` at `options.confidence`.

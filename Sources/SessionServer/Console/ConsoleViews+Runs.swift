@@ -11,8 +11,8 @@ extension ConsoleViews {
         let token = try RunRoutes.unlimitedReader(context)
         let parameters = request.form.withoutEmptyValues()
         let log = reader.log
-        let trend = try await onThreadOfItsOwn { try await LabelTrend.load(from: log) }
-        try await reader.recordRead("runs", of: trend.sessionsRead, by: token, for: request)
+        let access = try reader.access(token, request)
+        let trend = try await access.read(.runs, { try await onThreadOfItsOwn { try await LabelTrend.load(from: log) } }, sessions: \.sessionsRead)
         let labels = trend.entries.map(\.system.label)
         let baseline = parameters.nonEmpty("baseline") ?? (labels.count >= 2 ? labels[labels.count - 2] : nil)
         let candidate = parameters.nonEmpty("candidate") ?? (labels.count >= 2 ? labels[labels.count - 1] : nil)
@@ -20,9 +20,9 @@ extension ConsoleViews {
         var notice: String?
         if let baseline, let candidate {
             do {
-                let compared = try await onThreadOfItsOwn { try await LabelComparison.load(baseline: baseline, candidate: candidate, from: log) }
-                try await reader.recordRead("compare", of: compared.sessions.flatMap { [$0.source, $0.baseline.run, $0.candidate.run] },
-                                            by: token, for: request)
+                let compared = try await access.read(.compare, {
+                    try await onThreadOfItsOwn { try await LabelComparison.load(baseline: baseline, candidate: candidate, from: log) }
+                }, sessions: \.sessionsRead)
                 comparison = RunsPage.Comparison(compared)
             } catch let error as LabelComparisonError {
                 notice = error.message

@@ -63,33 +63,37 @@ struct ConsoleViews {
     func session(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         let (id, summary) = try await reader.readableSummary(context, token)
-        try await reader.recordRead("console", of: [id], by: token, for: request)
         let (log, listed) = (reader.log, reader.catalog.runs(of: id))
-        let report = try await onThreadOfItsOwn {
-            try await SessionReport.make(id, from: log, options: SessionReport.Options(includeAudio: false), listedRuns: listed)
-        }
-        let runs = listed.filter { token.mayRead(sessionOf: $0.subject) && !$0.isShredded }
         // Each run against this session, and this session against its source when it is a run: loaded and aligned
-        // off the threads every request shares, like the report.
-        var comparedRuns: [(SessionSummary, TranscriptComparison)] = []
-        if !runs.isEmpty, !summary.isShredded {
-            comparedRuns = try await onThreadOfItsOwn {
-                let source = try await TranscriptTimeline.load(id, from: log)
-                var compared: [(SessionSummary, TranscriptComparison)] = []
-                for run in runs {
-                    compared.append((run, TranscriptComparison(source: source, run: try await TranscriptTimeline.load(run.session, from: log))))
+        // off the threads every request shares, like the report. Every session whose transcript the page shows is recorded.
+        let runs = summary.isShredded ? [] : listed.filter { token.mayRead(sessionOf: $0.subject) && !$0.isShredded }
+        let source = summary.runOf.flatMap { source -> UUID? in
+            guard !summary.isShredded, let row = reader.catalog.row(of: source), !row.isShredded, token.mayRead(sessionOf: row.subject) else {
+                return nil
+            }
+            return source
+        }
+        let read = [id] + runs.map(\.session) + (source.map { [$0] } ?? [])
+        let (report, comparedRuns, sourceComparison) = try await reader.access(token, request).read(.console, of: read) {
+            try await onThreadOfItsOwn {
+                let report = try await SessionReport.make(id, from: log, options: SessionReport.Options(includeAudio: false), listedRuns: listed)
+                var comparedRuns: [(SessionSummary, TranscriptComparison)] = []
+                if !runs.isEmpty {
+                    let timeline = try await TranscriptTimeline.load(id, from: log)
+                    for run in runs {
+                        comparedRuns.append((run, TranscriptComparison(source: timeline, run: try await TranscriptTimeline.load(run.session, from: log))))
+                    }
                 }
-                return compared
+                var comparison: TranscriptComparison?
+                if let source {
+                    comparison = TranscriptComparison(source: try await TranscriptTimeline.load(source, from: log),
+                                                      run: try await TranscriptTimeline.load(id, from: log))
+                }
+                return (report, comparedRuns, comparison)
             }
         }
         let runRows = comparedRuns.map { RunRow($0.0, comparison: $0.1) }
-        var comparison: ComparisonView?
-        if let source = summary.runOf, !summary.isShredded,
-           let sourceSummary = reader.catalog.row(of: source), !sourceSummary.isShredded, token.mayRead(sessionOf: sourceSummary.subject) {
-            comparison = ComparisonView(try await onThreadOfItsOwn {
-                TranscriptComparison(source: try await TranscriptTimeline.load(source, from: log), run: try await TranscriptTimeline.load(id, from: log))
-            })
-        }
+        let comparison = sourceComparison.map(ComparisonView.init)
         let hasAudio = !summary.recordings.isEmpty && !summary.isShredded
         let base = "/v1/sessions/\(Hex.uuid(id))"
         var downloads = ExportFormat.allCases.map { Download(name: $0.rawValue.uppercased(), url: "\(base)/export?format=\($0.rawValue)") }

@@ -1,3 +1,4 @@
+import Compliance
 import EventLog
 import Foundation
 import Hummingbird
@@ -22,7 +23,7 @@ struct EventRoutes {
 
     func add(to router: RouterGroup<ServerContext>) {
         router.post("events") { request, context in try await append(request, context) }
-        router.get("events") { request, context in try tail(request, context) }
+        router.get("events") { request, context in try await tail(request, context) }
     }
 
     private func append(_ request: Request, _ context: ServerContext) async throws -> Response {
@@ -42,7 +43,7 @@ struct EventRoutes {
 
     /// Every event after `after` (or the `Last-Event-ID` a reconnecting client sends), then each new one
     /// as it is committed: `id` is the position, `event` the type, `data` the event as `events` prints it.
-    private func tail(_ request: Request, _ context: ServerContext) throws -> Response {
+    private func tail(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         guard token.subjects.isEmpty else {
             throw Problem(status: .forbidden, type: "forbidden", title: "This token's scope does not allow this request.",
@@ -53,6 +54,11 @@ struct EventRoutes {
         let resumed = try request.headers[HTTPField.Name("Last-Event-ID")!].map { try Problem.position($0, "Last-Event-ID") }
         let start = (resumed ?? after).map { $0 + 1 } ?? 0
         let log = self.log
+        return try await ReadAccess(token, request, log: log).read(.tail, of: []) { Self.tail(from: start, of: log, withAudio: withAudio) }
+    }
+
+    /// The tail as Server-Sent Events, from position `start` on, without end.
+    private static func tail(from start: UInt64, of log: EventLog, withAudio: Bool) -> Response {
         let body = ResponseBody { writer in
             try await withThrowingTaskGroup(of: Void.self) { group in
                 let (messages, continuation) = AsyncStream<[UInt8]>.makeStream(bufferingPolicy: .bufferingOldest(256))

@@ -84,13 +84,9 @@ struct ContentRoutes {
             throw Problem.badRequest("a \(format == .vtt ? "WebVTT" : "SRT") file holds one session, not \(sessions.count): "
                                      + "export them one at a time, or as json or csv")
         }
-        try reader.checkPurpose(asked.purpose)
+        let access = try reader.access(token, request)
         let (log, runner) = (reader.log, try await reader.upToDate())
         let ids = sessions.map(\.session)
-        if request.method != .head {  // a HEAD request gets no content: nothing is exported
-            try await Exporter(log: log, upToDate: runner, sessions: sessions)
-                .recordExport(of: ids, as: format.rawValue, by: token.actor, subject: subject, purpose: asked.purpose, at: reader.log.now)
-        }
         let type = switch format {
         case .json: "application/json"
         case .csv: "text/csv; charset=utf-8"
@@ -99,8 +95,10 @@ struct ContentRoutes {
         }
         let headers: HTTPFields = [.contentType: type, .contentDisposition: "attachment; filename=\"\(name).\(format.fileExtension)\""]
         let options = asked.options
-        return StreamedBody.response(headers: headers) { sink in
-            try Exporter(log: log, upToDate: runner, sessions: sessions).export(ids, as: format, options: options, to: sink)
+        return try await access.read(.export(format: format.rawValue, subject: subject), of: ids) {
+            StreamedBody.response(headers: headers) { sink in
+                try Exporter(log: log, upToDate: runner, sessions: sessions).export(ids, as: format, options: options, to: sink)
+            }
         }
     }
 
@@ -119,18 +117,14 @@ struct ContentRoutes {
         }
         let version = try SessionProgress.version(of: id, in: reader.log)
         let key = EncodedAudioCache.Key(session: id, recording: recording, container: name, version: version)
-        let bytes: [UInt8]
-        if let cached = audioCache.bytes(key) {
-            bytes = cached
-        } else {
-            let log = reader.log
-            bytes = try await onThreadOfItsOwn { try RecordingExport.file(of: id, recording: recording, as: container, from: log).bytes }
-            audioCache.keep(bytes, for: key)
-        }
-        // Recorded once per request that starts at the beginning, not for every range a player asks for.
-        if RangeRequest(request.headers[.range], length: bytes.count).map({ $0.range?.lowerBound == 0 }) ?? true {
-            try await reader.recordRead("audio", of: [id], by: token, for: request)
-        }
+        let (log, cache, range) = (reader.log, audioCache, request.headers[.range])
+        // Recorded once per request that starts at the beginning, not for every range a player asks for next.
+        let bytes = try await reader.access(token, request).read(.audio, {
+            if let cached = cache.bytes(key) { return cached }
+            let bytes = try await onThreadOfItsOwn { try RecordingExport.file(of: id, recording: recording, as: container, from: log).bytes }
+            cache.keep(bytes, for: key)
+            return bytes
+        }, sessions: { bytes in RangeRequest(range, length: bytes.count).map({ $0.range?.lowerBound == 0 }) ?? true ? [id] : [] })
         return RangeRequest.answer(bytes, type: container == .wav ? "audio/wav" : "audio/flac", rangeHeader: request.headers[.range])
     }
 
@@ -140,9 +134,10 @@ struct ContentRoutes {
         let id = try await reader.readableSession(context, token)
         let query = request.form
         let options = SessionReport.Options(includeAudio: try query.boolean("audio") ?? true, redact: try query.boolean("redact") ?? false)
-        try await reader.recordRead("report", of: [id], by: token, for: request)
         let (log, runs) = (reader.log, try await reader.sessionList().runs(of: id))
-        let report = try await onThreadOfItsOwn { try await SessionReport.make(id, from: log, options: options, listedRuns: runs) }
+        let report = try await reader.access(token, request).read(.report, of: [id]) {
+            try await onThreadOfItsOwn { try await SessionReport.make(id, from: log, options: options, listedRuns: runs) }
+        }
         return Response(status: .ok, headers: [.contentType: "text/html; charset=utf-8"],
                         body: ResponseBody(byteBuffer: ByteBuffer(string: SessionReportHTML.render(report))))
     }
@@ -200,16 +195,14 @@ struct RangeRequest {
     }
 }
 
-/// What an export request asks for besides its sessions: the format, its options and the purpose.
+/// What an export request asks for besides its sessions and the purpose (``StoreReader/access(_:_:)``): the format and its options.
 struct ExportRequest {
     var format: ExportFormat
     var options: ExportOptions
-    var purpose: String?
 
     init(_ query: FormFields) throws {
         format = try query.choice("format", ExportFormat.self) ?? .json
         options = ExportOptions(partials: try query.boolean("partials") ?? false, excel: try query.boolean("excel") ?? false,
                                 redact: try query.boolean("redact") ?? false)
-        purpose = try query.text("purpose")
     }
 }

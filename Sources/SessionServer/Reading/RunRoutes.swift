@@ -15,8 +15,9 @@ struct RunRoutes {
         router.get("runs") { request, context in
             let token = try Self.unlimitedReader(context)
             let log = reader.log
-            let trend = try await onThreadOfItsOwn { try await LabelTrend.load(from: log) }
-            try await reader.recordRead("runs", of: trend.sessionsRead, by: token, for: request)
+            let trend = try await reader.access(token, request).read(.runs, {
+                try await onThreadOfItsOwn { try await LabelTrend.load(from: log) }
+            }, sessions: \.sessionsRead)
             return Response.json(LabelTrendDocument(labels: trend.entries.map(LabelTrendRow.init)).json)
         }
         router.get("compare") { request, context in
@@ -27,11 +28,9 @@ struct RunRoutes {
             }
             let options = try Self.options(query)
             let log = reader.log
-            let comparison = try await onThreadOfItsOwn {
-                try await LabelComparison.load(baseline: baseline, candidate: candidate, from: log, options: options)
-            }
-            try await reader.recordRead("compare", of: comparison.sessions.flatMap { [$0.source, $0.baseline.run, $0.candidate.run] },
-                                        by: token, for: request)
+            let comparison = try await reader.access(token, request).read(.compare, {
+                try await onThreadOfItsOwn { try await LabelComparison.load(baseline: baseline, candidate: candidate, from: log, options: options) }
+            }, sessions: \.sessionsRead)
             return Response.json(LabelComparisonDocument(comparison: comparison).json)
         }
     }

@@ -78,9 +78,9 @@ struct SessionRoutes {
         let token = try context.require(.read)
         let partials = try request.form.boolean("partials") ?? false
         let (id, _) = try await reader.readableSummary(context, token)
-        try await reader.recordRead("transcript", of: [id], by: token, for: request)
-        let runner = try await reader.upToDate()
-        let view = try runner.transcript(of: id) ?? TranscriptView(session: id)
+        let view = try await reader.access(token, request).read(.transcript, of: [id]) {
+            try await reader.upToDate().transcript(of: id) ?? TranscriptView(session: id)
+        }
         return .json(TranscriptDocument(view: view, withPartials: partials).json)
     }
 }

@@ -69,24 +69,9 @@ struct StoreReader: Sendable {
         return log.subject(argument)
     }
 
-    /// Records a read of session content in the access log, as the CLI's reads are; refuses it when the
-    /// store's policy requires a purpose and none is given. A HEAD request, which gets no content, is
-    /// not recorded.
-    func recordRead(_ command: String, of sessions: [UUID], by token: Principal, for request: Request) async throws {
-        let purpose = try request.form.text("purpose")
-        try checkPurpose(purpose)
-        guard request.method != .head else { return }
-        try await AccessLog(log: log).record(AccessRead(actor: token.actor, purpose: purpose, command: command, sessions: sessions),
-                                             at: log.now)
-    }
-
-    /// A 400 problem when the store's access policy requires a purpose and none is given.
-    func checkPurpose(_ purpose: String?) throws {
-        do {
-            try AccessLog(log: log).check(purpose: purpose)
-        } catch let error as ComplianceError where error.code == .purposeRequired {
-            throw Problem.badRequest("this store records a purpose for every read: add ?purpose=… to the request")
-        }
+    /// The handle `request` reads session content of this store through (``ReadAccess/init(_:_:log:)``).
+    func access(_ token: Principal, _ request: Request) throws -> ReadAccess {
+        try ReadAccess(token, request, log: log)
     }
 
     /// The session the path names with its row, when it exists and the token may see it; otherwise a

@@ -49,8 +49,7 @@ extension SubjectRoutes {
     /// recording as FLAC), recorded as an export before it is sent. The archive is made in a temporary
     /// file (a ZIP's directory comes last) and streamed from it, then removed.
     static func bundle(of subject: SubjectHash, for token: Principal, request: Request, reader: StoreReader) async throws -> Response {
-        let purpose = try request.form.text("purpose")
-        try reader.checkPurpose(purpose)
+        let access = try reader.access(token, request)
         let sessions = try await reader.sessions(.all(of: subject)).sessions
         let exporter = Exporter(log: reader.log, upToDate: try await reader.upToDate(), sessions: sessions)
         let bundle = SubjectBundle(exporter: exporter, subject: subject)
@@ -62,12 +61,9 @@ extension SubjectRoutes {
         }
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("sessionstore-bundle-\(UUID().uuidString).zip")
         do {
-            try bundle.write(to: file.path)
-            try await exporter.recordExport(of: bundle.sessions, as: "bundle", by: token.actor, subject: subject, purpose: purpose,
-                                            at: reader.log.now)
+            try await access.read(.export(format: "bundle", subject: subject), of: bundle.sessions) { try bundle.write(to: file.path) }
         } catch {
             try? FileManager.default.removeItem(at: file)
-            if let error = error as? ExportError { throw Problem.notFound(error.message) }
             throw error
         }
         return StreamedBody.response(headers: headers) { sink in
