@@ -31,7 +31,7 @@ extension ErrorCode where Domain == ComplianceError {
     /// A record asked for is not there: an event a session does not have, or one a checkpoint does not cover.
     public static let outOfRange = Self("out of range", .notFound)
     /// Two checkpoints, or a checkpoint and the log, do not fit together: history was rewritten.
-    public static let inconsistent = Self("inconsistent", .integrity)
+    public static let inconsistent = Self("inconsistent", .inconsistent)
     /// No legal hold has this id.
     public static let unknownHold = Self("unknown hold", .notFound)
     /// No access token has this id.

@@ -81,6 +81,7 @@ public struct ReadAccess: Sendable {
 
     /// Records that `command` reads `sessions`, then reads: for a read whose sessions are known before it starts,
     /// and whose output may be streamed as it reads. A read of no session is not recorded (but the tail's, of all).
+    @discardableResult
     public func read<T>(_ command: Command, of sessions: [UUID], _ body: () async throws -> T) async throws -> T {
         try await record(command, sessions)
         return try await body()

@@ -14,6 +14,9 @@ public enum FailureKind: String, Sendable, CaseIterable {
     case held
     /// The log, a checkpoint or a replay does not check.
     case integrity
+    /// A checkpoint someone kept does not belong to the log: not signed with its key, or not extended by it (a fork or
+    /// a rewrite), found by the check they asked for.
+    case inconsistent
     /// Another operation needs the store alone now.
     case busy
     /// The store's server cannot be reached.
@@ -29,7 +32,7 @@ public enum FailureKind: String, Sendable, CaseIterable {
         case .usage: 64
         case .invalidData, .notFound, .conflict: 65
         case .held: 6
-        case .integrity: 2
+        case .integrity, .inconsistent: 2
         case .busy: 75
         case .unavailable: 69
         case .key: 77
@@ -44,7 +47,7 @@ public enum FailureKind: String, Sendable, CaseIterable {
         case .usage: 400
         case .invalidData: 422
         case .notFound: 404
-        case .conflict, .held: 409
+        case .conflict, .held, .inconsistent: 409
         case .busy, .unavailable: 503
         case .integrity, .key, .unexpected: 500
         }
@@ -58,6 +61,7 @@ public enum FailureKind: String, Sendable, CaseIterable {
         case .notFound: "not-found"
         case .conflict: "conflict"
         case .held: "held"
+        case .inconsistent: "inconsistent"
         case .busy: "busy"
         case .unavailable: "store-unavailable"
         case .integrity, .key, .unexpected: "internal"
@@ -72,6 +76,7 @@ public enum FailureKind: String, Sendable, CaseIterable {
         case .notFound: "Not found."
         case .conflict: "The request conflicts with what is stored."
         case .held: "A legal hold keeps this."
+        case .inconsistent: "The log did not sign, or does not extend, this checkpoint."
         case .busy: "The store is busy."
         case .unavailable: "The store cannot be reached."
         case .integrity, .key, .unexpected: "The server could not answer this request."

@@ -6,7 +6,7 @@ import Replay
 /// object (docs/REPLAY.md).
 public struct LabelComparisonDocument: OutputRow {
     public static let columns = ["baseline", "candidate", "difference", "ci_low", "ci_high", "confidence", "p_sign", "p_wilcoxon",
-                          "p_mapsswe", "verdict", "max_worse", "passed", "sessions_better", "sessions_worse", "mapsswe_segments", "mapsswe_statistic",
+                          "p_mapsswe", "verdict", "inconclusive_because", "max_worse", "passed", "sessions_better", "sessions_worse", "mapsswe_segments", "mapsswe_statistic",
                           "resamples", "seed", "by_segment_length", "by_speaker", "by_condition", "sessions"]
 
     public var comparison: LabelComparison
@@ -23,10 +23,12 @@ public struct LabelComparisonDocument: OutputRow {
         fields.field("ci_low", Rates.rounded(c.interval.low))
         fields.field("ci_high", Rates.rounded(c.interval.high))
         fields.field("confidence", c.options.confidence)
-        fields.field("p_sign", Rates.rounded(c.signTestP))
-        fields.field("p_wilcoxon", Rates.rounded(c.signedRank.pValue))
-        fields.field("p_mapsswe", Rates.rounded(c.matchedPairs.pValue))
+        // Probabilities at a double's precision: 6.8e-9 is evidence, and rounding would print it as 0.
+        fields.field("p_sign", c.signTestP)
+        fields.field("p_wilcoxon", c.signedRank.pValue)
+        fields.field("p_mapsswe", c.matchedPairs.pValue)
         fields.field("verdict", c.verdict.rawValue)
+        fields.field("inconclusive_because", c.inconclusiveBecause)
         fields.field("max_worse", c.options.maxWorse)
         fields.field("passed", c.passed)
         fields.field("sessions_better", c.sessionsBetter)

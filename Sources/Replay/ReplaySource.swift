@@ -13,6 +13,14 @@ enum ReplaySource: Sendable {
         }
     }
 
+    /// Milliseconds from the session's first event to its last.
+    var recordedLength: Int64 {
+        switch self {
+        case .events(let events): max(0, (events.last?.event.occurredAt ?? 0) - (events.first?.event.occurredAt ?? 0))
+        case .loading(let loader): loader.recordedLength
+        }
+    }
+
     /// The event at `index`; nil past the end.
     func event(at index: Int) async throws -> RecordedSessionEvent? {
         switch self {

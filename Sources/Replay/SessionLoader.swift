@@ -18,6 +18,8 @@ final class SessionLoader: @unchecked Sendable {
     static let readAhead = 2 * batchSize
 
     let count: Int
+    /// Milliseconds from the session's first event to its last, by their occurred-at times.
+    let recordedLength: Int64
     private let lock = NSCondition()
     /// The highest index the replay has asked for.
     private var requested = 0
@@ -33,6 +35,10 @@ final class SessionLoader: @unchecked Sendable {
     init(session: UUID, log: EventLog) throws {
         let stream = SessionStreams.session(session)
         count = Int(try log.streamMetadata(stream)?.version ?? 0)
+        let codec = SessionMigrations.codec
+        let first = try? log.readStream(stream, maxCount: 1).first.map { try codec.decode($0).event.occurredAt }
+        let last = try? log.readStream(stream, direction: .backward, maxCount: 1).first.map { try codec.decode($0).event.occurredAt }
+        recordedLength = max(0, (last ?? nil).flatMap { last in (first ?? nil).map { last - $0 } } ?? 0)
         let total = count
         Thread.detachNewThread { [self] in
             let codec = SessionMigrations.codec

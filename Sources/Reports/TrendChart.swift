@@ -9,18 +9,26 @@ public enum TrendChart {
         public var label: String
         public var rate: Double
         public var detail: String
+        /// Whether the line joins it to the point before: false where the two labels drove different sessions,
+        /// whose rates the line would compare as if they were alike.
+        public var joinsPrevious: Bool
 
-        public init(label: String, rate: Double, detail: String) {
+        public init(label: String, rate: Double, detail: String, joinsPrevious: Bool = true) {
             self.label = label
             self.rate = rate
             self.detail = detail
+            self.joinsPrevious = joinsPrevious
         }
     }
+
+    /// What a break in the line means, for the text beside a chart that has one.
+    public static let breakNote = "A break in the line (a dashed mark): the labels either side drove different sessions, "
+        + "so their rates are not comparable; compare two labels for the sessions they share."
 
     /// The chart's style, for the page that shows it.
     public static let style = ".chart{margin:.5rem 0;max-width:44rem}svg.trend{width:100%;height:auto}svg.trend .grid{stroke:#e4e7ee}"
         + "svg.trend .axis,svg.trend .tick{font-size:11px;fill:#4f5869}svg.trend .line{fill:none;stroke:#1f5fbf;stroke-width:2}"
-        + "svg.trend circle{fill:#1f5fbf}"
+        + "svg.trend circle{fill:#1f5fbf}svg.trend .break{stroke:#8a5a00;stroke-width:1.5;stroke-dasharray:4 3}"
 
     static let width = 640, height = 220
     static let left = 48, right = 16, top = 16, bottom = 48
@@ -41,8 +49,18 @@ public enum TrendChart {
             svg += #"<line class="grid" x1="\#(left)" y1="\#(y(rate))" x2="\#(width - right)" y2="\#(y(rate))"/>"#
             svg += #"<text class="axis" x="\#(left - 6)" y="\#(y(rate) + 4)" text-anchor="end">\#(Int((rate * 100).rounded()))%</text>"#
         }
-        let path = points.indices.map { "\(x($0)),\(y(points[$0].rate))" }.joined(separator: " ")
-        svg += #"<polyline class="line" points="\#(path)"/>"#
+        // One line through each run of points that drove the same sessions; a dashed mark where a run ends.
+        var runStart = 0
+        for end in 1...points.count where end == points.count || !points[end].joinsPrevious {
+            let path = (runStart..<end).map { "\(x($0)),\(y(points[$0].rate))" }.joined(separator: " ")
+            svg += #"<polyline class="line" points="\#(path)"/>"#
+            if end < points.count {
+                let middle = (x(end - 1) + x(end)) / 2
+                svg += #"<line class="break" x1="\#(middle)" y1="\#(top)" x2="\#(middle)" y2="\#(height - bottom)">"#
+                svg += #"<title>\#(SessionReportHTML.escape(points[end - 1].label)) and \#(SessionReportHTML.escape(points[end].label)) drove different sessions</title></line>"#
+            }
+            runStart = end
+        }
         for (index, point) in points.enumerated() {
             svg += #"<g class="point"><circle cx="\#(x(index))" cy="\#(y(point.rate))" r="4"/>"#
             svg += #"<title>\#(SessionReportHTML.escape(point.detail))</title></g>"#

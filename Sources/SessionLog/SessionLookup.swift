@@ -30,13 +30,15 @@ public enum SessionLookup {
     /// The session a whole id or a unique prefix names, whether or not it still holds anything; an
     /// unknown or ambiguous prefix is refused, naming the candidates.
     public static func resolve(_ argument: String, in log: EventLog) throws -> UUID {
-        if let session = UUID(uuidString: argument) { return session }
-        let prefix = argument.lowercased()
-        guard prefix.count >= minimumPrefix, prefix.allSatisfy({ $0.isHexDigit || $0 == "-" }) else {
-            throw SessionLookupError(.notAnID, "\(argument) is not a session id: give the whole id (a UUID such as "
-                                     + "3f2c8a1e-5b7d-4c9e-8f10-2a3b4c5d6e7f) or a unique prefix of at least \(minimumPrefix) characters of it")
-        }
-        let candidates = try log.streams(withIDPrefix: prefix).filter { try holdsSession($0, in: log) }
+        try resolve(try SessionName.parsing(argument), in: log)
+    }
+
+    /// The session `name` names among those `visible` lets the asker see (a server's token sees only its subjects'):
+    /// a prefix that begins no visible session is unknown, and one that begins several names only visible ones.
+    public static func resolve(_ name: SessionName, in log: EventLog, visible: (UUID) throws -> Bool = { _ in true }) throws -> UUID {
+        if let id = name.id { return id }
+        let prefix = name.description
+        let candidates = try log.streams(withIDPrefix: prefix).filter { try holdsSession($0, in: log) && visible($0.uuid) }
         switch candidates.count {
         case 0:
             throw SessionLookupError(.noSuchSession, "the store has no session whose id begins \(prefix)")
@@ -44,7 +46,7 @@ public enum SessionLookup {
             return candidates[0].uuid
         default:
             let shown = candidates.prefix(3).map(\.description).joined(separator: ", ") + (candidates.count > 3 ? ", …" : "")
-            throw SessionLookupError(.ambiguous, "session \(argument) is ambiguous: it begins \(candidates.count) session ids (\(shown)); "
+            throw SessionLookupError(.ambiguous, "session \(prefix) is ambiguous: it begins \(candidates.count) session ids (\(shown)); "
                                      + "give more characters")
         }
     }

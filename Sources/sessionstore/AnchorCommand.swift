@@ -101,7 +101,7 @@ func readCheckpoint(_ path: String, verifierKey: String) throws -> Checkpoint {
     do {
         return try Checkpoint.verified(text, verifierKey: verifierKey)
     } catch let error as EventLogError {
-        throw CommandFailure(error.code == .integrity ? .integrity : .invalidData, "\(path): \(error.message)")
+        throw CommandFailure(error.code == .foreignCheckpoint ? .integrity : .invalidData, "\(path): \(error.message)")
     }
 }
 

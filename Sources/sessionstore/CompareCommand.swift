@@ -124,9 +124,10 @@ struct VersionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The label of the runs to judge (the new version).", valueName: "label"))
     var candidate: String?
 
-    @Option(name: .customLong("max-worse"), help: ArgumentHelp(
+    // `.unconditional`: a negative margin (`--max-worse -0.1`) is a value, not an option.
+    @Option(name: .customLong("max-worse"), parsing: .unconditional, help: ArgumentHelp(
         "Fail (exit 4) when the candidate's word error rate is higher than the baseline's by more than this, "
-            + "at --confidence (default 0: significantly worse at all).", valueName: "rate"))
+            + "at --confidence (default 0: significantly worse at all; negative: fail unless it may be better by that much).", valueName: "rate"))
     var maxWorse: Double?
 
     @Option(help: ArgumentHelp("The confidence of the interval and the verdict, between 0 and 1 (default 0.95).", valueName: "level"))
@@ -135,7 +136,8 @@ struct VersionOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Bootstrap draws (default 10000).", valueName: "count"))
     var resamples: Int?
 
-    @Option(help: ArgumentHelp("The bootstrap's seed: the same runs and seed give the same interval (default 1).", valueName: "number"))
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("The bootstrap's seed: the same runs and seed give the same interval (default 1).", valueName: "number"))
     var seed: UInt64?
 
     var comparesLabels: Bool { baseline != nil || candidate != nil }
@@ -155,9 +157,6 @@ struct VersionOptions: ParsableArguments {
     func validate() throws {
         if comparesLabels, baseline == nil || candidate == nil {
             throw ValidationError("give both --baseline and --candidate: the two labels to compare")
-        }
-        if let baseline, baseline == candidate {
-            throw ValidationError("--baseline and --candidate are both \"\(baseline)\": compare two different labels")
         }
         do {
             try options.validate()

@@ -37,7 +37,8 @@ struct DeriveCommand: AsyncParsableCommand {
                                                               valueName: "condition"))
     var conditions: [String] = []
 
-    @Option(help: "The seed of the noise, the voices picked and the sessions' partials.")
+    // `.unconditional`: `--seed -1` is refused as a seed (not a whole number from 0), not as a missing value.
+    @Option(parsing: .unconditional, help: "The seed of the noise, the voices picked and the sessions' partials.")
     var seed: UInt64 = 1
 
     @Option(help: ArgumentHelp("The suite's name, kept as every derived session's suite label.", valueName: "name"))

@@ -15,9 +15,10 @@ struct DriveOptions: ParsableArguments {
     var targetLog: String?
 
     @Option(help: ArgumentHelp(
-        "With --drive: how long the command may leave an event untaken, or stay silent after its input ends (default 30).",
+        "With --drive: how long the command may leave an event untaken, or stay silent after its input ends "
+            + "(default: 30 plus the session's length at --speed).",
         valueName: "seconds"))
-    var timeout: Double = 30
+    var timeout: Double?
 
     @Option(help: ArgumentHelp("With --drive: a label for the run, such as the system's version.", valueName: "label"))
     var label: String?
@@ -55,7 +56,9 @@ struct DriveOptions: ParsableArguments {
             if let name = check.given.first { throw ValidationError("\(name) goes with --drive COMMAND --expect") }
             return
         }
-        guard timeout.isFinite, timeout > 0 else { throw ValidationError("--timeout \(timeout) is not a positive number of seconds") }
+        if let timeout, !(timeout.isFinite && timeout > 0) {
+            throw ValidationError("--timeout \(timeout) is not a positive number of seconds")
+        }
         guard jobs >= 1 else { throw ValidationError("--jobs \(jobs) is not a positive number") }
         if locale != nil, !all { throw ValidationError("--locale goes with --all") }
         if !sessionLabels.isEmpty, !all { throw ValidationError("--session-label goes with --all") }

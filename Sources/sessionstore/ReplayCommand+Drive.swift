@@ -26,7 +26,7 @@ extension ReplayCommand {
             let runner = DriveRunner(
                 log: log, command: options.drive!, targetLog: options.targetLog,
                 options: ReplayDrive.Options(speed: pace, withTranscript: options.withTranscript,
-                                             timeout: .milliseconds(Int64(options.timeout * 1000))),
+                                             timeout: options.timeout.map { .milliseconds(Int64($0 * 1000)) }),
                 speedName: speed.lowercased(), label: options.label, store: !options.noStore, thresholds: thresholds)
             let reads = try access.open(log)
             if options.all || sessions.count > 1 {
@@ -58,7 +58,12 @@ extension ReplayCommand {
     }
 
     private func runSuite(_ sources: [UUID], _ runner: DriveRunner) async throws {
-        guard !sources.isEmpty else { throw CommandFailure(.invalidData, "no session to drive: the store holds none that is not itself a run" + (driveOptions.locale.map { " in locale \($0)" } ?? "")) }
+        guard !sources.isEmpty else {
+            let filters = (driveOptions.locale.map { ["in locale \($0)"] } ?? [])
+                + (driveOptions.sessionLabels.isEmpty ? [] : ["labelled " + driveOptions.sessionLabels.joined(separator: " and ")])
+            throw CommandFailure(.invalidData, "no session to drive: the store holds none that is not itself a run"
+                                 + (filters.isEmpty ? "" : " and is " + filters.joined(separator: ", ")))
+        }
         let progress = Progress("driving sessions", unit: "sessions", shown: !quiet && Progress.standardErrorIsATerminal)
         let done = Atomic<Int>(0)
         let outcomes = await withTaskGroup(of: (Int, DriveOutcome).self) { group in

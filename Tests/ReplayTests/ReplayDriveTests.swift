@@ -73,6 +73,24 @@ import TestSupport
         }
     }
 
+    @Test func withoutATimeoutADriveWaitsThirtySecondsPlusTheSessionsLengthAtItsSpeed() {
+        #expect(ReplayDrive.Options(speed: .factor(1)).timeout(forRecordedLength: 63_000) == .seconds(93))
+        #expect(ReplayDrive.Options(speed: .factor(2)).timeout(forRecordedLength: 63_000) == .milliseconds(61_500))
+        #expect(ReplayDrive.Options(speed: .max).timeout(forRecordedLength: 63_000) == .seconds(30))
+        #expect(ReplayDrive.Options(speed: .factor(1), timeout: .seconds(5)).timeout(forRecordedLength: 63_000) == .seconds(5),
+                "a timeout given is the timeout")
+    }
+
+    @Test func aLoadedSessionKnowsItsRecordedLength() async throws {
+        try await withTemporaryStore { store in
+            let (log, recorder) = try await SessionReplayTests.recorded("short-dictation", in: store)
+            let events = try log.readStream(SessionStreams.session(recorder.session)).map { try SessionMigrations.codec.decode($0) }
+            let length = try #require(events.last?.event.occurredAt) - (events.first?.event.occurredAt ?? 0)
+            #expect(length > 8_000, "the fixture holds 8 s of speech")
+            #expect(try SessionLoader(session: recorder.session, log: log).recordedLength == length)
+        }
+    }
+
     /// The race a loaded machine hit: the driver was already waiting to hand over the next event when the
     /// system's take of the one before was counted, and that cleared the wait, so a hung system was never stopped.
     @Test func aLateTakeOfTheEventBeforeDoesNotHideAHangOnTheNext() async throws {

@@ -168,8 +168,13 @@ extension ContentRouteTests {
                 #expect(consistency.object["new_size"] as? Int == Int(try fixture.log.eventCount()))
                 #expect((consistency.object["consistency_path"] as? [String])?.isEmpty == false)
                 let forged = note.text.replacingOccurrences(of: "\n\(checkpoint.size)\n", with: "\n\(checkpoint.size + 1)\n")
-                #expect(try await client.execute(uri: "/v1/checkpoint/consistency", method: .post, headers: fixture.bearer(.audit),
-                                                 body: ByteBuffer(string: forged)).status == .unprocessableContent, "a checkpoint whose signature fails")
+                let refused = try await client.execute(uri: "/v1/checkpoint/consistency", method: .post, headers: fixture.bearer(.audit),
+                                                       body: ByteBuffer(string: forged))
+                #expect(refused.status == .conflict && refused.object["type"] as? String == "urn:sessionstore:problem:inconsistent",
+                        "a checkpoint whose signature fails, by its error's kind: \(refused.text)")
+                let malformed = try await client.execute(uri: "/v1/checkpoint/consistency", method: .post, headers: fixture.bearer(.audit),
+                                                         body: ByteBuffer(string: "not a checkpoint"))
+                #expect(malformed.status == .unprocessableContent, "\(malformed.text)")
             }
         }
     }

@@ -56,6 +56,9 @@ import Testing
                 #expect(theirs.text.components(separatedBy: "spoken clearly").count - 1 == 3)
                 let oneFile = try await client.execute(uri: "/v1/export?subject=user-a&format=vtt", method: .get, headers: fixture.bearer(.read))
                 #expect(oneFile.status == .badRequest, "a WebVTT file holds one session: refused before anything is sent")
+                #expect(oneFile.text.contains("/v1/sessions/{id}/export?format=vtt"), "\(oneFile.text)")
+                let oneSession = try await client.execute(uri: "/v1/export?session=\(ids[1])&format=srt", method: .get, headers: fixture.bearer(.read))
+                #expect(oneSession.status == .badRequest, "the document's format enum of this route is json and csv: \(oneSession.text)")
                 #expect(theirs.text.contains("session number 0 ") && !theirs.text.contains("session number 1 "))
 
                 let named = try await client.execute(uri: "/v1/export?session=\(ids[1])&session=\(ids[4])&format=json", method: .get,

@@ -62,8 +62,9 @@ import Testing
                 #expect((document["difference"] as? Double ?? 0) > 0)
                 #expect(document["sessions_worse"] as? Int == 2 && document["p_sign"] as? Double == 0.5)
                 #expect(document["resamples"] as? Int == 2000 && document["seed"] as? Int == 3)
-                #expect(document["verdict"] as? String == "worse" && document["passed"] as? Bool == false,
-                        "v2 errs in every segment of both sessions: \(compared.text)")
+                // v2 errs in every segment of both sessions, but two sessions are no evidence for a verdict.
+                #expect(document["verdict"] as? String == "inconclusive" && document["passed"] as? Bool == true, "\(compared.text)")
+                #expect(document["inconclusive_because"] as? String == "2 sessions compared; a verdict needs at least 6", "\(compared.text)")
                 let conditions = (document["by_condition"] as? [[String: Any]])?.compactMap { $0["group"] as? String }
                 #expect(conditions == ["clean", "quiet"], "\(compared.text)")
                 // A run keeps its source's labels: a suite's runs are found by them too.
@@ -72,10 +73,11 @@ import Testing
                 #expect(listed.count == 3 && listed.allSatisfy { ($0["labels"] as? [String: String])?["condition"] == "quiet" }, "\(labelled.text)")
                 let sources = try await client.execute(uri: "/v1/sessions?label=condition=quiet&runs=false", method: .get, headers: read)
                 #expect((sources.object["sessions"] as? [[String: Any]])?.count == 1, "\(sources.text)")
+                let itself = try await client.execute(uri: "/v1/compare?baseline=v2&candidate=v2", method: .get, headers: read)
+                #expect(itself.status == .ok && itself.object["difference"] as? Double == 0 && itself.object["verdict"] as? String == "inconclusive",
+                        "a label against itself, as the CLI answers it: \(itself.text)")
                 let badLabel = try await client.execute(uri: "/v1/sessions?label=Suite=s", method: .get, headers: read)
                 #expect(badLabel.status == .badRequest && badLabel.text.contains("the name must hold only a-z"), "\(badLabel.text)")
-                let itself = try await client.execute(uri: "/v1/compare?baseline=v2&candidate=v2", method: .get, headers: read)
-                #expect(itself.status == .ok && itself.object["difference"] as? Double == 0, "a label against itself: \(itself.text)")
 
                 let refusals: [(String, HTTPResponse.Status, String)] = [
                     ("/v1/compare?baseline=v1", .badRequest, "give baseline and candidate"),
@@ -108,17 +110,21 @@ import Testing
                 let page = try await client.execute(uri: "/ui/runs", method: .get, headers: cookie)
                 #expect(page.status == .ok, "\(page.text)")
                 let html = page.text
-                #expect(html.contains(#"<a href="/ui/sessions?label=suite%3Ds">s</a>"#), "the suite, linked to its sessions")
+                #expect(html.contains(#"<a href="/ui/sessions?label=suite%3Ds&amp;runs=false">s</a>"#), "the suite, linked to its sessions")
+                #expect(html.contains(#"s</a></td><td class="number">2</td><td class="number">4</td>"#),
+                        "two recorded sessions, and their four runs counted apart: \(html)")
+                #expect(!html.contains("drove different sessions"), "v1 and v2 drove the same sessions: one line")
                 #expect(html.contains("<td>clean, quiet</td>"), "the suite's conditions")
                 #expect(html.contains(#"<svg class="trend""#) && html.contains("<title>v2: "), "the chart, a point per label")
-                #expect(html.contains("v2 against v1") && html.contains("Verdict: <strong>worse</strong>"), "the last two labels compared")
+                #expect(html.contains("v2 against v1") && html.contains("Verdict: <strong>inconclusive: 2 sessions compared"), "the last two labels compared")
                 #expect(html.contains("<h3>By condition</h3>") && html.contains("<td>quiet</td>"))
                 let runs = try await client.execute(uri: "/v1/sessions?runs=true", method: .get, headers: fixture.bearer(.read))
                 let runIDs = (runs.object["sessions"] as? [[String: Any]] ?? []).compactMap { $0["session"] as? String }
                 #expect(runIDs.count == 4 && runIDs.allSatisfy { html.contains(#"href="/ui/sessions/\#($0)""#) }, "each run's word diff, one click away")
 
                 let reversed = try await client.execute(uri: "/ui/runs?baseline=v2&candidate=v1", method: .get, headers: cookie)
-                #expect(reversed.text.contains("Verdict: <strong>better</strong>"))
+                #expect(reversed.text.contains("v1 against v2") && reversed.text.contains("Verdict: <strong>inconclusive: 2 sessions compared"),
+                        "two sessions are no evidence either way")
                 let unknown = try await client.execute(uri: "/ui/runs?baseline=v1&candidate=v9", method: .get, headers: cookie)
                 #expect(unknown.status == .ok && unknown.text.contains("no run in the store is labelled &quot;v9&quot;"), "\(unknown.text)")
                 let limited = try await AccessTokens(log: fixture.log).create(scope: .read, subjects: [SubjectHash(bytes: Array(repeating: 7, count: 32))!],

@@ -82,6 +82,12 @@ import TestSupport
             let margin = try cli.run(["compare", "--baseline", "v1", "--candidate", "v2", "--max-worse", "0.5"])
             #expect(margin.status == 0, "\(margin.stderr)")
             #expect(margin.stdout.contains("verdict: worse") && margin.stdout.contains("passed: not worse by more than 0.5"), "\(margin.stdout)")
+            // One bootstrap draw is no interval: no verdict, and the gate does not fail on it.
+            let oneDraw = try cli.run(["compare", "--baseline", "v1", "--candidate", "v2", "--resamples", "1", "--format", "json"])
+            #expect(oneDraw.status == 0, "\(oneDraw.stderr)")
+            let undecided = try DriveCommandTests.json(oneDraw.stdout)
+            #expect(undecided["verdict"] as? String == "inconclusive" && undecided["passed"] as? Bool == true)
+            #expect(undecided["inconclusive_because"] as? String == "1 resample; a verdict needs at least 1000")
 
             // Versions that differ in few sessions, each way: no significant difference, as scipy says too.
             let compared = try cli.run(["compare", "--baseline", "v3", "--candidate", "v4", "--format", "json", "--seed", "7",
@@ -108,7 +114,10 @@ import TestSupport
             try #require(drove.status == 0, "\(drove.stderr)")
             let refusals: [([String], Int32, String)] = [
                 (["compare", "--baseline", "v1", "--candidate", "v9"], 65, "no run in the store is labelled \"v9\""),
-                (["compare", "--baseline", "v1", "--candidate", "v1"], 64, "--baseline and --candidate are both \"v1\""),
+                // A negative margin and a margin beyond 1 are values: the labels are what is refused.
+                (["compare", "--baseline", "v1", "--candidate", "v9", "--max-worse", "-0.1"], 65, "no run in the store is labelled \"v9\""),
+                (["compare", "--baseline", "v1", "--candidate", "v9", "--max-worse", "1.5"], 65, "no run in the store is labelled \"v9\""),
+                (["derive", source, "--condition", "gain:-20", "--seed", "-1"], 64, "'-1' is invalid for '--seed"),
                 (["compare", "--baseline", "v1"], 64, "give both --baseline and --candidate"),
                 (["compare", source, source, "--baseline", "v1", "--candidate", "v2"], 64, "not both"),
                 (["compare", "--baseline", "v1", "--candidate", "v2", "--max-wer", "0.2"], 64, "--max-wer checks one run"),
@@ -121,6 +130,12 @@ import TestSupport
                 #expect(refused.status == status, "\(arguments): \(refused.stderr)")
                 #expect(refused.stderr.contains(sentence), "\(arguments): \(refused.stderr)")
             }
+            // A label against itself is answered as the API answers it: no verdict, and why.
+            let itself = try cli.run(["compare", "--baseline", "v1", "--candidate", "v1", "--format", "json"])
+            #expect(itself.status == 0, "\(itself.stderr)")
+            let same = try DriveCommandTests.json(itself.stdout)
+            #expect(same["verdict"] as? String == "inconclusive" && same["difference"] as? Double == 0)
+            #expect((same["inconclusive_because"] as? String)?.contains("the same label, \"v1\"") == true, "\(itself.stdout)")
             // A person's erasure leaves nothing of their sessions to compare: the runs of an erased source are left out.
             #expect((try cli.run(["runs", "--format", "csv"])).stdout.split(separator: "\r\n").count == 2, "a header and v1")
             let erased = try cli.run(["erase", "--subject", "fixture-subject", "--yes"])

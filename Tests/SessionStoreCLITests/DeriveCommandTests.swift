@@ -151,6 +151,7 @@ import TestSupport
                 (["derive", source, "--condition", "noise:brown:3"], 64, "condition \"noise:brown:3\": noise is noise:white|pink|babble:SNR"),
                 (["derive", source, "--condition", "noise:babble:5"], 64, "mixes in another source's voice; give at least two sources"),
                 (["derive", source, "--condition", "clean", "--label", "Team=x"], 64, "the name must hold only a-z, 0-9, _, - and ."),
+                (["derive", source, "--condition", "clean", "--label", "condition=mine"], 64, "label condition is set by derive itself"),
                 (["derive", source], 64, "give at least one --condition"),
                 (["derive", "--all", source, "--condition", "clean"], 64, "give source sessions or --all, not both"),
                 (["sessions", "--label", "condition"], 64, "--label \"condition\" is not NAME=VALUE"),
@@ -160,6 +161,13 @@ import TestSupport
                 #expect(refused.status == status, "\(arguments): \(refused.stderr)")
                 #expect(refused.stderr.contains(message), "\(arguments): \(refused.stderr)")
             }
+            // Derived from a derived session: both conditions, in the order they were applied.
+            let once = try await cli.runInProcess(["derive", source, "--condition", "gain:-20", "--format", "json"])
+            let onceID = try #require(try Self.rows(once.stdout).first?["session"] as? String, "\(once.stderr)")
+            let twice = try await cli.runInProcess(["derive", onceID, "--condition", "gain:-20", "--format", "json"])
+            #expect(try Self.rows(twice.stdout).first?["condition"] as? String == "gain:-20,gain:-20", "\(twice.stdout)\(twice.stderr)")
+            let composed = try await cli.runInProcess(["sessions", "--label", "condition=gain:-20,gain:-20", "--format", "json"])
+            #expect(try Self.rows(composed.stdout).count == 1, "\(composed.stdout)")
             let run = try await cli.runInProcess(["replay", source, "--drive", DriveCommandTests.echo, "--with-transcript", "--timeout", "300"])
             try #require(run.status == 0, "\(run.stderr)")
             let runs = try Self.rows(try await cli.runInProcess(["sessions", "--format", "json"]).stdout).filter { !($0["run_of"] is NSNull) }
@@ -173,7 +181,7 @@ import TestSupport
             let withoutConsent = try await cli.runInProcess(["derive", source, "--condition", "clean"])
             #expect(withoutConsent.status == 64 && withoutConsent.stderr.contains("has not granted transcription consent"), "\(withoutConsent.stderr)")
             let listed = try Self.rows(try await cli.runInProcess(["sessions", "--format", "json"]).stdout)
-            #expect(listed.count == Self.fixtures.count + 1, "nothing derived was stored")
+            #expect(listed.count == Self.fixtures.count + 3, "nothing refused was stored: the fixtures, the two derived in turn and the run")
         }
     }
 

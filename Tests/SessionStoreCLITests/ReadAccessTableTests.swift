@@ -136,3 +136,17 @@ extension CLIReadAccessTableTests {
         }
     }
 }
+
+extension CLIReadAccessTableTests {
+    @Test func aSuiteThatMatchesNoSessionIsRefusedNamingItsLabelsAndRecordsNoRead() async throws {
+        try await withCLI { cli in
+            #expect(try await cli.runInProcess(["demo"]).status == 0)
+            let before = try AccessLogCommandsTests.json(await cli.runInProcess(["audit", "access", "--format", "json"]).stdout).count
+            let target = "python3 \(RepositoryFixtures.root.deletingLastPathComponent().path)/tools/replay/echo_target.py"
+            let none = try await cli.runInProcess(["replay", "--all", "--session-label", "suite=nonexistent", "--drive", target])
+            #expect(none.status == 65, "\(none.stderr)")
+            #expect(none.stderr.contains("none that is not itself a run and is labelled suite=nonexistent"), "\(none.stderr)")
+            #expect(try AccessLogCommandsTests.json(await cli.runInProcess(["audit", "access", "--format", "json"]).stdout).count == before)
+        }
+    }
+}

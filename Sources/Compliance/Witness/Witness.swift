@@ -49,7 +49,7 @@ public actor Witness {
         let checkpoint: Checkpoint
         do {
             checkpoint = try Checkpoint.verified(parsed.note, verifierKey: logKey)
-        } catch let error as EventLogError where error.code == .integrity {
+        } catch let error as EventLogError where error.code == .foreignCheckpoint {
             return .refused(403, "no signature on the checkpoint verifies with the key this witness trusts for \(origin)")
         } catch {
             return .refused(400, "the checkpoint is malformed: \(error)")

@@ -50,7 +50,7 @@ public struct Checkpoint: Hashable, Sendable {
             return key.verify(signature: Array(blob.dropFirst(4)), message: Array(body.utf8))
         }
         guard verified else {
-            throw EventLogError(.integrity, "the checkpoint's signature does not verify with key \(key.name) (altered, or signed by another store)")
+            throw EventLogError(.foreignCheckpoint, "the checkpoint's signature does not verify with key \(key.name) (altered, or signed by another store)")
         }
         return Checkpoint(origin: String(lines[0]), size: size, rootHash: Array(root), text: text)
     }

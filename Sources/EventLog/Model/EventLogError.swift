@@ -61,6 +61,8 @@ extension ErrorCode where Domain == EventLogError {
     public static let wrongExpectedVersion = Self("wrong expected version", .conflict)
     /// A record is damaged, moved, swapped or foreign; `position` names it.
     public static let integrity = Self("integrity", .integrity)
+    /// A checkpoint someone kept is not signed with this log's key (altered, or another store's).
+    public static let foreignCheckpoint = Self("foreign checkpoint", .inconsistent)
     /// The data key of a record has been destroyed (the data was erased).
     public static let keyDestroyed = Self("key destroyed", .notFound)
     /// An event or argument passed in is not acceptable.

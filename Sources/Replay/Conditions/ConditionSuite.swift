@@ -61,6 +61,10 @@ public enum ConditionSuite {
                               progress: (Derived) -> Void = { _ in }) async throws -> [Derived] {
         guard !options.conditions.isEmpty else { throw ConditionError(.invalidCondition, "no condition given; name at least one") }
         guard !sessions.isEmpty else { throw ConditionError(.unusableSource, "no source session to derive from") }
+        if let name = options.labels.keys.sorted().first(where: reservedLabels.contains) {
+            throw ConditionError(.invalidCondition, "label \(name) is set by derive itself (\(reservedLabels.sorted().joined(separator: ", "))); "
+                                 + "give the suite with --suite and choose another name for yours")
+        }
         let sources = try sessions.map { try SuiteSource.load($0, from: log) }
         let plans = try sources.flatMap { source throws(ConditionError) in
             try options.conditions.map { condition throws(ConditionError) in
@@ -99,7 +103,8 @@ public enum ConditionSuite {
     /// `derived_from` and `suite`.
     static func labels(of source: SuiteSource, under condition: Condition, options: Options) throws(ConditionError) -> [String: String] {
         var labels = source.labels.merging(options.labels) { $1 }
-        labels["condition"] = condition.description
+        // A session derived from a derived one went through both conditions, in order.
+        labels["condition"] = source.labels["condition"].map { $0 + "," + condition.description } ?? condition.description
         labels["derived_from"] = Hex.uuid(source.session)
         if !source.speakers.isEmpty { labels["speaker"] = source.speakers.joined(separator: "+") }
         if let suite = options.suite { labels["suite"] = suite }
@@ -108,6 +113,9 @@ public enum ConditionSuite {
         }
         return labels
     }
+
+    /// The labels derive sets itself, which `Options.labels` may not name.
+    static let reservedLabels: Set<String> = ["condition", "derived_from", "speaker", "suite"]
 
     /// One seed per source and condition, from the suite's.
     static func derivedSeed(_ seed: UInt64, _ source: UUID, _ condition: Condition) -> UInt64 {

@@ -18,11 +18,21 @@ public struct ReplayDrive: Sendable {
         public var speed: ReplaySpeed
         /// Hand the system the session's own transcript events too (for systems that only consume).
         public var withTranscript: Bool
-        /// How long the system may leave an event untaken, or stay silent after its input ended.
-        public var timeout: Duration
+        /// How long the system may leave an event untaken, or stay silent after its input ended; nil:
+        /// ``baseTimeout`` plus the session's recorded length at `speed`, so that a long session driven at its
+        /// recorded pace is never taken for a hang.
+        public var timeout: Duration?
+
+        /// What a drive waits for at least when no timeout is given.
+        public static let baseTimeout = Duration.seconds(30)
+
+        /// The timeout of a drive of a session whose events span `recordedLength` milliseconds.
+        public func timeout(forRecordedLength recordedLength: Int64) -> Duration {
+            timeout ?? Self.baseTimeout + .microseconds(Int64(speed.wallMilliseconds(forVirtual: recordedLength) * 1000))
+        }
 
         /// Options for a drive.
-        public init(speed: ReplaySpeed = .max, withTranscript: Bool = false, timeout: Duration = .seconds(30)) {
+        public init(speed: ReplaySpeed = .max, withTranscript: Bool = false, timeout: Duration? = nil) {
             self.speed = speed
             self.withTranscript = withTranscript
             self.timeout = timeout
@@ -64,7 +74,7 @@ public struct ReplayDrive: Sendable {
         let input = ReplayInput(session: session, channel: channel, monitor: monitor, clock: clock)
         let output = ReplayOutput(clock: clock, monitor: monitor)
         let startedAt = Self.wallMilliseconds()
-        let timeout = options.timeout
+        let timeout = options.timeout(forRecordedLength: source.recordedLength)
         var fed: Fed?
         try await withThrowingTaskGroup(of: DriveTask.self) { group in
             group.addTask {

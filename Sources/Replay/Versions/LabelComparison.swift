@@ -26,8 +26,9 @@ public struct LabelComparison: Sendable {
         /// Refuses options no comparison can use, naming the option as `name` spells it.
         /// - Throws: ``LabelComparisonError/Code/invalidRequest``.
         public func validate(naming name: (String) -> String = { "--" + $0 }) throws {
-            guard maxWorse.isFinite, (-1...1).contains(maxWorse) else {
-                throw LabelComparisonError(.invalidRequest, "\(name("max-worse")) \(maxWorse) is not a difference of word error rates between -1 and 1, such as 0.01")
+            // Word error rates have no upper bound (insertions), so neither has their difference.
+            guard maxWorse.isFinite else {
+                throw LabelComparisonError(.invalidRequest, "\(name("max-worse")) \(maxWorse) is not a difference of word error rates, such as 0.01")
             }
             guard confidence > 0, confidence < 1 else {
                 throw LabelComparisonError(.invalidRequest, "\(name("confidence")) \(confidence) is not between 0 and 1, such as 0.95")
@@ -46,7 +47,18 @@ public struct LabelComparison: Sendable {
         case worse
         /// The interval holds zero.
         case noSignificantDifference = "no_significant_difference"
+        /// No verdict can be given: fewer sessions than ``LabelComparison/minimumSessions``, fewer resamples than
+        /// ``LabelComparison/minimumResamples``, or a label against itself (``LabelComparison/inconclusiveBecause`` says which).
+        case inconclusive
     }
+
+    /// The fewest sessions a verdict is given on: the smallest number whose sign test can reach p < 0.05 two-sided
+    /// (with n sessions all one way, p = 2 / 2ⁿ: 0.0625 for 5, 0.031 for 6). Below it the bootstrap draws from so few
+    /// distinct sets that its interval is no evidence (from one session it is a single point).
+    public static let minimumSessions = 6
+    /// The fewest bootstrap draws a verdict is given on (Bisani and Ney use B ≥ 1,000): fewer give percentiles that
+    /// move from seed to seed more than the differences they judge.
+    public static let minimumResamples = 1_000
 
     /// One version over the sessions compared.
     public struct System: Sendable, Equatable {
@@ -113,14 +125,17 @@ public struct LabelComparison: Sendable {
     /// NIST's MAPSSWE over segments of every session.
     public let matchedPairs: MatchedPairsTest
     public let verdict: Verdict
+    /// Why the verdict is ``Verdict/inconclusive``; nil when there is one.
+    public let inconclusiveBecause: String?
     /// Source segments by length, by speaker (by name), and by their session's condition (by name).
     public let byLength: [SegmentGroup]
     public let bySpeaker: [SegmentGroup]
     public let byCondition: [SegmentGroup]
 
     /// Whether the CI gate passes: it fails when, at the confidence asked, the candidate is worse by more
-    /// than `maxWorse` (the interval's low end is above it).
-    public var passed: Bool { interval.low <= options.maxWorse }
+    /// than `maxWorse` (the interval's low end is above it). An inconclusive comparison does not fail it: it has no
+    /// evidence that the candidate is worse (its summary says so).
+    public var passed: Bool { verdict == .inconclusive || interval.low <= options.maxWorse }
 
     /// The comparison of `pairs` (at least one): `baselineLabel`'s runs against `candidateLabel`'s.
     public init(baselineLabel: String, candidateLabel: String, pairs: [SessionPair], options: Options = Options()) {
@@ -137,7 +152,16 @@ public struct LabelComparison: Sendable {
         signTestP = PairedTests.signTest(better: sessionsBetter, worse: sessionsWorse)
         signedRank = PairedTests.wilcoxonSignedRank(counts.map { Double($0.candidate - $0.baseline) })
         matchedPairs = MatchedPairsTest(sessions: sessions.map { ($0.baseline.alignment, $0.candidate.alignment) })
-        verdict = interval.low > 0 ? .worse : interval.high < 0 ? .better : .noSignificantDifference
+        if baselineLabel == candidateLabel {
+            inconclusiveBecause = "the baseline and the candidate are the same label, \"\(baselineLabel)\": compare two different labels"
+        } else if sessions.count < Self.minimumSessions {
+            inconclusiveBecause = "\(sessions.count) session\(sessions.count == 1 ? "" : "s") compared; a verdict needs at least \(Self.minimumSessions)"
+        } else if options.resamples < Self.minimumResamples {
+            inconclusiveBecause = "\(options.resamples) resample\(options.resamples == 1 ? "" : "s"); a verdict needs at least \(Self.minimumResamples)"
+        } else {
+            inconclusiveBecause = nil
+        }
+        verdict = inconclusiveBecause != nil ? .inconclusive : interval.low > 0 ? .worse : interval.high < 0 ? .better : .noSignificantDifference
         byLength = Self.groups(sessions, order: Self.lengthRanges.map(\.name)) { _, segment in
             Self.lengthRanges.first { $0.words.contains(segment.reference.count) }?.name
         }

@@ -13,7 +13,9 @@ public struct LabelTrend: Sendable {
         /// The label's word error rate, errors, words and latencies over its runs.
         public var system: LabelComparison.System
         /// Source sessions it drove.
-        public var sessions: Int
+        public var sessions: Int { sources.count }
+        /// Those sessions, in the order of their ids: two labels' rates compare only over the same ones.
+        public var sources: [UUID]
         /// When its first and its last drive started (milliseconds since 1970).
         public var firstDriveAt: Int64
         public var lastDriveAt: Int64
@@ -37,7 +39,7 @@ public struct LabelTrend: Sendable {
                 read.formUnion([source, run.run])
             }
             let span = runs.span[label]!
-            entries.append(Entry(system: LabelComparison.system(label, comparisons), sessions: sources.count,
+            entries.append(Entry(system: LabelComparison.system(label, comparisons), sources: sources.keys.sorted { $0.uuidString < $1.uuidString },
                                  firstDriveAt: span.lowerBound, lastDriveAt: span.upperBound))
         }
         return LabelTrend(entries: entries.sorted { ($0.firstDriveAt, $0.system.label) < ($1.firstDriveAt, $1.system.label) },

@@ -34,13 +34,11 @@ struct ConsoleAuthentication: RouterMiddleware {
         let host = request.head.authority
         let from = request.headers[.origin] ?? request.headers[.referer]
         guard let from, let host, let url = URL(string: from), let fromHost = url.host else {
-            throw Problem(status: .forbidden, type: "forbidden", title: "This form was not sent from the console.",
-                          detail: "the request names no origin: forms are taken only from the console's own pages")
+            throw Problem(.formFromElsewhere, detail: "the request names no origin: forms are taken only from the console's own pages")
         }
         let authority = fromHost + (url.port.map { ":\($0)" } ?? "")
         guard authority.lowercased() == host.lowercased() else {
-            throw Problem(status: .forbidden, type: "forbidden", title: "This form was not sent from the console.",
-                          detail: "the request came from \(from), not from this server's pages")
+            throw Problem(.formFromElsewhere, detail: "the request came from \(from), not from this server's pages")
         }
     }
 }

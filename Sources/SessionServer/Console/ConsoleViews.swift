@@ -8,6 +8,7 @@ import Output
 import Projections
 import Replay
 import Reports
+import SessionLog
 import SessionModel
 
 /// The console's pages: each reads what the API's routes read (the same scopes, the same access log)
@@ -217,12 +218,11 @@ struct ConsoleViews {
             guard let number = UInt64(position.trimmingCharacters(in: .whitespaces)) else { throw Problem.badRequest("\(position) is not a log position") }
             return Response.redirect(to: "/v1/records/\(number)/proof", type: .normal)
         }
-        guard let session = parameters.nonEmpty("session").flatMap({ UUID(uuidString: $0.trimmingCharacters(in: .whitespaces)) }) else {
-            throw Problem.badRequest("the session is not a session id (a UUID)")
-        }
+        // The proof route resolves the session as every route does (an id or a unique prefix).
+        let session = try SessionName.parsing(parameters.nonEmpty("session")?.trimmingCharacters(in: .whitespaces) ?? "")
         let event = parameters.nonEmpty("event")?.trimmingCharacters(in: .whitespaces) ?? "0"
         guard UInt64(event) != nil else { throw Problem.badRequest("\(event) is not an event number") }
-        return Response.redirect(to: "/v1/sessions/\(Hex.uuid(session))/proofs/\(event)", type: .normal)
+        return Response.redirect(to: "/v1/sessions/\(session)/proofs/\(event)", type: .normal)
     }
 
     // MARK: Live

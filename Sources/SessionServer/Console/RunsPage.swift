@@ -11,7 +11,9 @@ import Reports
 struct RunsPage {
     struct Suite {
         var name: String
+        /// Recorded sessions (derived ones included), not their runs.
         var sessions: Int
+        var runs: Int
         var conditions: String
         var url: String
     }
@@ -89,6 +91,8 @@ struct RunsPage {
     var trend: [Trend]
     var hasTrend: Bool
     var chart: String
+    /// What a break in the chart's line means, when it has one.
+    var chartNote: String?
     var labels: [Choice]
     var candidates: [Choice]
     var comparison: Comparison?
@@ -116,10 +120,10 @@ extension RunsPage.Comparison {
         difference = String(format: "%+.1f points", c.difference * 100)
         interval = String(format: "[%+.1f, %+.1f] points", c.interval.low * 100, c.interval.high * 100)
         confidence = String(format: "%g%%", c.options.confidence * 100)
-        pSign = String(format: "%.4f", c.signTestP)
-        pWilcoxon = String(format: "%.4f", c.signedRank.pValue)
-        pMapsswe = String(format: "%.4f", c.matchedPairs.pValue)
-        verdict = c.verdict.rawValue.replacingOccurrences(of: "_", with: " ")
+        pSign = String(format: "%.4g", c.signTestP)
+        pWilcoxon = String(format: "%.4g", c.signedRank.pValue)
+        pMapsswe = String(format: "%.4g", c.matchedPairs.pValue)
+        verdict = c.verdict.rawValue.replacingOccurrences(of: "_", with: " ") + (c.inconclusiveBecause.map { ": \($0)" } ?? "")
         verdictClass = c.verdict == .worse ? "bad" : c.verdict == .better ? "good" : ""
         sessionsBetter = c.sessionsBetter
         sessionsWorse = c.sessionsWorse

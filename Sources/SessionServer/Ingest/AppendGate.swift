@@ -18,9 +18,7 @@ final class AppendGate: Sendable {
             return true
         }
         guard placed else {
-            var problem = Problem(status: .serviceUnavailable, type: "busy", title: "The server has too many appends waiting; try again shortly.")
-            problem.retryAfter = 1
-            throw problem
+            throw Problem(.appendsWaiting)
         }
         defer { waiting.withLock { $0 -= 1 } }
         return try await body()

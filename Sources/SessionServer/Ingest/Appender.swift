@@ -28,9 +28,7 @@ struct Appender: Sendable {
                 return report
             }
         } catch let failure as IngestFailure {
-            var problem = Problem(status: .unprocessableContent, type: "invalid-events",
-                                  title: "The events cannot be stored; nothing was appended.",
-                                  detail: failure.problems.first.map(String.init(describing:)) ?? failure.description)
+            var problem = Problem(.invalidEvents, detail: failure.problems.first.map(String.init(describing:)) ?? failure.description)
             problem.problems = failure.problems
             problem.unlisted = failure.unlisted
             throw problem

@@ -20,8 +20,7 @@ enum BodySpool {
                     for try await buffer in body {
                         total += buffer.readableBytes
                         guard total <= maximumBytes else {
-                            throw Problem(status: .contentTooLarge, type: "body-too-large", title: "The request body is too large.",
-                                          detail: "the body passes \(maximumBytes) bytes; send the events in several requests")
+                            throw Problem(.bodyTooLarge, detail: "the body passes \(maximumBytes) bytes; send the events in several requests")
                         }
                         buffer.withUnsafeReadableBytes { bytes in
                             for byte in bytes {
@@ -30,8 +29,7 @@ enum BodySpool {
                             }
                         }
                         guard lineBytes <= maximumLineBytes else {
-                            throw Problem(status: .contentTooLarge, type: "line-too-large", title: "A line of the body is too long.",
-                                          detail: "line \(line) passes \(maximumLineBytes) bytes; split the audio into smaller chunks")
+                            throw Problem(.lineTooLarge, detail: "line \(line) passes \(maximumLineBytes) bytes; split the audio into smaller chunks")
                         }
                         try spooled.append(buffer.readableBytesView)
                     }
@@ -39,8 +37,7 @@ enum BodySpool {
                 }
                 group.addTask {
                     try await Task.sleep(for: timeout)
-                    throw Problem(status: .requestTimeout, type: "body-timeout", title: "The request body did not arrive in time.",
-                                  detail: "the body was not whole within \(timeout.components.seconds) seconds")
+                    throw Problem(.bodyTimeout, detail: "the body was not whole within \(timeout.components.seconds) seconds")
                 }
                 try await group.next()
                 group.cancelAll()
@@ -82,7 +79,7 @@ private final class Spooled: @unchecked Sendable {
             self.file = file
             guard FileManager.default.createFile(atPath: file.path, contents: memory, attributes: [.posixPermissions: 0o600]),
                   let opened = try? FileHandle(forWritingTo: file) else {
-                throw Problem(status: .internalServerError, type: "internal", title: "The server cannot spool request bodies.")
+                throw Problem(.internalFault)
             }
             try opened.seekToEnd()
             handle = opened

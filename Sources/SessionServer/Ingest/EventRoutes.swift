@@ -30,8 +30,7 @@ struct EventRoutes {
         try context.require(.ingest)
         if let type = request.headers[.contentType]?.split(separator: ";").first?.trimmingOptionalWhiteSpace.lowercased(),
            !Self.ndjsonTypes.contains(type) {
-            throw Problem(status: .unsupportedMediaType, type: "unsupported-media-type", title: "The body must be NDJSON.",
-                          detail: "Content-Type \(type) is not NDJSON; send application/x-ndjson, one event per line (docs/INGEST.md)")
+            throw Problem(.unsupportedMediaType, detail: "Content-Type \(type) is not NDJSON; send application/x-ndjson, one event per line (docs/INGEST.md)")
         }
         let body = try await BodySpool.read(request.body, in: configuration.spoolDirectory, maximumBytes: configuration.maximumBodyBytes,
                                             maximumLineBytes: configuration.maximumLineBytes, timeout: configuration.bodyTimeout)
@@ -46,8 +45,7 @@ struct EventRoutes {
     private func tail(_ request: Request, _ context: ServerContext) async throws -> Response {
         let token = try context.require(.read)
         guard token.subjects.isEmpty else {
-            throw Problem(status: .forbidden, type: "forbidden", title: "This token's scope does not allow this request.",
-                          detail: "a token limited to subjects cannot read the whole log's tail")
+            throw Problem(.forbidden, detail: "a token limited to subjects cannot read the whole log's tail")
         }
         let withAudio = try request.form.boolean("with_audio") ?? false
         let after = try request.form.single("after").map { try Problem.position($0, "after") }

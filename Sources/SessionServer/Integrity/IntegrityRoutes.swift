@@ -33,13 +33,12 @@ struct IntegrityRoutes {
         let took = clock.now - start
         let at = log.now
         guard try !log.isReadOnlyReplica() else {
-            throw Problem(status: .conflict, type: "read-only", title: "This store is a read-only replica.",
-                          detail: "it verified (\(report.problemCount) problems) but cannot record it; verify on the primary")
+            throw Problem(.readOnly, detail: "it verified (\(report.problemCount) problems) but cannot record it; verify on the primary")
         }
         let evidence = IntegrityEvidence(log: log)
         let position = try await evidence.recordVerification(report, took: took, by: actor, at: at)
         guard let entry = try evidence.latest(1).verifications.first, entry.position == position else {
-            throw Problem(status: .internalServerError, type: "internal", title: "The verification was recorded but cannot be read back.")
+            throw Problem(.internalFault)
         }
         return entry
     }

@@ -29,18 +29,9 @@ struct ProofRoutes {
         router.post("checkpoint/consistency") { request, context in
             try context.require(.audit)
             let body = try await request.body.collect(upTo: 64 << 10)
-            let old: Checkpoint
-            do {
-                old = try Checkpoint.verified(String(buffer: body), verifierKey: log.checkpointVerifierKey)
-            } catch let error as EventLogError {
-                throw Problem(status: .unprocessableContent, type: "invalid-checkpoint", title: "The checkpoint is not one of this store's.",
-                              detail: error.message)
-            }
-            do {
-                return Response.json(ConsistencyRow(proof: try ConsistencyProofs.between(old, try log.signedCheckpoint(), in: log)).json)
-            } catch let error as ComplianceError {
-                throw Problem(status: .conflict, type: "inconsistent", title: "The log does not extend this checkpoint.", detail: error.message)
-            }
+            // A note this store did not sign is invalid data (422); a log that does not extend it, inconsistent (409).
+            let old = try Checkpoint.verified(String(buffer: body), verifierKey: log.checkpointVerifierKey)
+            return Response.json(ConsistencyRow(proof: try ConsistencyProofs.between(old, try log.signedCheckpoint(), in: log)).json)
         }
         router.get("records/:position/proof") { _, context in
             try context.require(.audit)
@@ -50,8 +41,7 @@ struct ProofRoutes {
         }
         router.get("sessions/:session/proofs/:event") { _, context in
             try context.require(.audit)
-            let argument = try context.parameters.require("session")
-            guard let session = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
+            let session = try SessionLookup.resolve(try context.parameters.require("session", as: SessionName.self), in: log)
             let number = try context.parameters.require("event")
             let event = try Problem.position(number, "event")
             try SessionLookup.existing(session, in: log, allowErased: true)

@@ -21,8 +21,7 @@ struct LiveRoute {
             _ = try session(of: context)
             // RFC 6455 §4.2.2: a request that is not a WebSocket handshake is answered 400.
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
-                throw Problem(status: .badRequest, type: "not-a-websocket-handshake", title: "This route is a WebSocket.",
-                              detail: "connect with a WebSocket client (Upgrade: websocket)")
+                throw Problem(.notAWebSocket, detail: "connect with a WebSocket client (Upgrade: websocket)")
             }
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
@@ -49,10 +48,9 @@ struct LiveRoute {
         }
     }
 
+    /// The session recorded: its whole id, since it may not exist yet.
     private func session(of context: ServerContext) throws -> UUID {
-        let argument = try context.parameters.require("session")
-        guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
-        return id
+        try context.parameters.require("session", as: UUID.self)
     }
 }
 

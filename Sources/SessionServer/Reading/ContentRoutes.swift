@@ -44,10 +44,11 @@ struct ContentRoutes {
         let token = try context.require(.read)
         let query = request.form
         let asked = try ExportRequest(query)
-        let named = try query.getAll("session").map { argument in
-            guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("session \(argument) is not a session id (a UUID)") }
-            return id
+        guard asked.format == .json || asked.format == .csv else {
+            throw Problem.badRequest("format \(asked.format.rawValue) is one session's file, which this route does not write: "
+                                     + "export each session from /v1/sessions/{id}/export?format=\(asked.format.rawValue), or choose json or csv")
         }
+        let named = try query.getAll("session").map(SessionName.parsing)
         let subject = try query.text("subject").map(reader.subject)
         let all = try query.boolean("all") ?? false
         let readable = token.subjects.isEmpty ? nil : token.subjects
@@ -55,16 +56,10 @@ struct ContentRoutes {
         if all || subject != nil {
             sessions = try await reader.sessions(.all(of: all ? nil : subject, readableSubjects: readable)).sessions
         }
-        if !named.isEmpty {
-            let runner = try await reader.upToDate()
-            var chosen = Set(sessions.map(\.session))
-            for id in named where !chosen.contains(id) {
-                guard let summary = try runner.session(id), token.mayRead(sessionOf: summary.subject) else {
-                    throw Problem.notFound("the store has no session \(Hex.uuid(id)) that this token may read")
-                }
-                sessions.append(summary)
-                chosen.insert(id)
-            }
+        var chosen = Set(sessions.map(\.session))
+        for name in named {
+            let (id, summary) = try await reader.readableSummary(name, token)
+            if chosen.insert(id).inserted { sessions.append(summary) }
         }
         guard !sessions.isEmpty else {
             throw Problem.notFound(named.isEmpty && subject == nil && !all
@@ -80,10 +75,6 @@ struct ContentRoutes {
     private func streamedExport(of sessions: [SessionSummary], _ asked: ExportRequest, _ request: Request, _ token: Principal,
                                 name: String, subject: SubjectHash? = nil) async throws -> Response {
         let format = asked.format
-        guard sessions.count == 1 || format == .json || format == .csv else {
-            throw Problem.badRequest("a \(format == .vtt ? "WebVTT" : "SRT") file holds one session, not \(sessions.count): "
-                                     + "export them one at a time, or as json or csv")
-        }
         let access = try reader.access(token, request)
         let (log, runner) = (reader.log, try await reader.upToDate())
         let ids = sessions.map(\.session)

@@ -39,8 +39,7 @@ struct RunRoutes {
     static func unlimitedReader(_ context: ServerContext) throws -> Principal {
         let token = try context.require(.read)
         guard token.subjects.isEmpty else {
-            throw Problem(status: .forbidden, type: "forbidden", title: "This token's scope does not allow this request.",
-                          detail: "a token limited to subjects cannot compare runs over every session")
+            throw Problem(.forbidden, detail: "a token limited to subjects cannot compare runs over every session")
         }
         return token
     }

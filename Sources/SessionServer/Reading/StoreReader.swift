@@ -74,12 +74,18 @@ struct StoreReader: Sendable {
         try ReadAccess(token, request, log: log)
     }
 
-    /// The session the path names with its row, when it exists and the token may see it; otherwise a
-    /// 404 either way (so that the answer tells nothing of sessions the token may not read).
+    /// The session the path names (its id, or a unique prefix of it: ``SessionName``) with its row, when it exists and
+    /// the token may see it; otherwise a 404 either way (so that the answer tells nothing of sessions the token may
+    /// not read).
     func readableSummary(_ context: ServerContext, _ token: Principal) async throws -> (UUID, SessionSummary) {
-        let argument = try context.parameters.require("session")
-        guard let id = UUID(uuidString: argument) else { throw Problem.badRequest("\(argument) is not a session id (a UUID)") }
-        guard let summary = try await sessionList().row(of: id), token.mayRead(sessionOf: summary.subject) else {
+        try await readableSummary(try context.parameters.require("session", as: SessionName.self), token)
+    }
+
+    /// The session `name` names, with its row, among those `token` may read; a 404 for any other.
+    func readableSummary(_ name: SessionName, _ token: Principal) async throws -> (UUID, SessionSummary) {
+        let list = try await sessionList()
+        let id = try SessionLookup.resolve(name, in: log) { list.row(of: $0).map { token.mayRead(sessionOf: $0.subject) } ?? false }
+        guard let summary = list.row(of: id), token.mayRead(sessionOf: summary.subject) else {
             throw Problem.notFound("the store has no session \(id.uuidString.lowercased()) that this token may read")
         }
         return (id, summary)

@@ -24,8 +24,7 @@ struct AllowedMethods<Context: RequestContext>: RouterMiddleware {
         guard let route = routes.first(where: { Self.path($0.path, matches: segments) }) else {
             return try await next(request, context)
         }
-        var problem = Problem(status: .methodNotAllowed, type: "method-not-allowed", title: "This path does not take this method.",
-                              detail: "\(request.method.rawValue) is not one of " + route.methods.map(\.rawValue).joined(separator: ", "))
+        var problem = Problem(.methodNotAllowed, detail: "\(request.method.rawValue) is not one of " + route.methods.map(\.rawValue).joined(separator: ", "))
         problem.allow = route.methods
         throw problem
     }

@@ -38,17 +38,12 @@ public struct Problem: HTTPResponseError, Sendable {
     }
 
     /// No token, or one that is malformed, unknown, wrong, revoked or expired: all answered alike.
-    static let unauthenticated = Problem(status: .unauthorized, type: "unauthenticated",
-                                         title: "A valid access token is required (Authorization: Bearer TOKEN).")
+    static let unauthenticated = Problem(.unauthenticated)
 
     /// Nothing here, or nothing this token may see (the same answer, so that it tells nothing).
-    static func notFound(_ what: String) -> Problem {
-        Problem(status: .notFound, type: "not-found", title: "Not found.", detail: what)
-    }
+    static func notFound(_ what: String) -> Problem { Problem(.notFound, detail: what) }
 
-    static func badRequest(_ detail: String) -> Problem {
-        Problem(status: .badRequest, type: "bad-request", title: "The request is not valid.", detail: detail)
-    }
+    static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, detail: detail) }
 
     public func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/problem+json"]

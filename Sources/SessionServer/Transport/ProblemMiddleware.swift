@@ -22,7 +22,9 @@ struct ProblemMiddleware: RouterMiddleware {
             return try problem.response(from: request, context: context)
         } catch let error as HTTPResponseError {
             metrics.rejectedRequests.increment()
-            let problem = Problem(status: error.status, type: Self.type(of: error.status), title: error.status.reasonPhrase + ".")
+            // Hummingbird's own refusals (a route parameter of the wrong type, say), with their sentence when they have one.
+            let problem = Problem(status: error.status, type: Self.type(of: error.status), title: error.status.reasonPhrase + ".",
+                                  detail: (error as? HTTPError)?.body)
             return try problem.response(from: request, context: context)
         } catch let error as any CodedError where error.kind.httpStatus != 500 {  // 500: the server's own fault, below
             metrics.rejectedRequests.increment()
@@ -30,7 +32,7 @@ struct ProblemMiddleware: RouterMiddleware {
         } catch {
             metrics.rejectedRequests.increment()
             context.logger.error("\(request.method) \(request.uri.path): \(error)")
-            let problem = Problem(status: .internalServerError, type: "internal", title: "The server could not answer this request.")
+            let problem = Problem(.internalFault)
             return try problem.response(from: request, context: context)
         }
     }

@@ -19,7 +19,7 @@ public struct ServerContext: RequestContext, WebSocketRequestContext {
     func require(_ scopes: TokenScope...) throws -> Principal {
         guard let principal else { throw Problem.unauthenticated }
         guard scopes.contains(where: principal.grants) else {
-            throw Problem(status: .forbidden, type: "forbidden", title: "This token's scope does not allow this request.")
+            throw Problem(.forbidden)
         }
         return principal
     }

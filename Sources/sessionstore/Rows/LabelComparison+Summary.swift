@@ -16,7 +16,7 @@ extension LabelComparison {
                 + "(bootstrap over \(sessions.count) sessions, \(options.resamples) draws, seed \(options.seed))",
             "sign test p \(p(signTestP)) (\(sessionsBetter) sessions better, \(sessionsWorse) worse); Wilcoxon p \(p(signedRank.pValue)); "
                 + "MAPSSWE p \(p(matchedPairs.pValue)) over \(matchedPairs.segments.count) segments",
-            "verdict: \(verdict.rawValue.replacingOccurrences(of: "_", with: " "))",
+            "verdict: \(verdict.rawValue.replacingOccurrences(of: "_", with: " "))" + (inconclusiveBecause.map { " (\($0))" } ?? ""),
         ]
         for (title, groups, unit) in [("by segment length", byLength, " words"), ("by speaker", bySpeaker, ""),
                                      ("by condition", byCondition, "")] where !groups.isEmpty {
@@ -25,8 +25,11 @@ extension LabelComparison {
                 return "\($0.name)\(unit) \(rate(Double($0.baselineErrors) / words)) → \(rate(Double($0.candidateErrors) / words))"
             }.joined(separator: "; "))
         }
-        lines.append(passed ? "passed: not worse by more than \(options.maxWorse) at \(percent)%"
-                            : gateFailure)
+        if verdict == .inconclusive {
+            lines.append("passed: no evidence that it is worse, nor that it is not")
+        } else {
+            lines.append(passed ? "passed: not worse by more than \(options.maxWorse) at \(percent)%" : gateFailure)
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 
