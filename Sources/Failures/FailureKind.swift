@@ -17,6 +17,8 @@ public enum FailureKind: String, Sendable, CaseIterable {
     /// A checkpoint someone kept does not belong to the log: not signed with its key, or not extended by it (a fork or
     /// a rewrite), found by the check they asked for.
     case inconsistent
+    /// The system under test a drive feeds (`replay --drive`) failed: it exited, crashed, hung or wrote garbage.
+    case targetFailed
     /// Another operation needs the store alone now.
     case busy
     /// The store's server cannot be reached.
@@ -32,6 +34,7 @@ public enum FailureKind: String, Sendable, CaseIterable {
         case .usage: 64
         case .invalidData, .notFound, .conflict: 65
         case .held: 6
+        case .targetFailed: 5
         case .integrity, .inconsistent: 2
         case .busy: 75
         case .unavailable: 69
@@ -48,6 +51,7 @@ public enum FailureKind: String, Sendable, CaseIterable {
         case .invalidData: 422
         case .notFound: 404
         case .conflict, .held, .inconsistent: 409
+        case .targetFailed: 502
         case .busy, .unavailable: 503
         case .integrity, .key, .unexpected: 500
         }
@@ -62,6 +66,7 @@ public enum FailureKind: String, Sendable, CaseIterable {
         case .conflict: "conflict"
         case .held: "held"
         case .inconsistent: "inconsistent"
+        case .targetFailed: "target-failed"
         case .busy: "busy"
         case .unavailable: "store-unavailable"
         case .integrity, .key, .unexpected: "internal"
@@ -77,6 +82,7 @@ public enum FailureKind: String, Sendable, CaseIterable {
         case .conflict: "The request conflicts with what is stored."
         case .held: "A legal hold keeps this."
         case .inconsistent: "The log did not sign, or does not extend, this checkpoint."
+        case .targetFailed: "The system under test failed."
         case .busy: "The store is busy."
         case .unavailable: "The store cannot be reached."
         case .integrity, .key, .unexpected: "The server could not answer this request."

@@ -23,9 +23,15 @@ public enum IngestSource: Sendable {
 }
 
 /// The input of an ingest could not be read (nothing was appended).
-public struct IngestSourceError: Error, Sendable, CustomStringConvertible {
+public struct IngestSourceError: CodedError, Sendable {
+    public var code: ErrorCode<IngestSourceError> { .unreadable }
     /// "cannot read PATH: REASON"
-    public var description: String
+    public var message: String
+}
+
+extension ErrorCode where Domain == IngestSourceError {
+    /// The file or stream cannot be read.
+    public static let unreadable = Self("unreadable", .invalidData)
 }
 
 /// Reads NDJSON lines a window at a time: each line without its line end (LF or CRLF), with its
@@ -63,7 +69,7 @@ struct LineWindowReader {
             do {
                 handle = try FileHandle(forReadingFrom: url)
             } catch {
-                throw IngestSourceError(description: "cannot read \(url.path): \(fileErrorReason(error))")
+                throw IngestSourceError(message: "cannot read \(url.path): \(fileErrorReason(error))")
             }
             ownsHandle = true
             path = url.path
@@ -128,7 +134,7 @@ struct LineWindowReader {
         do {
             block = try handle.read(upToCount: blockSize)
         } catch {
-            throw IngestSourceError(description: "cannot read \(path): \(fileErrorReason(error))")
+            throw IngestSourceError(message: "cannot read \(path): \(fileErrorReason(error))")
         }
         if let block, !block.isEmpty {
             buffer.append(contentsOf: block)

@@ -1,12 +1,14 @@
 import Audio
 import EventLog
+import Failures
 import Foundation
 import Migrations
 import SessionLog
 import SessionModel
 
 /// Every problem of a rejected ingest file; nothing of it was appended.
-public struct IngestFailure: Error, Sendable, CustomStringConvertible {
+public struct IngestFailure: CodedError, Sendable {
+    public var code: ErrorCode<IngestFailure> { .invalidEvents }
     /// The problems found, sorted by line and field: every one, up to ``SessionIngest/maximumListedProblems``.
     public var problems: [IngestProblem]
     /// Problems found beyond those listed.
@@ -16,6 +18,13 @@ public struct IngestFailure: Error, Sendable, CustomStringConvertible {
     public var description: String {
         "\(count) \(count == 1 ? "line has a problem" : "problems"); nothing was appended"
     }
+    /// The first problem, naming its line and field (the others are in ``problems``).
+    public var message: String { problems.first.map { "\($0)" } ?? description }
+}
+
+extension ErrorCode where Domain == IngestFailure {
+    /// Lines of the input that ingest refuses.
+    public static let invalidEvents = Self("invalid events", .invalidData)
 }
 
 /// What an ingest appended.

@@ -1,10 +1,14 @@
 import EventLog
+import Failures
 import Foundation
 import Projections
 import SessionModel
 
 /// Where a replay's views first part from the stored projections.
-public struct ReplayDivergence: Error, Sendable, Equatable, CustomStringConvertible {
+public struct ReplayDivergence: CodedError, Sendable, Equatable {
+    public var code: ErrorCode<ReplayDivergence> { .divergence }
+    public var message: String { description }
+
     /// `transcript` or `sessions`.
     public var view: String
     /// The field that differs, e.g. `segments[segment-2].text` or `words`.
@@ -98,4 +102,9 @@ private struct SummaryFields {
             "consent": summary.consent.sorted { $0.key < $1.key }.map { "\($0.value ? "+" : "-")\($0.key)" }.joined(separator: " "),
         ]
     }
+}
+
+extension ErrorCode where Domain == ReplayDivergence {
+    /// The replayed views differ from the stored projections.
+    public static let divergence = Self("divergence", .integrity)
 }

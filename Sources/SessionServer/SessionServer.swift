@@ -1,5 +1,6 @@
 import Compliance
 import EventLog
+import Failures
 import Foundation
 import Hummingbird
 import HummingbirdCore
@@ -82,9 +83,14 @@ public struct SessionServer: Sendable {
 }
 
 /// The server cannot start as configured; one sentence naming what is wrong.
-public struct ServerSetupError: Error, CustomStringConvertible {
+public struct ServerSetupError: CodedError {
+    public var code: ErrorCode<ServerSetupError> { .invalidSetup }
     public var message: String
-    public var description: String { message }
+}
+
+extension ErrorCode where Domain == ServerSetupError {
+    /// An option or file the server was given cannot be used.
+    public static let invalidSetup = Self("invalid setup", .usage)
 }
 
 /// Both values, or nil when either is missing.

@@ -2,12 +2,7 @@ import ArgumentParser
 import EventLog
 import Failures
 import Foundation
-import Ingest
 import Output
-import Replay
-#if Server
-import SessionServer
-#endif
 
 /// The exit codes of every command (docs/CLI.md, `sessionstore --help`).
 enum ExitStatus: Int32 {
@@ -48,16 +43,6 @@ extension CommandFailure {
             self.init(Self.status(of: error), Self.sentence(for: error))
         case let error as any CodedError:
             self.init(Self.status(of: error), error.message)
-        case let divergence as ReplayDivergence:
-            self.init(.integrity, divergence.description)
-        case let error as ReplayDriveError:
-            if case .sourceUnusable = error { self.init(.invalidData, error.description) } else { self.init(.targetFailed, error.description) }
-        #if Server
-        case let error as ServerSetupError:
-            self.init(.usage, error.message)
-        #endif
-        case let failure as IngestFailure:
-            self.init(.invalidData, failure.problems.first.map { "\($0)" } ?? failure.description)
         default:
             self.init(.unexpected, "\(error)")
         }

@@ -38,12 +38,7 @@ struct IngestCommand: AsyncParsableCommand {
             var ingest = SessionIngest(log: log)
             ingest.onProgress = { step in progress.update(step.done, of: step.total) }
             defer { progress.finish() }
-            let report: IngestReport
-            do {
-                report = try await appending(from: name) { try await ingest.ingest(source) }
-            } catch let error as IngestSourceError {
-                throw CommandFailure(.invalidData, error.description)
-            }
+            let report = try await appending(from: name) { try await ingest.ingest(source) }
             try log.close()
             progress.finish()  // erased before the result is printed, not after
             if report.lines == 0 {

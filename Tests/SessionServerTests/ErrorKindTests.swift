@@ -6,6 +6,7 @@ import Foundation
 import Hummingbird
 @testable import SessionServer
 import Testing
+import TestSupport
 
 /// A domain's error reaches an HTTP client as its code's kind says (``FailureKind``), the same kind the
 /// CLI's exit status comes from: no route maps errors of its own.
@@ -64,6 +65,33 @@ import Testing
         }
         for kind in FailureKind.allCases where ![.integrity, .key, .unexpected].contains(kind) {
             #expect((400..<600).contains(kind.httpStatus) && kind.problemType != "internal", "\(kind) is the client's to act on")
+        }
+    }
+}
+
+extension ErrorKindTests {
+    /// The errors that do not reach people through the table, and why.
+    static let outsideTheTable: [String: String] = [
+        "WebTokenError": "every failure of a token is the same 401 (Problem.unauthenticated), so that a refusal tells nothing",
+    ]
+
+    @Test func everyPublicErrorTypeIsACodedErrorWhoseKindSaysHowItReachesPeople() throws {
+        let sources = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("Sources")
+        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let declaration = try Regex(#"public (?:struct|enum|final class|class) (\w+)[^{]*:\s*([^{]*)\{"#)
+        var errorTypes: [String: String] = [:]
+        for file in files {
+            let text = try String(contentsOf: file, encoding: .utf8)
+            for match in text.matches(of: declaration) {
+                guard let name = match.output[1].substring.map(String.init), let conformances = match.output[2].substring else { continue }
+                let listed = conformances.split(separator: ",").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) }
+                if listed.contains("Error") || listed.contains("CodedError") { errorTypes[name] = listed.joined(separator: ", ") }
+            }
+        }
+        #expect(errorTypes.count >= 10, "\(errorTypes)")
+        for (name, conformances) in errorTypes.sorted(by: { $0.key < $1.key }) where Self.outsideTheTable[name] == nil {
+            #expect(conformances.contains("CodedError"), "\(name) is a public error outside the table (FailureKind): make it a CodedError")
         }
     }
 }

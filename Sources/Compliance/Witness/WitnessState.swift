@@ -1,4 +1,5 @@
 import EventLog
+import Failures
 import Foundation
 import HexCoding
 
@@ -60,7 +61,13 @@ struct WitnessState {
 }
 
 /// A witness that cannot use its state directory.
-public struct WitnessFailure: Error, CustomStringConvertible {
-    public var description: String
-    init(_ description: String) { self.description = description }
+public struct WitnessFailure: CodedError {
+    public var code: ErrorCode<WitnessFailure> { .stateUnusable }
+    public var message: String
+    init(_ message: String) { self.message = message }
+}
+
+extension ErrorCode where Domain == WitnessFailure {
+    /// The witness's state directory cannot be locked, read or written.
+    public static let stateUnusable = Self("state unusable", .unexpected)
 }

@@ -1,7 +1,8 @@
+import Failures
 import SessionModel
 
 /// Why a drive of a system under test failed. Nothing of a failed drive is stored.
-public enum ReplayDriveError: Error, Sendable, Equatable, CustomStringConvertible {
+public enum ReplayDriveError: CodedError, Sendable, Equatable {
     /// The command could not be started (not found, not executable, not parseable).
     case couldNotStart(command: String, reason: String)
     /// The system exited with a status other than 0.
@@ -18,6 +19,13 @@ public enum ReplayDriveError: Error, Sendable, Equatable, CustomStringConvertibl
     case silentAfterInput(timeout: Duration)
     /// The session cannot be replayed into a system (it has no `session.started`, for one).
     case sourceUnusable(String)
+
+    /// What kind of failure it is: the system's, or the session's (``ErrorCode/sourceUnusable``).
+    public var code: ErrorCode<ReplayDriveError> {
+        if case .sourceUnusable = self { .sourceUnusable } else { .targetFailed }
+    }
+
+    public var message: String { description }
 
     public var description: String {
         switch self {
@@ -46,4 +54,11 @@ public enum ReplayDriveError: Error, Sendable, Equatable, CustomStringConvertibl
         let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
         return seconds == seconds.rounded() ? "\(Int(seconds)) s" : "\(seconds) s"
     }
+}
+
+extension ErrorCode where Domain == ReplayDriveError {
+    /// The system under test failed (exit 5).
+    public static let targetFailed = Self("target failed", .targetFailed)
+    /// The session cannot be replayed into a system.
+    public static let sourceUnusable = Self("source unusable", .invalidData)
 }
