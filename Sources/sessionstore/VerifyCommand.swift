@@ -11,8 +11,11 @@ struct VerifyCommand: AsyncParsableCommand {
             Reads every record, checks its leaf hash, decrypts and decompresses it, and checks that the \
             stream rows, the stream index and the index of event ids agree with the records. Prints each problem with the global \
             position it concerns. Rebuilds the Merkle tree from the records' leaf hashes and checks every \
-            node the store keeps. Exits 0 when everything is intact and 2 when anything is not. Records \
-            whose data key was destroyed (erased) are counted; their leaf hashes are still checked.
+            node the store keeps. Opens every row of the persisted views (the session list, transcripts, \
+            consent trails) with its key, so that an altered or moved row is found too, and checks that no \
+            view claims to have folded past the log's end. Exits 0 when everything is intact and 2 when \
+            anything is not. Records and view rows whose data key was destroyed (erased) are counted; the \
+            records' leaf hashes are still checked.
 
             --anchor FILE also checks the log against a checkpoint written earlier by `anchor`: its \
             signature, that the records it covers still hash to its root (so none was changed, removed, \
@@ -25,8 +28,8 @@ struct VerifyCommand: AsyncParsableCommand {
             --public-key` prints). It says what it could not check: that the ciphertext authenticates and \
             decompresses.
 
-            --format json prints one document {intact, checked_records, erased_records, tree_size, \
-            root_hash, anchor_consistent, content_authenticated, problem_count, problems}; ndjson and csv print one line per problem (none when intact). Field names: docs/OUTPUT.md.
+            --format json prints one document {intact, checked_records, erased_records, checked_view_rows, \
+            erased_view_rows, tree_size, root_hash, anchor_consistent, content_authenticated, problem_count, problems}; ndjson and csv print one line per problem (none when intact). Field names: docs/OUTPUT.md.
             """
     )
 
@@ -85,7 +88,8 @@ struct VerifyCommand: AsyncParsableCommand {
                 }
                 if report.isIntact {
                     if report.contentAuthenticated {
-                        sink.write("intact: \(report.checkedRecords) records checked, \(report.erasedRecords) of them erased\n")
+                        sink.write("intact: \(report.checkedRecords) records checked, \(report.erasedRecords) of them erased; "
+                                   + "\(report.checkedViewRows) view rows authenticated, \(report.erasedViewRows) erased\n")
                     } else {
                         sink.write("intact without the key: \(report.checkedRecords) records' headers, leaf hashes, order and index checked; "
                                    + "not checked: that their ciphertext authenticates and decompresses (that needs the key)\n")

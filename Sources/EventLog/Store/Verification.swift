@@ -1,4 +1,5 @@
 import Foundation
+import HexCoding
 
 /// One thing found wrong by ``EventLog/verify(progress:)``.
 public struct IntegrityProblem: Hashable, Sendable, CustomStringConvertible {
@@ -15,6 +16,10 @@ public struct VerificationReport: Sendable {
     public var checkedRecords: UInt64 = 0
     /// Records whose data key was destroyed (erased): their leaf hash was checked, their content cannot be.
     public var erasedRecords: UInt64 = 0
+    /// Rows of the persisted views opened and authenticated (``EventLog/verify(anchor:checkingStructure:progress:)`` only).
+    public var checkedViewRows: UInt64 = 0
+    /// View rows sealed with a data key since destroyed: they cannot be opened by anyone, so not checked.
+    public var erasedViewRows: UInt64 = 0
     /// The Merkle tree head recomputed from the records' leaf hashes (not from the stored nodes).
     public var treeHead = TreeHead(size: 0, rootHash: MerkleHash.empty)
     /// Whether a checkpoint was given and the log was found consistent with it.
@@ -45,7 +50,9 @@ public struct VerificationReport: Sendable {
 extension EventLog {
     /// Reads every record, checks its leaf hash, decrypts and decompresses it, checks the stream
     /// rows and the stream index against the records, and rebuilds the Merkle tree from the leaf
-    /// hashes, checking every stored node.
+    /// hashes, checking every stored node. Then opens every row of the persisted views with the key its
+    /// key id names, so that a row altered, moved or swapped is found (the views are derived, but people
+    /// read them), and checks that no view claims to have folded past the log's end.
     ///
     /// With `anchor` (a checkpoint verified by ``Checkpoint/verified(_:verifierKey:)``), also checks
     /// that the log extends it: the records it covers hash to its root (so none of them was changed,
@@ -58,12 +65,54 @@ extension EventLog {
     public func verify(anchor: Checkpoint? = nil, checkingStructure: Bool = true,
                        progress: ((UInt64, UInt64) -> Void)? = nil) throws -> VerificationReport {
         let decoder = ChunkDecoder(opener: opener)
+        let (viewsKey, keys, storeID) = (keyHierarchy.views, opener.keys, opener.storeID)
         return try reading { txn in
-            try Self.verify(in: txn, origin: checkpointOrigin, anchor: anchor, checkingStructure: checkingStructure,
-                            progress: progress) { chunk in
-                decoder.startChecking(chunk, in: txn)
+            try Self.verify(in: txn, origin: checkpointOrigin, anchor: anchor, checkingStructure: checkingStructure, progress: progress,
+                            open: { chunk in decoder.startChecking(chunk, in: txn) },
+                            afterRecords: { total, report in
+                                try Self.checkViews(in: txn, logEnd: total, viewsKey: viewsKey, keys: keys, storeID: storeID, report: &report)
+                            })
+        }
+    }
+
+    /// Every row of `views` opens under its own stored key with the key its key id names, and every view checkpoint is
+    /// 8 bytes at or below the log's end.
+    private static func checkViews(in txn: StoreTransaction, logEnd: UInt64, viewsKey: SecureBytes, keys: KeyRing, storeID: [UInt8],
+                                   report: inout VerificationReport) throws {
+        try txn.withCursor(StoreLayout.views) { cursor in
+            var entry = try cursor.first()
+            while let (storedKey, stored) = entry {
+                let key = Array(storedKey)
+                do {
+                    _ = try ViewReader.open(stored, storedKey: key, viewsKey: viewsKey, keys: keys, storeID: storeID, in: txn)
+                    report.checkedViewRows += 1
+                } catch let error as EventLogError where error.code == .keyDestroyed {
+                    report.erasedViewRows += 1
+                } catch let error as EventLogError {
+                    report.report(nil, "the row of view \(viewName(of: key)) at key \(Hex.string(key)): \(error.message)")
+                }
+                entry = try cursor.next()
             }
         }
+        try txn.withCursor(StoreLayout.viewCheckpoints) { cursor in
+            var entry = try cursor.first()
+            while let (name, value) = entry {
+                let view = viewName(of: Array(name))
+                if value.count != 8 {
+                    report.report(nil, "the checkpoint of view \(view) is malformed (\(value.count) bytes, not 8)")
+                } else if value.loadBigEndian(at: 0) as UInt64 > logEnd {
+                    report.report(nil, "the checkpoint of view \(view) is past the log's end (\(value.loadBigEndian(at: 0) as UInt64) > \(logEnd))")
+                }
+                entry = try cursor.next()
+            }
+        }
+    }
+
+    /// The view's name a stored key begins with (`name length u8 ‖ name`), or its bytes in hex when it does not parse.
+    private static func viewName(of storedKey: [UInt8]) -> String {
+        guard let length = storedKey.first.map(Int.init), storedKey.count > length, length > 0,
+              let name = String(bytes: storedKey[1...length], encoding: .utf8) else { return Hex.string(storedKey) }
+        return name
     }
 
     /// The structure of the store's data file, checked from its bytes alone (every page LMDB would trust:
@@ -121,7 +170,8 @@ extension EventLog {
     /// returns what waits for the results; the rest is checked in order here, while the next chunk is opened.
     private static func verify(in txn: StoreTransaction, origin: String, anchor: Checkpoint?, checkingStructure: Bool,
                                progress: ((UInt64, UInt64) -> Void)?,
-                               open: (_ chunk: [ChunkDecoder.Entry]) -> () -> [Result<(stream: StreamID, number: UInt64), any Error>])
+                               open: (_ chunk: [ChunkDecoder.Entry]) -> () -> [Result<(stream: StreamID, number: UInt64), any Error>],
+                               afterRecords: (_ logEnd: UInt64, _ report: inout VerificationReport) throws -> Void = { _, _ in })
         throws -> VerificationReport {
         var report = VerificationReport()
         let damage = checkingStructure ? txn.structureProblems() : []
@@ -231,6 +281,7 @@ extension EventLog {
             if let anchor { try check(anchor, origin: origin, rootAtItsSize: anchorRoot, in: txn, report: &report) }
             try checkIndex(indexedNumbers ?? nextNumbers, indexedThrough: indexedThrough, in: txn, report: &report)
             try eventIDs.checkCount(in: txn, report: &report)
+            try afterRecords(total, &report)
         }
         return report
     }

@@ -156,11 +156,19 @@ public struct ViewReader {
         return bytes.loadBigEndian(at: 0)
     }
 
-    /// `key id u32 ‖ box`: key id 0 is the views key, any other a data key.
     private func open(_ stored: UnsafeRawBufferPointer, storedKey: [UInt8]) throws -> [UInt8] {
+        try Self.open(stored, storedKey: storedKey, viewsKey: key, keys: keys, storeID: storeID, in: txn)
+    }
+
+    /// A stored row, `key id u32 ‖ box`, opened: key id 0 is the views key, any other a data key; the box's associated
+    /// data is `"view" ‖ store id ‖ stored key`. Reads and ``EventLog/verify(anchor:checkingStructure:progress:)`` alike.
+    /// - Throws: ``EventLogError/Code/keyDestroyed`` for a row sealed with an erased stream's key;
+    ///   ``EventLogError/Code/integrity`` for one that is malformed or does not authenticate.
+    static func open(_ stored: UnsafeRawBufferPointer, storedKey: [UInt8], viewsKey: SecureBytes, keys: KeyRing, storeID: [UInt8],
+                     in txn: StoreTransaction) throws -> [UInt8] {
         guard stored.count >= 4 else { throw EventLogError(.integrity, "a row of a view is malformed") }
         let keyID: UInt32 = stored.loadBigEndian(at: 0)
-        var openingKey = key
+        var openingKey = viewsKey
         if keyID != 0 {
             guard let found = try keys.key(keyID, in: txn) else {
                 throw EventLogError(.keyDestroyed, "a row of a view holds the content of an erased stream (data key \(keyID) was destroyed)")
@@ -168,7 +176,7 @@ public struct ViewReader {
             openingKey = found
         }
         let sealed = UnsafeRawBufferPointer(rebasing: stored[4...])
-        guard let value = AEAD.openBox(sealed, additionalData: additionalData(storedKey), key: openingKey) else {
+        guard let value = AEAD.openBox(sealed, additionalData: Array("view".utf8) + storeID + storedKey, key: openingKey) else {
             throw EventLogError(.integrity, "a row of a view does not authenticate (damaged or moved)")
         }
         return value

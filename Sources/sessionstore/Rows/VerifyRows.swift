@@ -16,7 +16,8 @@ struct ProblemRow: OutputRow {
 
 /// A verify report as one JSON document.
 struct VerifyDocument: OutputRow {
-    static let columns = ["intact", "checked_records", "erased_records", "tree_size", "root_hash", "anchor_consistent",
+    static let columns = ["intact", "checked_records", "erased_records", "checked_view_rows", "erased_view_rows", "tree_size", "root_hash",
+                          "anchor_consistent",
                           "content_authenticated", "problem_count", "problems"]
 
     var report: VerificationReport
@@ -25,6 +26,8 @@ struct VerifyDocument: OutputRow {
         fields.field("intact", report.isIntact)
         fields.field("checked_records", report.checkedRecords)
         fields.field("erased_records", report.erasedRecords)
+        fields.field("checked_view_rows", report.checkedViewRows)
+        fields.field("erased_view_rows", report.erasedViewRows)
         fields.field("tree_size", report.treeHead.size)
         fields.field("root_hash", Data(report.treeHead.rootHash).base64EncodedString())
         fields.field("anchor_consistent", report.anchorConsistent)
