@@ -101,11 +101,12 @@ let package = Package(
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Consent audit, violation checks, retention, erasure by key destruction.
-        .target(name: "Compliance", dependencies: ["Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog"]),
+        .target(name: "Compliance", dependencies: ["Failures", "HexCoding", "Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
         .target(
             name: "Replay",
-            dependencies: ["Audio", "Exports", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog", "Migrations",
+            dependencies: ["Audio", "Exports", "Failures", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog",
+                           "Migrations",
                            .product(name: "Subprocess", package: "swift-subprocess"),
                            // FilePath: Apple platforms take it from their System framework.
                            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux]))]
@@ -120,8 +121,9 @@ let package = Package(
         // The client that collects witnesses' cosignatures over HTTP (C2SP tlog-witness); the witness's own
         // server is in SessionServer.
         .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog"]),
-        // The rows the CLI prints and the server answers with, one rendering for both (docs/OUTPUT.md).
-        .target(name: "OutputRows", dependencies: ["Compliance", "Output", "Projections", "Replay", "SessionModel"]),
+        // The rows of the views the CLI prints and the server answers with, one rendering for both (docs/OUTPUT.md); the
+        // rows of a comparison or a compliance check are their modules' own (Replay/Rows, Compliance/Rows).
+        .target(name: "OutputRows", dependencies: ["Output", "Projections", "SessionModel"]),
         // `serve --jwks`: JWS signatures checked with the system's libcrypto, which the log already links
         // (jwt-kit would bring swift-crypto's BoringSSL, swift-certificates and SwiftASN1: docs/SERVER.md).
         .target(name: "WebTokens", dependencies: ["CCrypto"]),

@@ -5,7 +5,7 @@ import Synchronization
 /// The session list in memory, in start order, kept current by folding the log's new events into it
 /// (``ProjectionRunner/foldSessionList(from:rows:)``, the persisted list's own fold): a page of the list,
 /// filtered and sorted, is found without reading the store, in one pass over the sessions (a page of the
-/// whole list in start order, by its cursor: docs/PERFORMANCE-HISTORY.md, "How costs grow with the store"), and
+/// whole list in start order, by its cursor: docs/history/performance.md, "How costs grow with the store"), and
 /// bringing it up to date takes no lock of the store, so that readers do not wait behind writers (the server's
 /// `ViewCatchUp` runs it).
 package final class SessionCatalog: Sendable {

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A light system under test for measuring `replay --drive` (docs/PERFORMANCE-HISTORY.md): reads the events on
+"""A light system under test for measuring `replay --drive` (docs/history/performance.md): reads the events on
 standard input, parses each line and decodes each chunk's PCM, writes nothing, and says how many frames
 it got on standard error.
    sessionstore replay SESSION --drive 'python3 tools/bench/drive_consumer.py' --with-transcript --no-store

@@ -52,7 +52,7 @@ package protocol StorageEnvironment: Sendable {
 
 extension StorageEnvironment {
     /// A fold writes a page of `event-ids` for nearly every event it indexes: 512 keeps the commit that carries it
-    /// short enough for the slowest appends (docs/PERFORMANCE-HISTORY.md, "Appends through the live WebSocket").
+    /// short enough for the slowest appends (docs/history/performance.md, "Appends through the live WebSocket").
     package var maximumIndexTail: UInt64 { 512 }
     package var tailDirectory: TailDirectory? { nil }
     package func reserve(_ bytes: Int) throws {}

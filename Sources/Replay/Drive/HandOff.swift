@@ -7,7 +7,7 @@ import Synchronization
 /// The drive's pacing rests on this rendezvous: the feeder learns that an event was taken before it
 /// paces the next. It is what AsyncAlgorithms' `AsyncChannel` does for one sender and one receiver,
 /// written here because that package and the swift-collections it needs were about a fifth of the
-/// store's first build (docs/PERFORMANCE-HISTORY.md, "Build"). One sender and one receiver at a time.
+/// store's first build (docs/history/performance.md, "Build"). One sender and one receiver at a time.
 final class HandOff<Element: Sendable>: Sendable {
     private enum Waiting {
         case nobody

@@ -5,7 +5,7 @@ import Foundation
 /// (``send(_:events:)``) and goes on; it waits only while `capacity` bytes are queued. Swift
 /// Subprocess's asynchronous writer cost a hand-off between threads per write and a 64 KiB pipe: with
 /// this, `replay --drive` of a one-hour session went from 1.22-1.27x to 1.03-1.11x the time of `cat`
-/// into the same consumer (docs/PERFORMANCE-HISTORY.md, "Driving a system under test").
+/// into the same consumer (docs/history/performance.md, "Driving a system under test").
 ///
 /// Events count as taken when the command has *read* their bytes, not when they entered the pipe: the
 /// writer asks the kernel how much of the pipe is unread (`FIONREAD`, which Linux answers on the write

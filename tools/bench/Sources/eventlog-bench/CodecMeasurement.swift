@@ -6,7 +6,7 @@ import SessionLog
 import SessionModel
 
 /// The payload codec on the rebuild path's payloads: every event of a store decrypted once, then
-/// decoded with the package's codec on one thread (docs/PERFORMANCE-HISTORY.md, "The payload codec").
+/// decoded with the package's codec on one thread (docs/history/performance.md, "The payload codec").
 enum CodecMeasurement {
     static func run(_ log: EventLog, rounds: Int = 3) throws {
         var events: [RecordedEvent] = []

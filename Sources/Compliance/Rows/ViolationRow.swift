@@ -1,4 +1,3 @@
-import Compliance
 import Output
 
 /// A violation `audit check` found.

@@ -1,4 +1,3 @@
-import Compliance
 import Foundation
 import HexCoding
 import Output

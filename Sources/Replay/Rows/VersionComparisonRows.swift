@@ -1,6 +1,5 @@
 import Foundation
 import Output
-import Replay
 
 /// `compare --baseline --candidate --format json` and `GET /v1/compare`: the whole comparison as one
 /// object (docs/REPLAY.md).

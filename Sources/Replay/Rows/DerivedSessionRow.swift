@@ -1,5 +1,4 @@
 import Output
-import Replay
 
 /// A session `derive` made (or found made already) for a condition suite.
 public struct DerivedSessionRow: OutputRow {
