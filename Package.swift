@@ -9,6 +9,8 @@ let package = Package(
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "EventLogPostgres", targets: ["EventLogPostgres"]),
         .library(name: "HexCoding", targets: ["HexCoding"]),
+        .library(name: "TimeCoding", targets: ["TimeCoding"]),
+        .library(name: "EventRows", targets: ["EventRows"]),
         .library(name: "Output", targets: ["Output"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "SessionLog", targets: ["SessionLog"]),
@@ -74,17 +76,22 @@ let package = Package(
         .target(name: "Failures"),
         // Bytes as lowercase hexadecimal: ids, hashes and key names as people and formats read them.
         .target(name: "HexCoding"),
+        // RFC 3339 times, as ingest reads them and every output writes them.
+        .target(name: "TimeCoding"),
         // The engine, written against its storage protocols, with LMDB (the embedded default) and memory.
         .target(name: "EventLog", dependencies: ["Failures", "HexCoding", "CLMDB", "CSodium", "CZstd", "CCrypto"]),
         // PostgreSQL as a store's storage: only what registers it links libpq.
         .target(name: "EventLogPostgres", dependencies: ["EventLog", "CLibPQ"]),
         // Streaming writers of rows as JSON, NDJSON, CSV and aligned tables; RFC 3339 times.
-        .target(name: "Output", dependencies: ["Failures", "HexCoding"]),
+        .target(name: "Output", dependencies: ["Failures", "HexCoding", "TimeCoding"]),
         // Reading, writing and losslessly coding 16-bit PCM (libsndfile), and a recording's script (its transcript truth).
         .target(name: "Audio", dependencies: ["Failures", "CSndFile"]),
         // The dictation vocabulary and its codec over plain bytes: no C library, no storage. The payload
         // messages are generated from docs/session-events.proto (Generated/, tools/protobuf/generate).
-        .target(name: "SessionModel", dependencies: ["Failures", "HexCoding", "Output", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        .target(name: "SessionModel", dependencies: ["Failures", "HexCoding", "TimeCoding", .product(name: "SwiftProtobuf", package: "swift-protobuf")]),
+        // A stored event, and a segment's words, as rows of the output layer: the vocabulary hands its payloads' fields
+        // over without knowing any output format (PayloadFieldWriter).
+        .target(name: "EventRows", dependencies: ["Output", "SessionModel"]),
         // Upcasters of old event payloads (the store's own format upgrades live in EventLog).
         .target(name: "Migrations", dependencies: ["SessionModel"], path: "Migrations"),
         // Session events on the log: the codec's log events, which stream holds what, the dictionary.
@@ -92,20 +99,22 @@ let package = Package(
         // A recording chunk's audio both ways (PCM, FLAC): for the writer that stores it and the readers that play it.
         .target(name: "SessionAudio", dependencies: ["SessionModel", "EventLog", "Audio"]),
         // NDJSON ingest: parsing, validation, FLAC coding of chunks, appending all or nothing.
-        .target(name: "Ingest", dependencies: ["Failures", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output"]),
+        .target(name: "Ingest", dependencies: ["Failures", "EventRows", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output",
+                                               "TimeCoding"]),
         .target(name: "Projections", dependencies: ["SessionLog", "SessionModel", "Migrations", "EventLog"]),
         // Transcript exports: JSON, CSV, WebVTT, SRT, streaming from the persisted views.
         .target(
             name: "Exports",
-            dependencies: ["Failures", "Output", "Projections", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio",
+            dependencies: ["Failures", "EventRows", "Output", "Projections", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Consent audit, violation checks, retention, erasure by key destruction.
-        .target(name: "Compliance", dependencies: ["Failures", "HexCoding", "Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog"]),
+        .target(name: "Compliance", dependencies: ["Failures", "HexCoding", "Output", "Projections", "SessionLog", "SessionModel", "Migrations", "EventLog",
+                                                   "TimeCoding"]),
         // Fixture sessions from audio and a timed script, the replay engine, TranscriptMatcher.
         .target(
             name: "Replay",
-            dependencies: ["Audio", "Exports", "Failures", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog",
+            dependencies: ["Audio", "EventRows", "Exports", "Failures", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog",
                            "Migrations",
                            .product(name: "Subprocess", package: "swift-subprocess"),
                            // FilePath: Apple platforms take it from their System framework.
@@ -114,7 +123,7 @@ let package = Package(
         // One session as a self-contained HTML page: waveform, timeline, transcript, consent, violations.
         .target(
             name: "Reports",
-            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Output", "Projections", "Replay", "SessionLog", "SessionModel"],
+            dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Output", "Projections", "Replay", "SessionLog", "SessionModel", "TimeCoding"],
             // The page's stylesheets and script, compiled into the binary as bytes.
             resources: [.embedInCode("Resources")]
         ),
@@ -123,7 +132,7 @@ let package = Package(
         .target(name: "WitnessHTTP", dependencies: ["Compliance", "EventLog"]),
         // The rows of the views the CLI prints and the server answers with, one rendering for both (docs/OUTPUT.md); the
         // rows of a comparison or a compliance check are their modules' own (Replay/Rows, Compliance/Rows).
-        .target(name: "OutputRows", dependencies: ["Output", "Projections", "SessionModel"]),
+        .target(name: "OutputRows", dependencies: ["EventRows", "Output", "Projections", "SessionModel"]),
         // `serve --jwks`: JWS signatures checked with the system's libcrypto, which the log already links
         // (jwt-kit would bring swift-crypto's BoringSSL, swift-certificates and SwiftASN1: docs/SERVER.md).
         .target(name: "WebTokens", dependencies: ["CCrypto"]),
@@ -132,7 +141,7 @@ let package = Package(
         .target(
             name: "SessionServer",
             dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "SessionAudio", "Output", "OutputRows", "Projections", "Replay",
-                           "Reports", "SessionLog", "SessionModel", "Migrations", "WebTokens", "WitnessHTTP",
+                           "Reports", "SessionLog", "SessionModel", "Migrations", "TimeCoding", "WebTokens", "WitnessHTTP",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["TLS"])),
@@ -171,6 +180,8 @@ let package = Package(
                 "Reports",
                 "WitnessHTTP",
                 "OutputRows",
+                "EventRows",
+                "TimeCoding",
                 .target(name: "SessionServer", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
@@ -198,7 +209,7 @@ let package = Package(
             dependencies: ["Ingest", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio", "Output", "TestSupport",
                            .product(name: "PropertyBased", package: "swift-property-based")]
         ),
-        .testTarget(name: "OutputTests", dependencies: ["Output", "TestSupport"]),
+        .testTarget(name: "OutputTests", dependencies: ["Output", "TimeCoding", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
         .testTarget(name: "ReplayTests", dependencies: ["Replay", "Ingest", "SessionAudio", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Output", "Ingest", "SessionLog", "SessionModel", "Migrations", "TestSupport"]),
@@ -208,13 +219,13 @@ let package = Package(
         ),
         .testTarget(
             name: "ComplianceTests",
-            dependencies: ["Compliance", "Exports", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TestSupport"]
+            dependencies: ["Compliance", "Exports", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TimeCoding", "TestSupport"]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(name: "WebTokensTests", dependencies: ["WebTokens"]),
         .testTarget(
             name: "SessionStoreCLITests",
-            dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "SessionServer", "Audio", "Projections", "TestSupport"]
+            dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "SessionServer", "Audio", "Projections", "TimeCoding", "TestSupport"]
         ),
         .testTarget(
             name: "SessionServerTests",

@@ -5,6 +5,7 @@ import Output
 import SessionLog
 import SessionModel
 import Synchronization
+import TimeCoding
 
 /// What an access token of `sessionstore serve` may do.
 public enum TokenScope: String, CaseIterable, Hashable, Sendable {

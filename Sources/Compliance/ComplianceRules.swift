@@ -2,6 +2,7 @@ import Foundation
 import Output
 import SessionLog
 import SessionModel
+import TimeCoding
 
 /// One rule of `audit check`: a fold over the log's events in order, given the consent ledger as it
 /// stands just before each event, that says at the end what it found.

@@ -5,6 +5,7 @@ import Output
 import Projections
 import SessionLog
 import SessionModel
+import TimeCoding
 
 /// A legal hold as the store's audit stream tells it: placed (`hold.placed`), and perhaps released
 /// (`hold.released`). While it is open, retention skips the sessions it covers and erasure refuses them.

@@ -1,3 +1,4 @@
+import EventRows
 import Foundation
 import Output
 import Projections

@@ -6,6 +6,7 @@ import Output
 import SessionAudio
 import SessionLog
 import SessionModel
+import TimeCoding
 
 /// One ingest: takes the parsed lines a window at a time, in file order, checks what needs the lines
 /// before them (session starts, recording formats) and the store (read through `store`), codes audio as

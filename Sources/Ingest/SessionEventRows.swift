@@ -1,5 +1,6 @@
 import Audio
 import EventLog
+import EventRows
 import Foundation
 import Migrations
 import SessionAudio

@@ -1,5 +1,6 @@
 import Foundation
 import HexCoding
+import TimeCoding
 
 /// Where a row writes its fields: straight into JSON bytes, or into the cells of a CSV or table line.
 ///

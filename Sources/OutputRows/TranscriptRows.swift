@@ -1,3 +1,4 @@
+import EventRows
 import Foundation
 import SessionModel
 import Output

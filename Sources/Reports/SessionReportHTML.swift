@@ -1,6 +1,7 @@
 import Foundation
 import HexCoding
 import Output
+import TimeCoding
 
 /// A ``SessionReport`` as one self-contained HTML page: inline styles, inline SVG, the recording as a
 /// data URL, and a few lines of script that the page works without (they make a click on a segment

@@ -7,6 +7,7 @@ import OutputRows
 import Projections
 import SessionLog
 import SessionModel
+import TimeCoding
 
 struct AuditCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

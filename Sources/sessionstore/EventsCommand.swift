@@ -1,4 +1,5 @@
 import ArgumentParser
+import EventRows
 import Foundation
 import Ingest
 import Output

@@ -8,6 +8,7 @@ import HexCoding
 import Output
 import SessionLog
 import SessionModel
+import TimeCoding
 
 extension ExportFormat: ExpressibleByArgument {}
 

@@ -5,6 +5,7 @@ import Foundation
 import Output
 import SessionLog
 import SessionModel
+import TimeCoding
 
 struct HoldCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -8,6 +8,7 @@ import Output
 import Replay
 import SessionLog
 import SessionModel
+import TimeCoding
 
 struct RecordCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

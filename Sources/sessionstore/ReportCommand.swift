@@ -4,6 +4,7 @@ import HexCoding
 import Output
 import Reports
 import SessionLog
+import TimeCoding
 
 struct ReportCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

@@ -4,6 +4,7 @@ import EventLog
 import Foundation
 import Output
 import SessionModel
+import TimeCoding
 
 struct RetentionCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

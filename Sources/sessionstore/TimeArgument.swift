@@ -1,5 +1,6 @@
 import ArgumentParser
 import Output
+import TimeCoding
 
 /// Checks an `--as-of` value: an RFC 3339 UTC time, or a usage error naming it.
 func validateAsOf(_ value: String?) throws {

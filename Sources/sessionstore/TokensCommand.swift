@@ -4,6 +4,7 @@ import Foundation
 import Output
 import SessionLog
 import SessionModel
+import TimeCoding
 
 struct TokensCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(

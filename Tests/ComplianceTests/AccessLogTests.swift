@@ -8,6 +8,7 @@ import SessionLog
 import SessionModel
 import Testing
 import TestSupport
+import TimeCoding
 
 /// The access log: every read recorded with who, why, what and which sessions, listed and filtered; a
 /// policy that requires a purpose refuses a read without one before anything is appended.

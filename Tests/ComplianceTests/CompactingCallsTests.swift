@@ -7,6 +7,7 @@ import SessionLog
 import SessionModel
 import Testing
 import TestSupport
+import TimeCoding
 
 /// The library calls that do a whole compliance job: a retention run or an erasure with the compaction
 /// that must follow it, and a session's inclusion proofs.

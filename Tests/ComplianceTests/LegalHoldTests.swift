@@ -7,6 +7,7 @@ import SessionLog
 import SessionModel
 import Testing
 import TestSupport
+import TimeCoding
 
 /// Legal holds: they stop erasure and retention while in force, are listed with their release, and
 /// `audit check` reports one forgotten past its review date.

@@ -8,6 +8,7 @@ import SessionLog
 import SessionModel
 import Testing
 import TestSupport
+import TimeCoding
 
 @Suite struct RetentionAndErasureRulesTests {
     static func ingest(_ scripts: [SessionScript], into log: EventLog) async throws {

@@ -6,6 +6,7 @@ import SessionLog
 import SessionModel
 import Testing
 import TestSupport
+import TimeCoding
 
 /// One session's NDJSON lines, written compactly: `line(type, at-seconds, extra fields)`.
 struct SessionScript {

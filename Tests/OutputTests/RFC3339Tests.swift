@@ -1,5 +1,6 @@
 @testable import Output
 import Testing
+import TimeCoding
 
 @Suite struct RFC3339Tests {
     @Test(arguments: [

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import TestSupport
+import TimeCoding
 
 /// The report's timeline as a browser lays it out, for a two-minute session and a one-hour one, on a
 /// laptop screen and a phone-width one: it fits the page (no horizontal scroll, every segment and tick

@@ -1,5 +1,4 @@
 import Foundation
-import Output
 
 // Payloads to and from JSON: an ingest line's fields (docs/INGEST.md, docs/ingest.schema.json) and the
 // fields `events` prints for a stored event, which are the same names. Each event type's own codec file
@@ -37,7 +36,7 @@ extension SessionPayload {
 
     /// Writes the payload's fields as `events` prints them and docs/INGEST.md names them (an ingest line's
     /// fields, subjects as `subject_hash`); `pcm`, a chunk's samples decoded ahead, as base64.
-    package func write(to fields: inout Fields, pcm: [UInt8]?) {
+    package func write(to fields: inout some PayloadFieldWriter, pcm: [UInt8]?) {
         switch self {
         case .sessionStarted(let p): p.write(to: &fields)
         case .sessionPaused(let p), .sessionEnded(let p): p.write(to: &fields)

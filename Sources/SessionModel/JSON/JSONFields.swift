@@ -1,5 +1,5 @@
 import Foundation
-import Output
+import TimeCoding
 
 /// Typed access to one NDJSON line's fields, collecting a problem for each field that is missing,
 /// of the wrong type or out of range, and for each field the event type does not have.

@@ -6,6 +6,7 @@ import Output
 import Projections
 import Replay
 import SessionModel
+import TimeCoding
 
 // What each console template renders: plain values, already formatted, named as the templates name them.
 

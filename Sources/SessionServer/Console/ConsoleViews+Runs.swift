@@ -3,6 +3,7 @@ import Hummingbird
 import Output
 import Replay
 import Reports
+import TimeCoding
 
 extension ConsoleViews {
     /// The Runs page: what `GET /v1/runs` and `GET /v1/compare` answer, for people. Scope read, by a token

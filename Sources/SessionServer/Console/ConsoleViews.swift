@@ -10,6 +10,7 @@ import Replay
 import Reports
 import SessionLog
 import SessionModel
+import TimeCoding
 
 /// The console's pages: each reads what the API's routes read (the same scopes, the same access log)
 /// and renders it through ``ConsoleTemplates``.

@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import Output
+import TimeCoding
 
 /// A request's query as HTML forms send it (`application/x-www-form-urlencoded`): `+` is a space and
 /// `%2B` a plus sign. Hummingbird's `queryParameters` decodes percent escapes only, so a browser's

@@ -1,6 +1,5 @@
 import Foundation
 import HexCoding
-import Output
 
 // The events the store writes itself: ingest refuses them, so they have no JSON reader, only the fields
 // `events` prints.
@@ -20,7 +19,7 @@ extension RetentionPurged {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("policy", policy)
         fields.field("cutoff_at", time: cutoff)
         fields.field("partials_only", partialsOnly)
@@ -43,7 +42,7 @@ extension SubjectErased {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("subject_hash", subject?.description)
         fields.field("sessions", strings: sessions.map(Hex.uuid))
         fields.field("request_reference", requestReference)
@@ -62,7 +61,7 @@ extension RetentionPolicy {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("max_age_ms", maxAge)
         fields.field("partials_max_age_ms", partialsMaxAge)
     }
@@ -88,7 +87,7 @@ extension ExportPerformed {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("actor", actor)
         fields.field("format", format)
         fields.field("sessions", strings: sessions.map(Hex.uuid))
@@ -119,7 +118,7 @@ extension HoldPlaced {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("hold_id", id: hold)
         fields.field("subject_hash", subject?.description)
         fields.field("sessions", strings: sessions.map(Hex.uuid))
@@ -142,7 +141,7 @@ extension HoldReleased {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("hold_id", id: hold)
         fields.field("reason", reason)
         fields.field("actor", actor)
@@ -164,7 +163,7 @@ extension AccessRead {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("actor", actor)
         fields.field("purpose", purpose)
         fields.field("command", command)
@@ -181,7 +180,7 @@ extension AccessPolicy {
         return m
     }
 
-    func write(to fields: inout Fields) { fields.field("purpose_required", purposeRequired) }
+    func write(to fields: inout some PayloadFieldWriter) { fields.field("purpose_required", purposeRequired) }
 }
 
 extension TokenCreated {
@@ -210,7 +209,7 @@ extension TokenCreated {
     }
 
     /// The secret's hash is left out: it is of no use to a reader, and less exposure is better.
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("token_id", id: token)
         fields.field("scope", scope)
         fields.field("subject_hashes", strings: subjects.map(\.description))
@@ -232,7 +231,7 @@ extension TokenRevoked {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("token_id", id: token)
         fields.field("actor", actor)
     }
@@ -260,7 +259,7 @@ extension IntegrityVerified {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("actor", actor)
         fields.field("passed", passed)
         fields.field("records_checked", Int(recordsChecked))
@@ -288,7 +287,7 @@ extension CheckpointIssued {
         return m
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("actor", actor)
         fields.field("tree_size", Int(treeSize))
         fields.field("root_hash", Hex.string(rootHash))

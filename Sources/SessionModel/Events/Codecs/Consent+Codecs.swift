@@ -1,5 +1,4 @@
 import Foundation
-import Output
 
 extension ConsentChange {
     init(_ m: Sessionstore_V1_ConsentChange) throws {
@@ -26,7 +25,7 @@ extension ConsentChange {
         self.init(subject: subject, consentType: consentType, method: method, policyVersion: policy)
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("subject_hash", subject?.description)
         fields.field("consent_type", consentType)
         fields.field("method", method)

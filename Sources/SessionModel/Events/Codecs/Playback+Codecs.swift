@@ -1,5 +1,4 @@
 import Foundation
-import Output
 
 extension PlaybackStarted {
     init(_ m: Sessionstore_V1_PlaybackStarted) {
@@ -21,7 +20,7 @@ extension PlaybackStarted {
         self.init(recording: recording, positionMilliseconds: position, rate: rate)
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("recording", recording)
         fields.field("position_ms", positionMilliseconds)
         fields.field("rate", rate)
@@ -44,7 +43,7 @@ extension PlaybackPosition {
         self.init(recording: recording, positionMilliseconds: position)
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("recording", recording)
         fields.field("position_ms", positionMilliseconds)
     }
@@ -69,7 +68,7 @@ extension PlaybackSeeked {
         self.init(recording: recording, fromMilliseconds: from, toMilliseconds: to)
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("recording", recording)
         fields.field("from_ms", fromMilliseconds)
         fields.field("to_ms", toMilliseconds)

@@ -1,5 +1,4 @@
 import Foundation
-import Output
 
 extension RecordingStarted {
     init(_ m: Sessionstore_V1_RecordingStarted) {
@@ -21,7 +20,7 @@ extension RecordingStarted {
         self.init(recording: recording, sampleRate: UInt32(rate), channels: UInt32(channels))
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("recording", recording)
         fields.field("sample_rate", sampleRate)
         fields.field("channels", channels)
@@ -70,7 +69,7 @@ extension RecordingChunk {
     }
 
     /// `pcm`: the chunk's samples, decoded ahead (`--with-audio`), written as base64.
-    func write(to fields: inout Fields, pcm: [UInt8]?) {
+    func write(to fields: inout some PayloadFieldWriter, pcm: [UInt8]?) {
         fields.field("recording", recording)
         fields.field("index", index)
         fields.field("frames", frames)
@@ -101,5 +100,5 @@ extension RecordingReference {
         self.init(recording: recording)
     }
 
-    func write(to fields: inout Fields) { fields.field("recording", recording) }
+    func write(to fields: inout some PayloadFieldWriter) { fields.field("recording", recording) }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Output
 
 extension ReplayRun {
     init(_ m: Sessionstore_V1_ReplayRun) throws {
@@ -25,7 +24,7 @@ extension ReplayRun {
     }
 
     /// Ingest refuses it (the store writes it); this is the fields `events` prints.
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("source_session", id: source)
         fields.field("command", command)
         fields.field("label", label)

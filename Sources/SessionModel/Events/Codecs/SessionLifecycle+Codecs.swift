@@ -1,5 +1,4 @@
 import Foundation
-import Output
 
 // Each event type's two codecs, side by side: its message of docs/session-events.proto, and its JSON fields
 // (an ingest line's, docs/INGEST.md, and the same fields of a stored event as `events` prints it).
@@ -50,7 +49,7 @@ extension SessionStarted {
         self.init(subject: subject, locale: locale, device: device, appVersion: appVersion, source: source, labels: labels)
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("subject_hash", subject?.description)
         fields.field("locale", locale)
         fields.field("device", device)
@@ -80,5 +79,5 @@ extension SessionTransition {
 
     init(json f: inout JSONFields) { self.init(reason: f.string("reason", required: false)) }
 
-    func write(to fields: inout Fields) { fields.field("reason", reason) }
+    func write(to fields: inout some PayloadFieldWriter) { fields.field("reason", reason) }
 }

@@ -1,5 +1,4 @@
 import Foundation
-import Output
 
 extension TranscriptPartial {
     init(_ m: Sessionstore_V1_TranscriptPartial) {
@@ -27,7 +26,7 @@ extension TranscriptPartial {
                   stability: stability)
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("segment", segment)
         fields.field("revision", revision)
         fields.field("text", text)
@@ -65,14 +64,14 @@ extension TranscriptCommitted {
                   speaker: speaker, words: words)
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("segment", segment)
         fields.field("text", text)
         fields.field("start_ms", startMilliseconds)
         fields.field("end_ms", endMilliseconds)
         fields.field("confidence", confidence)
         fields.field("speaker", speaker)
-        fields.field("words", rows: words.isEmpty ? nil : words.map(WordRow.init))
+        fields.field("words", words: words.isEmpty ? nil : words)
     }
 }
 
@@ -96,7 +95,7 @@ extension TranscriptCorrected {
         self.init(segment: segment, text: text, reason: reason)
     }
 
-    func write(to fields: inout Fields) {
+    func write(to fields: inout some PayloadFieldWriter) {
         fields.field("segment", segment)
         fields.field("text", text)
         fields.field("reason", reason)

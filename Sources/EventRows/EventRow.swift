@@ -1,6 +1,6 @@
 import Foundation
-import HexCoding
 import Output
+import SessionModel
 
 /// A stored event in the ingest shape (docs/INGEST.md) plus where and when it was stored, as `events`
 /// prints it and `replay --drive` feeds a system under test. Subjects appear as `subject_hash`: raw ids
@@ -30,7 +30,7 @@ public struct EventRow: OutputRow {
         self.pcm = pcm
     }
 
-    public func write(to fields: inout Fields) {
+    public func write(to fields: inout some PayloadFieldWriter) {
         let event = recorded.event
         fields.field("type", event.type.rawValue)
         fields.field("session", id: event.session)
@@ -57,10 +57,18 @@ public struct WordRow: OutputRow {
         self.word = word
     }
 
-    public func write(to fields: inout Fields) {
+    public func write(to fields: inout some PayloadFieldWriter) {
         fields.field("word", word.word)
         fields.field("start_ms", word.startMilliseconds)
         fields.field("end_ms", word.endMilliseconds)
         fields.field("confidence", word.confidence)
+    }
+}
+
+/// The output layer's rows take an event's payload fields as they are (``PayloadFieldWriter``); a segment's words
+/// become a list of ``WordRow``s.
+extension Fields: PayloadFieldWriter {
+    public mutating func field(_ key: String, words: [TranscriptWord]?) {
+        field(key, rows: words.map { $0.map(WordRow.init) })
     }
 }
