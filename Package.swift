@@ -4,29 +4,24 @@ import PackageDescription
 let package = Package(
     name: "SessionStore",
     platforms: [.macOS(.v15)],  // Synchronization's Mutex and Atomic
+    // What an application imports: the engine and its PostgreSQL backend, the vocabulary, ingest, the views, exports,
+    // compliance, audio (a file's, and a chunk's) and replay (docs/LIBRARY.md). Every other module is the CLI's or the server's, `package` to
+    // this package: an app adds SessionStore's products and finds no internal module among them.
     products: [
         .library(name: "Failures", targets: ["Failures"]),
         .library(name: "EventLog", targets: ["EventLog"]),
         .library(name: "EventLogPostgres", targets: ["EventLogPostgres"]),
-        .library(name: "HexCoding", targets: ["HexCoding"]),
-        .library(name: "TimeCoding", targets: ["TimeCoding"]),
-        .library(name: "EventRows", targets: ["EventRows"]),
         .library(name: "Output", targets: ["Output"]),
         .library(name: "SessionModel", targets: ["SessionModel"]),
         .library(name: "SessionLog", targets: ["SessionLog"]),
-        .library(name: "SessionAudio", targets: ["SessionAudio"]),
+        .library(name: "Migrations", targets: ["Migrations"]),
         .library(name: "Ingest", targets: ["Ingest"]),
-        .library(name: "Exports", targets: ["Exports"]),
         .library(name: "Projections", targets: ["Projections"]),
+        .library(name: "Exports", targets: ["Exports"]),
         .library(name: "Compliance", targets: ["Compliance"]),
         .library(name: "Audio", targets: ["Audio"]),
+        .library(name: "SessionAudio", targets: ["SessionAudio"]),
         .library(name: "Replay", targets: ["Replay"]),
-        .library(name: "Reports", targets: ["Reports"]),
-        .library(name: "Migrations", targets: ["Migrations"]),
-        .library(name: "WitnessHTTP", targets: ["WitnessHTTP"]),
-        .library(name: "OutputRows", targets: ["OutputRows"]),
-        .library(name: "WebTokens", targets: ["WebTokens"]),
-        .library(name: "SessionServer", targets: ["SessionServer"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
     traits: [

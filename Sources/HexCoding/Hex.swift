@@ -1,11 +1,11 @@
 import Foundation
 
 /// Lowercase hexadecimal, without a String per byte.
-public enum Hex {
+package enum Hex {
     private static let digits = Array("0123456789abcdef".utf8)
 
     /// `bytes` as lowercase hexadecimal, two digits a byte.
-    public static func string(_ bytes: some Collection<UInt8>) -> String {
+    package static func string(_ bytes: some Collection<UInt8>) -> String {
         String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
             var index = 0
             for byte in bytes {
@@ -18,7 +18,7 @@ public enum Hex {
     }
 
     /// A UUID in its canonical lowercase form, `3f2c8a1e-5b7d-4c9e-8f10-2a3b4c5d6e7f`.
-    public static func uuid(_ uuid: UUID) -> String {
+    package static func uuid(_ uuid: UUID) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(36)
         appendUUID(uuid, to: &out)

@@ -3,19 +3,19 @@ import Projections
 import SessionModel
 
 /// A grant or revocation in a person's consent trail.
-public struct ConsentRow: OutputRow {
-    public static let columns = ["subject_hash", "session", "consent_type", "status", "method", "policy_version", "occurred_at",
+package struct ConsentRow: OutputRow {
+    package static let columns = ["subject_hash", "session", "consent_type", "status", "method", "policy_version", "occurred_at",
                           "recorded_at", "position"]
 
-    public var subject: SubjectHash
-    public var entry: ConsentTrail.Entry
+    package var subject: SubjectHash
+    package var entry: ConsentTrail.Entry
 
-    public init(subject: SubjectHash, entry: ConsentTrail.Entry) {
+    package init(subject: SubjectHash, entry: ConsentTrail.Entry) {
         self.subject = subject
         self.entry = entry
     }
 
-    public func write(to fields: inout Fields) {
+    package func write(to fields: inout Fields) {
         fields.field("subject_hash", subject.description)
         fields.field("session", id: entry.session)
         fields.field("consent_type", entry.consentType)

@@ -2,17 +2,17 @@ import Output
 import Projections
 
 /// A session of the session list.
-public struct SessionRow: OutputRow {
-    public static let columns = ["session", "status", "started_at", "ended_at", "duration_ms", "segments", "words", "recordings",
+package struct SessionRow: OutputRow {
+    package static let columns = ["session", "status", "started_at", "ended_at", "duration_ms", "segments", "words", "recordings",
                           "audio_ms", "consent", "subject_hash", "locale", "run_of", "label", "labels"]
 
-    public var summary: SessionSummary
+    package var summary: SessionSummary
 
-    public init(summary: SessionSummary) {
+    package init(summary: SessionSummary) {
         self.summary = summary
     }
 
-    public func write(to fields: inout Fields) {
+    package func write(to fields: inout Fields) {
         let s = summary
         fields.field("session", id: s.session)
         fields.field("status", s.status.rawValue)

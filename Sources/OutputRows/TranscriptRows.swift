@@ -5,17 +5,17 @@ import Output
 import Projections
 
 /// A committed segment of a transcript, with its latest correction.
-public struct SegmentRow: OutputRow {
-    public static let columns = ["segment", "start_ms", "end_ms", "speaker", "confidence", "text", "committed_text",
+package struct SegmentRow: OutputRow {
+    package static let columns = ["segment", "start_ms", "end_ms", "speaker", "confidence", "text", "committed_text",
                           "committed_at", "words"]
 
-    public var segment: TranscriptView.Segment
+    package var segment: TranscriptView.Segment
 
-    public init(segment: TranscriptView.Segment) {
+    package init(segment: TranscriptView.Segment) {
         self.segment = segment
     }
 
-    public func write(to fields: inout Fields) {
+    package func write(to fields: inout Fields) {
         fields.field("segment", segment.id)
         fields.field("start_ms", segment.startMilliseconds)
         fields.field("end_ms", segment.endMilliseconds)
@@ -29,16 +29,16 @@ public struct SegmentRow: OutputRow {
 }
 
 /// The current guess of a segment not committed yet.
-public struct PartialRow: OutputRow {
-    public static let columns = ["segment", "revision", "start_ms", "end_ms", "stability", "text"]
+package struct PartialRow: OutputRow {
+    package static let columns = ["segment", "revision", "start_ms", "end_ms", "stability", "text"]
 
-    public var partial: TranscriptView.Partial
+    package var partial: TranscriptView.Partial
 
-    public init(partial: TranscriptView.Partial) {
+    package init(partial: TranscriptView.Partial) {
         self.partial = partial
     }
 
-    public func write(to fields: inout Fields) {
+    package func write(to fields: inout Fields) {
         fields.field("segment", partial.segment)
         fields.field("revision", partial.revision)
         fields.field("start_ms", partial.startMilliseconds)
@@ -49,23 +49,23 @@ public struct PartialRow: OutputRow {
 }
 
 /// A transcript line of CSV or NDJSON: a committed segment or, with `--partials`, a partial one.
-public struct TranscriptLineRow: OutputRow {
-    public static let columns = ["session", "kind"] + SegmentRow.columns + ["revision", "stability"]
+package struct TranscriptLineRow: OutputRow {
+    package static let columns = ["session", "kind"] + SegmentRow.columns + ["revision", "stability"]
 
-    public enum Line {
+    package enum Line {
         case committed(TranscriptView.Segment)
         case partial(TranscriptView.Partial)
     }
 
-    public var session: UUID
-    public var line: Line
+    package var session: UUID
+    package var line: Line
 
-    public init(session: UUID, line: Line) {
+    package init(session: UUID, line: Line) {
         self.session = session
         self.line = line
     }
 
-    public func write(to fields: inout Fields) {
+    package func write(to fields: inout Fields) {
         fields.field("session", id: session)
         switch line {
         case .committed(let segment):
@@ -91,18 +91,18 @@ public struct TranscriptLineRow: OutputRow {
 }
 
 /// A transcript as one JSON document: the session, its committed segments and, when asked, its partials.
-public struct TranscriptDocument: OutputRow {
-    public static let columns = ["session", "segments", "partials"]
+package struct TranscriptDocument: OutputRow {
+    package static let columns = ["session", "segments", "partials"]
 
-    public var view: TranscriptView
-    public var withPartials: Bool
+    package var view: TranscriptView
+    package var withPartials: Bool
 
-    public init(view: TranscriptView, withPartials: Bool) {
+    package init(view: TranscriptView, withPartials: Bool) {
         self.view = view
         self.withPartials = withPartials
     }
 
-    public func write(to fields: inout Fields) {
+    package func write(to fields: inout Fields) {
         fields.field("session", id: view.session)
         fields.field("segments", rows: view.segments.map(SegmentRow.init))
         if withPartials { fields.field("partials", rows: view.partials.map(PartialRow.init)) }

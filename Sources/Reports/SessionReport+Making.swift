@@ -16,7 +16,7 @@ extension SessionReport {
     /// record of the session), its `audit check` violations, and its first recording.
     /// - Parameter listedRuns: the sessions driven from `session`, when the caller keeps the session list (the
     ///   server); by default they are found in the persisted session list, which is then read whole.
-    public static func make(_ session: UUID, from log: EventLog, options: Options = Options(),
+    package static func make(_ session: UUID, from log: EventLog, options: Options = Options(),
                             listedRuns: [SessionSummary]? = nil) async throws -> SessionReport {
         let exporter = try Exporter(log: log)
         let exported = try exporter.load(session)

@@ -6,18 +6,18 @@ import SessionModel
 /// Everything a session report shows, gathered from the store (``SessionReport/make(_:from:options:listedRuns:)``)
 /// and drawn by ``SessionReportHTML``. Times on the timeline are milliseconds on the recording's axis:
 /// 0 is when the recording started (the session's start when there is no recording).
-public struct SessionReport: Sendable {
+package struct SessionReport: Sendable {
     /// What to put in the report.
-    public struct Options: Sendable {
+    package struct Options: Sendable {
         /// Embed the recording as FLAC in a data URL (the file then holds the audio in clear).
-        public var includeAudio = true
+        package var includeAudio = true
         /// Replace transcript text with `[REDACTED]`, as exports do.
-        public var redact = false
+        package var redact = false
         /// The time the report is as of (it names it, and the violation check uses it); none by default,
         /// so that the same store gives the same bytes.
-        public var asOf: Int64?
+        package var asOf: Int64?
 
-        public init(includeAudio: Bool = true, redact: Bool = false, asOf: Int64? = nil) {
+        package init(includeAudio: Bool = true, redact: Bool = false, asOf: Int64? = nil) {
             self.includeAudio = includeAudio
             self.redact = redact
             self.asOf = asOf
@@ -25,90 +25,90 @@ public struct SessionReport: Sendable {
     }
 
     /// A committed segment and the partial guesses it settled from.
-    public struct Segment: Sendable, Equatable {
-        public var id: String
+    package struct Segment: Sendable, Equatable {
+        package var id: String
         /// The text to show (the correction, if there is one).
-        public var text: String
+        package var text: String
         /// The committed text, when a correction replaced it.
-        public var committedText: String?
-        public var speaker: String?
-        public var startMilliseconds: Int64
-        public var endMilliseconds: Int64
-        public var confidence: Double?
+        package var committedText: String?
+        package var speaker: String?
+        package var startMilliseconds: Int64
+        package var endMilliseconds: Int64
+        package var confidence: Double?
         /// The partial revisions before the commit, in the order they arrived.
-        public var revisions: [Revision]
+        package var revisions: [Revision]
     }
 
     /// One partial guess of a segment.
-    public struct Revision: Sendable, Equatable {
-        public var revision: UInt32
-        public var text: String
+    package struct Revision: Sendable, Equatable {
+        package var revision: UInt32
+        package var text: String
     }
 
     /// Something that happened at one moment of the timeline.
-    public struct Marker: Sendable, Equatable {
-        public enum Kind: String, Sendable {
+    package struct Marker: Sendable, Equatable {
+        package enum Kind: String, Sendable {
             case playbackStarted = "play", playbackPaused = "playback-pause", playbackSeeked = "seek"
             case playbackStopped = "stop", playbackCompleted = "complete"
             case consentGranted = "consent-granted", consentRevoked = "consent-revoked"
             case violation
         }
 
-        public var kind: Kind
-        public var atMilliseconds: Int64
+        package var kind: Kind
+        package var atMilliseconds: Int64
         /// Where a seek went to, on the same axis.
-        public var toMilliseconds: Int64?
-        public var label: String
+        package var toMilliseconds: Int64?
+        package var label: String
     }
 
     /// A stretch when the session was paused.
-    public struct Pause: Sendable, Equatable {
-        public var fromMilliseconds: Int64
-        public var toMilliseconds: Int64
+    package struct Pause: Sendable, Equatable {
+        package var fromMilliseconds: Int64
+        package var toMilliseconds: Int64
     }
 
     /// The embedded recording.
-    public struct Audio: Sendable {
-        public var mimeType: String
-        public var bytes: [UInt8]
+    package struct Audio: Sendable {
+        package var mimeType: String
+        package var bytes: [UInt8]
     }
 
-    public var summary: SessionSummary
+    package var summary: SessionSummary
     /// The replay trace digest (`replay --digest`); nil for an erased or purged session.
-    public var replayDigest: String?
+    package var replayDigest: String?
     /// Whether `replay --verify` passed, and the first difference when it did not.
-    public var replayDivergence: String?
+    package var replayDivergence: String?
     /// The session's records read, each authenticated (its leaf hash and AEAD tag checked).
-    public var recordsAuthenticated = 0
-    public var segments: [Segment] = []
+    package var recordsAuthenticated = 0
+    package var segments: [Segment] = []
     /// Partials of segments never committed: the last guess of each.
-    public var uncommitted: [Segment] = []
-    public var pauses: [Pause] = []
-    public var markers: [Marker] = []
-    public var violations: [Violation] = []
+    package var uncommitted: [Segment] = []
+    package var pauses: [Pause] = []
+    package var markers: [Marker] = []
+    package var violations: [Violation] = []
     /// The runs of this session (`replay --drive`), in the order they were driven, each scored against it.
-    public var runs: [Run] = []
+    package var runs: [Run] = []
 
     /// A run of the session scored against it.
-    public struct Run: Sendable, Equatable {
-        public var run: UUID
-        public var label: String?
+    package struct Run: Sendable, Equatable {
+        package var run: UUID
+        package var label: String?
         /// When its drive started (wall clock, milliseconds since 1970).
-        public var drivenAt: Int64
-        public var wordErrorRate: Double
-        public var errors: Int
-        public var referenceWords: Int
+        package var drivenAt: Int64
+        package var wordErrorRate: Double
+        package var errors: Int
+        package var referenceWords: Int
     }
     /// The session's consent changes, in log order.
-    public var consent: [ConsentTrail.Entry] = []
-    public var waveform: Waveform?
+    package var consent: [ConsentTrail.Entry] = []
+    package var waveform: Waveform?
     /// How long the recording is (0 without one); the waveform spans this much of the timeline.
-    public var audioMilliseconds: Int64 = 0
+    package var audioMilliseconds: Int64 = 0
     /// How long the timeline is: the recording, or the last thing on it if later.
-    public var durationMilliseconds: Int64 = 0
-    public var audio: Audio?
-    public var options: Options
+    package var durationMilliseconds: Int64 = 0
+    package var audio: Audio?
+    package var options: Options
 
-    public var session: UUID { summary.session }
-    public var isShredded: Bool { summary.isShredded }
+    package var session: UUID { summary.session }
+    package var isShredded: Bool { summary.isShredded }
 }

@@ -6,7 +6,7 @@ import TimeCoding
 /// A ``SessionReport`` as one self-contained HTML page: inline styles, inline SVG, the recording as a
 /// data URL, and a few lines of script that the page works without (they make a click on a segment
 /// play the recording from there). The same report always gives the same bytes.
-public enum SessionReportHTML {
+package enum SessionReportHTML {
     /// The timeline's width in SVG units, whatever the session's length: the drawing is scaled to the
     /// width of its column (zoom to fit), so a one-hour session shows whole, as a two-minute one does.
     /// About the column's width on a laptop screen, so that its 11-unit text reads at about 11 pixels.
@@ -20,7 +20,7 @@ public enum SessionReportHTML {
     static let markersTop = 240
     static let height = 262
 
-    public static func render(_ report: SessionReport) -> String {
+    package static func render(_ report: SessionReport) -> String {
         var page = Page()
         page.line("<!DOCTYPE html>")
         page.line(#"<html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">"#)
@@ -45,21 +45,21 @@ public enum SessionReportHTML {
 
     /// The timeline's drawing (an SVG) and, after it, its legend, for a page that plays the recording
     /// itself (the web console): segments are links with `data-start-ms`, the time on the recording's axis.
-    public static func timelineDrawing(_ report: SessionReport) -> (svg: String, legend: String) {
+    package static func timelineDrawing(_ report: SessionReport) -> (svg: String, legend: String) {
         var page = Page()
         drawing(report, &page)
         return (page.text, legend)
     }
 
     /// The transcript section: each committed segment an `li` with `data-from-ms` and `data-to-ms`.
-    public static func transcriptSection(_ report: SessionReport) -> String {
+    package static func transcriptSection(_ report: SessionReport) -> String {
         var page = Page()
         transcript(report, &page)
         return page.text
     }
 
     /// The consent and violations table.
-    public static func findingsSection(_ report: SessionReport) -> String {
+    package static func findingsSection(_ report: SessionReport) -> String {
         var page = Page()
         findings(report, &page)
         return page.text
@@ -312,7 +312,7 @@ public enum SessionReportHTML {
     static let pageStyle = embeddedText(PackageResources.report_page_css)
 
     /// The timeline's, the transcript's and the findings' styles, which the web console uses too.
-    public static let partsStyle = embeddedText(PackageResources.report_parts_css)
+    package static let partsStyle = embeddedText(PackageResources.report_parts_css)
 
     /// A click on a segment (in the timeline or the transcript) plays the recording from its start;
     /// without script the links still lead from one to the other.

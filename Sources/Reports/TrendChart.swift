@@ -3,17 +3,17 @@ import Foundation
 /// A line chart of word error rates, one point per run label in the order the labels ran, as inline SVG
 /// (the console's Runs page, a session report's runs): no script, no library, the same bytes for the
 /// same points. Each point carries its label and value as a tooltip and as text under the axis.
-public enum TrendChart {
+package enum TrendChart {
     /// One point: the label under it, its rate, and the text of its tooltip.
-    public struct Point: Sendable, Equatable {
-        public var label: String
-        public var rate: Double
-        public var detail: String
+    package struct Point: Sendable, Equatable {
+        package var label: String
+        package var rate: Double
+        package var detail: String
         /// Whether the line joins it to the point before: false where the two labels drove different sessions,
         /// whose rates the line would compare as if they were alike.
-        public var joinsPrevious: Bool
+        package var joinsPrevious: Bool
 
-        public init(label: String, rate: Double, detail: String, joinsPrevious: Bool = true) {
+        package init(label: String, rate: Double, detail: String, joinsPrevious: Bool = true) {
             self.label = label
             self.rate = rate
             self.detail = detail
@@ -22,11 +22,11 @@ public enum TrendChart {
     }
 
     /// What a break in the line means, for the text beside a chart that has one.
-    public static let breakNote = "A break in the line (a dashed mark): the labels either side drove different sessions, "
+    package static let breakNote = "A break in the line (a dashed mark): the labels either side drove different sessions, "
         + "so their rates are not comparable; compare two labels for the sessions they share."
 
     /// The chart's style, for the page that shows it.
-    public static let style = ".chart{margin:.5rem 0;max-width:44rem}svg.trend{width:100%;height:auto}svg.trend .grid{stroke:#e4e7ee}"
+    package static let style = ".chart{margin:.5rem 0;max-width:44rem}svg.trend{width:100%;height:auto}svg.trend .grid{stroke:#e4e7ee}"
         + "svg.trend .axis,svg.trend .tick{font-size:11px;fill:#4f5869}svg.trend .line{fill:none;stroke:#1f5fbf;stroke-width:2}"
         + "svg.trend circle{fill:#1f5fbf}svg.trend .break{stroke:#8a5a00;stroke-width:1.5;stroke-dasharray:4 3}"
 
@@ -34,7 +34,7 @@ public enum TrendChart {
     static let left = 48, right = 16, top = 16, bottom = 48
 
     /// The chart of `points` titled `title` (its accessible name); empty when there are no points.
-    public static func svg(_ points: [Point], title: String) -> String {
+    package static func svg(_ points: [Point], title: String) -> String {
         guard !points.isEmpty else { return "" }
         let ceiling = max(1, (points.map(\.rate).max() ?? 0).rounded(.up))
         let plotWidth = Double(width - left - right), plotHeight = Double(height - top - bottom)

@@ -1,12 +1,12 @@
 /// A recording drawn as its minimum and maximum per pixel column, all channels together: one SVG
 /// path, however long the recording.
-public struct Waveform: Sendable, Equatable {
-    public var minimums: [Int16]
-    public var maximums: [Int16]
+package struct Waveform: Sendable, Equatable {
+    package var minimums: [Int16]
+    package var maximums: [Int16]
 
     /// `columns` columns over interleaved `samples` of `channels` channels; none when there are no
     /// frames. Each column covers its share of the frames (at least one).
-    public init(samples: [Int16], channels: Int, columns: Int) {
+    package init(samples: [Int16], channels: Int, columns: Int) {
         let channels = max(channels, 1)
         let frames = samples.count / channels
         let columns = frames == 0 ? 0 : min(max(columns, 1), frames)
@@ -29,11 +29,11 @@ public struct Waveform: Sendable, Equatable {
         }
     }
 
-    public var columns: Int { maximums.count }
+    package var columns: Int { maximums.count }
 
     /// The outline as an SVG path in a box `columns` wide and `height` high (silence on the middle
     /// line): along the maxima left to right, back along the minima, closed.
-    public func path(height: Int) -> String {
+    package func path(height: Int) -> String {
         guard columns > 0 else { return "" }
         var out = "M"
         out.reserveCapacity(columns * 16)

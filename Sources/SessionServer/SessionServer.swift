@@ -13,27 +13,27 @@ import WebTokens
 /// Every route under `/v1` takes a bearer token (``AccessTokens``); errors answer RFC 9457 problems.
 /// SIGTERM or SIGINT stop accepting connections, let requests in flight finish (an append in flight
 /// is made durable and answered), and then the caller closes the store.
-public struct SessionServer: Sendable {
-    public let log: EventLog
-    public let configuration: ServerConfiguration
+package struct SessionServer: Sendable {
+    package let log: EventLog
+    package let configuration: ServerConfiguration
     let metrics = ServerMetrics()
     let consoleState = ConsoleState()
     let reader: StoreReader
 
-    public init(log: EventLog, configuration: ServerConfiguration = ServerConfiguration()) {
+    package init(log: EventLog, configuration: ServerConfiguration = ServerConfiguration()) {
         self.log = log
         self.configuration = configuration
         reader = StoreReader(log: log)
     }
 
     /// Serves until SIGTERM or SIGINT; `ready` is called with the port once the server listens.
-    public func run(ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    package func run(ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         try await run(identityKeys: try identityKeys(), ready: ready)
     }
 
     /// ``run(ready:)`` with the identity provider's keys already read (``identityKeys()``), for a caller
     /// that tells which of them were left out.
-    public func run(identityKeys keys: JSONWebKeySet?, ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
+    package func run(identityKeys keys: JSONWebKeySet?, ready: @escaping @Sendable (Int) -> Void = { _ in }) async throws {
         let idleTimeout = TimeAmount.seconds(configuration.idleTimeout.components.seconds)
         let router = router(identityKeys: keys)
         let channel = HTTP1WebSocketUpgradeChannel.Configuration(
@@ -55,12 +55,12 @@ public struct SessionServer: Sendable {
     }
 
     /// The identity provider's keys, read once; a JWKS document without a usable key stops the server.
-    public func identityKeys() throws -> JSONWebKeySet? {
+    package func identityKeys() throws -> JSONWebKeySet? {
         try configuration.identityTokens?.keys()
     }
 
     /// The routes, for ``run(ready:)`` and for tests that drive them without a socket.
-    public func router(identityKeys: JSONWebKeySet? = nil) -> Router<ServerContext> {
+    package func router(identityKeys: JSONWebKeySet? = nil) -> Router<ServerContext> {
         let router = Router(context: ServerContext.self, options: .autoGenerateHeadEndpoints)
         router.add(middleware: ProblemMiddleware(metrics: metrics))
         HealthRoutes(log: log, metrics: metrics).add(to: router)
@@ -83,14 +83,14 @@ public struct SessionServer: Sendable {
 }
 
 /// The server cannot start as configured; one sentence naming what is wrong.
-public struct ServerSetupError: CodedError {
-    public var code: ErrorCode<ServerSetupError> { .invalidSetup }
-    public var message: String
+package struct ServerSetupError: CodedError {
+    package var code: ErrorCode<ServerSetupError> { .invalidSetup }
+    package var message: String
 }
 
 extension ErrorCode where Domain == ServerSetupError {
     /// An option or file the server was given cannot be used.
-    public static let invalidSetup = Self("invalid setup", .usage)
+    package static let invalidSetup = Self("invalid setup", .usage)
 }
 
 /// Both values, or nil when either is missing.

@@ -1,13 +1,13 @@
 /// Parses RFC 3339 timestamps in UTC, `2026-11-21T10:00:00.250Z`, to milliseconds since 1970.
 /// The offset must be `Z` or `+00:00` unless any offset is allowed; fractions beyond milliseconds are truncated.
-public enum RFC3339 {
+package enum RFC3339 {
     /// Milliseconds since 1970 of an RFC 3339 UTC time such as `2026-11-21T10:00:00.250Z`, or `nil` when `text` is not one.
-    public static func milliseconds(_ text: String) -> Int64? {
+    package static func milliseconds(_ text: String) -> Int64? {
         milliseconds(text, anyOffset: false)
     }
 
     /// ``milliseconds(_:)``; with `anyOffset`, a local time with its offset (`2026-11-21T11:00:00+01:00`) too.
-    public static func milliseconds(_ text: String, anyOffset: Bool) -> Int64? {
+    package static func milliseconds(_ text: String, anyOffset: Bool) -> Int64? {
         let b = Array(text.utf8)
         guard b.count >= 20, b[4] == UInt8(ascii: "-"), b[7] == UInt8(ascii: "-"),
               b[10] == UInt8(ascii: "T") || b[10] == UInt8(ascii: "t"),
@@ -42,7 +42,7 @@ public enum RFC3339 {
     }
 
     /// The canonical form with milliseconds: `2026-11-21T10:00:00.250Z`.
-    public static func string(_ milliseconds: Int64) -> String {
+    package static func string(_ milliseconds: Int64) -> String {
         var out: [UInt8] = []
         out.reserveCapacity(24)
         append(milliseconds, to: &out)

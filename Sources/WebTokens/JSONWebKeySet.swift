@@ -11,13 +11,13 @@ import Foundation
 /// let keys = try JSONWebKeySet(json: Data(contentsOf: jwksFile))
 /// let claims = try keys.verify(token, as: MyClaims.self)
 /// ```
-public struct JSONWebKeySet: Sendable {
+package struct JSONWebKeySet: Sendable {
     let keys: [VerificationKey]
     /// Why each signing key of the document that is not used was left out, one sentence each.
-    public let skipped: [String]
+    package let skipped: [String]
 
     /// The usable keys of `json`; throws when it is not a JWKS document or when no usable key is left.
-    public init(json: Data) throws {
+    package init(json: Data) throws {
         struct Document: Decodable { var keys: [JSONWebKey] }
         let document: Document
         do { document = try JSONDecoder().decode(Document.self, from: json) } catch {
@@ -36,7 +36,7 @@ public struct JSONWebKeySet: Sendable {
 
     /// The claims of `token` once its signature is one of these keys' and its times hold at `now`
     /// (`exp` required and after now, `nbf` when present not after now); throws otherwise.
-    public func verify<Claims: Decodable>(_ token: String, as: Claims.Type, now: Date = Date()) throws -> Claims {
+    package func verify<Claims: Decodable>(_ token: String, as: Claims.Type, now: Date = Date()) throws -> Claims {
         let payload = try verifiedPayload(token, now: now)
         do { return try JSONDecoder().decode(Claims.self, from: payload) } catch {
             throw WebTokenError("the token's claims do not have the members and types expected: \(error)")

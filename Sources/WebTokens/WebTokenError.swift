@@ -1,10 +1,10 @@
 /// Why a token or a key set was refused: one sentence, never the token or a key.
-public struct WebTokenError: Error, CustomStringConvertible, Sendable, Equatable {
-    public let message: String
+package struct WebTokenError: Error, CustomStringConvertible, Sendable, Equatable {
+    package let message: String
 
     init(_ message: String) {
         self.message = message
     }
 
-    public var description: String { message }
+    package var description: String { message }
 }

@@ -6,18 +6,18 @@ import FoundationNetworking
 #endif
 
 /// Collects cosignatures of a checkpoint from witnesses over C2SP tlog-witness.
-public enum WitnessClient {
+package enum WitnessClient {
     /// What one witness answered.
-    public struct Outcome: Sendable {
-        public var url: URL
+    package struct Outcome: Sendable {
+        package var url: URL
         /// The cosignature lines it returned (each ending in a newline); nil when it refused.
-        public var signatureLines: String?
+        package var signatureLines: String?
         /// Why it refused, in one sentence.
-        public var refusal: String?
+        package var refusal: String?
         /// The witness saw this log otherwise: another root at a size, no consistency from what it cosigned
         /// (409, 422), or a larger tree than this checkpoint's. False when it was unreachable or refused
         /// for another reason.
-        public var contradicts = false
+        package var contradicts = false
     }
 
     /// `checkpoint` with the cosignatures of the witnesses at `urls` (their submission prefixes), asked in
@@ -26,7 +26,7 @@ public enum WitnessClient {
     /// - Throws: ``ComplianceError/Code/notWitnessed`` when too few cosigned and a witness saw the log
     ///   otherwise (or none said why); ``ComplianceError/Code/witnessesUnavailable`` when the others were
     ///   unreachable or refused for a reason of their own.
-    public static func witnessed(_ checkpoint: Checkpoint, by urls: [URL], needed: Int? = nil, keys: [String] = [],
+    package static func witnessed(_ checkpoint: Checkpoint, by urls: [URL], needed: Int? = nil, keys: [String] = [],
                                  log: EventLog) async throws -> Checkpoint {
         guard !urls.isEmpty else { return checkpoint }
         var lines: [String] = [], refusals: [String] = []
@@ -51,7 +51,7 @@ public enum WitnessClient {
     /// Asks the witness at `url` (its submission prefix) to cosign `checkpoint`. The first request says
     /// old size 0; a witness that cosigned this log before answers 409 with its size, and the request is
     /// made again from that size with the proof `proof(from:)` gives.
-    public static func cosign(_ checkpoint: Checkpoint, at url: URL, proof: (UInt64) throws -> [[UInt8]]) async -> Outcome {
+    package static func cosign(_ checkpoint: Checkpoint, at url: URL, proof: (UInt64) throws -> [[UInt8]]) async -> Outcome {
         var oldSize: UInt64 = 0
         var path: [[UInt8]] = []
         for _ in 0..<2 {

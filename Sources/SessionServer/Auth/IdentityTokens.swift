@@ -10,15 +10,15 @@ import WebTokens
 /// required), `exp` (required), `nbf`, `iss` and `aud` (checked against the configuration when it names
 /// them), `scope` (space-separated, OAuth style: `ingest`, `read`, `audit`, `admin`; others are ignored)
 /// and `sessionstore_subjects` (raw user ids a read is limited to, hashed here as everywhere).
-public struct IdentityTokens: Sendable {
+package struct IdentityTokens: Sendable {
     /// The provider's keys, as its `/.well-known/jwks.json` publishes them.
-    public var jwks: String
+    package var jwks: String
     /// The `iss` a token must carry, when set.
-    public var issuer: String?
+    package var issuer: String?
     /// An `aud` a token must include, when set.
-    public var audience: String?
+    package var audience: String?
 
-    public init(jwks: String, issuer: String? = nil, audience: String? = nil) {
+    package init(jwks: String, issuer: String? = nil, audience: String? = nil) {
         self.jwks = jwks
         self.issuer = issuer
         self.audience = audience

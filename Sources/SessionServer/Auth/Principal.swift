@@ -3,12 +3,12 @@ import SessionModel
 
 /// Who a request acts for and what it may do: from a store token (``AccessToken``) or from a JWT of an
 /// identity provider (``IdentityTokens``).
-public struct Principal: Sendable {
+package struct Principal: Sendable {
     /// The name reads are recorded under: "token NAME (ID)" or "jwt ISSUER SUBJECT".
-    public var actor: String
-    public var scopes: Set<TokenScope>
+    package var actor: String
+    package var scopes: Set<TokenScope>
     /// The people whose sessions a read is limited to; empty: everyone.
-    public var subjects: [SubjectHash]
+    package var subjects: [SubjectHash]
 
     init(token: AccessToken) {
         actor = token.actor

@@ -3,10 +3,10 @@ import Foundation
 import Hummingbird
 
 /// `POST /add-checkpoint` of C2SP tlog-witness over HTTP/1.1, answered by a ``Witness``.
-public enum WitnessServer {
+package enum WitnessServer {
     /// Serves `witness` on `host`:`port` (0: a free port) until SIGTERM or SIGINT, which stop accepting
     /// and let requests in flight finish. `ready` is called with the port once the server listens.
-    public static func run(_ witness: Witness, host: String, port: Int, ready: @escaping @Sendable (Int) -> Void) async throws {
+    package static func run(_ witness: Witness, host: String, port: Int, ready: @escaping @Sendable (Int) -> Void) async throws {
         let application = Application(
             router: router(witness),
             configuration: ApplicationConfiguration(address: .hostname(host, port: port), serverName: "sessionstore-witness"),

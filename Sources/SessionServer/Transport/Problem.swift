@@ -7,22 +7,22 @@ import SessionModel
 
 /// An error answer as RFC 9457 `application/problem+json`: a type URI, a title, the status and, where the
 /// client can act on it, a detail naming what is wrong and where (docs/SERVER.md, "Problems").
-public struct Problem: HTTPResponseError, Sendable {
-    public var status: HTTPResponse.Status
+package struct Problem: HTTPResponseError, Sendable {
+    package var status: HTTPResponse.Status
     /// The last part of the type URI, `urn:sessionstore:problem:TYPE`.
-    public var type: String
-    public var title: String
-    public var detail: String?
+    package var type: String
+    package var title: String
+    package var detail: String?
     /// The lines of a refused NDJSON body, each with its line, field and reason.
-    public var problems: [IngestProblem] = []
+    package var problems: [IngestProblem] = []
     /// Problems found beyond those listed.
-    public var unlisted = 0
+    package var unlisted = 0
     /// Seconds after which a client may try again (429 and 503).
-    public var retryAfter: Int?
+    package var retryAfter: Int?
     /// The methods the path takes (405).
-    public var allow: [HTTPRequest.Method] = []
+    package var allow: [HTTPRequest.Method] = []
 
-    public init(status: HTTPResponse.Status, type: String, title: String, detail: String? = nil) {
+    package init(status: HTTPResponse.Status, type: String, title: String, detail: String? = nil) {
         self.status = status
         self.type = type
         self.title = title
@@ -45,7 +45,7 @@ public struct Problem: HTTPResponseError, Sendable {
 
     static func badRequest(_ detail: String) -> Problem { Problem(.badRequest, detail: detail) }
 
-    public func response(from request: Request, context: some RequestContext) throws -> Response {
+    package func response(from request: Request, context: some RequestContext) throws -> Response {
         var headers: HTTPFields = [.contentType: "application/problem+json"]
         if status == .unauthorized { headers[.wwwAuthenticate] = "Bearer" }
         if let retryAfter { headers[.retryAfter] = String(retryAfter) }

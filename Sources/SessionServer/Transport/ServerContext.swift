@@ -3,14 +3,14 @@ import Hummingbird
 import HummingbirdWebSocket
 
 /// A request's context: Hummingbird's, plus who the request's token stands for.
-public struct ServerContext: RequestContext, WebSocketRequestContext {
-    public var coreContext: CoreRequestContextStorage
+package struct ServerContext: RequestContext, WebSocketRequestContext {
+    package var coreContext: CoreRequestContextStorage
     /// The request's principal, once ``TokenAuthentication`` has checked its token.
-    public var principal: Principal?
+    package var principal: Principal?
     /// Where a route that upgrades to a WebSocket leaves its handler.
-    public let webSocket = WebSocketHandlerReference<ServerContext>()
+    package let webSocket = WebSocketHandlerReference<ServerContext>()
 
-    public init(source: Source) {
+    package init(source: Source) {
         coreContext = .init(source: source)
     }
 

@@ -9,9 +9,9 @@ extension SessionServer {
     /// Whether this build serves HTTPS: the package trait `TLS` (`swift build --traits TLS`), which brings
     /// in swift-nio-ssl and its BoringSSL; the default build leaves them out (docs/PERFORMANCE.md, "Build").
     #if TLS
-    public static let supportsTLS = true
+    package static let supportsTLS = true
     #else
-    public static let supportsTLS = false
+    package static let supportsTLS = false
     #endif
 
     /// The one sentence a server configured for TLS in a build without it fails with.
