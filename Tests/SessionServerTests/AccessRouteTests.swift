@@ -73,8 +73,7 @@ import TestSupport
     @Test func aReadTokenLimitedToASubjectSeesOnlyThatPersonsSessions() async throws {
         try await withServer { fixture in
             let dana = sessionLines(subject: "dana"), eli = sessionLines(subject: "eli")
-            let (_, limited) = try await AccessTokens(log: fixture.log).create(
-                scope: .read, subjects: [SubjectHash(bytes: fixture.log.identifierHash("dana"))!], name: "dana's app", actor: "test", at: ServerFixture.now)
+            let limited = try await fixture.readToken(limitedTo: "dana")
             try await fixture.test { client async throws -> Void in
                 #expect(try await client.execute(uri: "/v1/events", method: .post, headers: fixture.bearer(.ingest),
                                                  body: ByteBuffer(string: dana.body + eli.body)).status == .ok)

@@ -27,6 +27,12 @@ struct ServerFixture {
     func bearer(_ scope: TokenScope) -> HTTPFields { bearer(tokens[scope]!) }
     func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
+    /// A read token limited to the sessions of `subject` (a raw user id).
+    func readToken(limitedTo subject: String) async throws -> String {
+        try await AccessTokens(log: log).create(scope: .read, subjects: [SubjectHash(bytes: log.identifierHash(subject))!],
+                                                name: "\(subject)'s app", actor: "test", at: Self.now).secret
+    }
+
     /// Runs `body` with a client of the routes.
     func test<Value>(_ body: (RouterClient<ServerContext>) async throws -> Value) async throws -> Value {
         try await body(RouterClient(server.router()))
