@@ -95,3 +95,28 @@ extension ErrorKindTests {
         }
     }
 }
+
+extension ErrorKindTests {
+    /// Where the server catches a library error, and why that is not a second table.
+    static let catches: [String: String] = [
+        "Appender.swift IngestFailure": "adds the refused lines to the problem (`problems`), beyond its kind's status",
+        "ConsoleViews+Runs.swift LabelComparisonError": "the console shows why two labels cannot be compared as a notice on the page",
+        "ConsoleViews.swift ComplianceError": "the console shows a legal hold's refusal of an erasure as a notice on the page",
+        "SessionServer+TLS.swift ServerSetupError": "adds the files it could not use to the sentence; the server does not start",
+    ]
+
+    @Test func noRouteCatchesALibraryErrorToMapItAgain() throws {
+        let server = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("Sources/SessionServer")
+        let files = try #require(FileManager.default.enumerator(at: server, includingPropertiesForKeys: nil))
+            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let caught = try Regex(#"catch let \w+ as (\w+)"#)
+        for file in files {
+            for match in try String(contentsOf: file, encoding: .utf8).matches(of: caught) {
+                guard let type = match.output[1].substring, type.hasSuffix("Error") || type.hasSuffix("Failure"),
+                      type != "HTTPResponseError" else { continue }
+                #expect(Self.catches["\(file.lastPathComponent) \(type)"] != nil,
+                        "\(file.lastPathComponent) catches \(type): let its kind answer (Problem(error)), or say here why not")
+            }
+        }
+    }
+}
