@@ -25,7 +25,9 @@ struct CompareCommand: AsyncParsableCommand {
             Wilcoxon's signed-rank test over per-session error counts, NIST's MAPSSWE over segments, a \
             verdict (better, worse, no significant difference), breakdowns by segment length and commit \
             latencies. Fails with exit 4 when B is worse than A by more than --max-worse at that confidence \
-            (the interval's low end is above it). Field names and definitions: docs/REPLAY.md.
+            (the interval's low end is above it). Below 6 sessions or 1,000 resamples, or for a label against \
+            itself, the verdict is inconclusive, says why, and does not fail. Field names and definitions: \
+            docs/REPLAY.md.
 
             Examples: sessionstore compare SOURCE RUN --max-wer 0.2 --format json
                       sessionstore compare --baseline v1 --candidate v2 --max-worse 0.01 --format json
