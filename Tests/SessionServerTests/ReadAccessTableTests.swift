@@ -3,6 +3,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import Projections
+import Synchronization
 import SessionModel
 import TestSupport
 import Testing
@@ -131,16 +132,23 @@ import Testing
         }
     }
 
-    /// Opens the log's tail, which never ends by itself, and cancels it once `recorded` says its record is in.
+    /// Opens the log's tail, which never ends by itself, and cancels the request once `recorded` says its record is in: the
+    /// tail must then end (a client gone ends it on the server too), within 30 seconds.
     static func openTail(_ uri: String, fixture: ServerFixture, until recorded: @escaping @Sendable () throws -> Bool) async throws {
-        try await withThrowingTaskGroup(of: Void.self) { group in
-            group.addTask {
-                try await fixture.test { client async throws -> Void in _ = try await client.execute(uri: uri, method: .get, headers: fixture.bearer(.read)) }
-            }
-            let deadline = ContinuousClock.now + .seconds(60)
-            while try !recorded(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
-            group.cancelAll()
-            try? await group.waitForAll()
+        let headers = fixture.bearer(.read)
+        let client = RouterClient(fixture.server.router())
+        let ended = Atomic(false)
+        let tail = Task {
+            _ = try? await client.execute(uri: uri, method: .get, headers: headers)
+            ended.store(true, ordering: .sequentiallyConsistent)
         }
+        var deadline = ContinuousClock.now + .seconds(60)
+        while try !recorded(), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        tail.cancel()
+        // Polled, not awaited: a tail that did not end would hold the test forever.
+        deadline = ContinuousClock.now + .seconds(30)
+        while !ended.load(ordering: .sequentiallyConsistent), ContinuousClock.now < deadline { try await Task.sleep(for: .milliseconds(20)) }
+        let finished = ended.load(ordering: .sequentiallyConsistent)
+        #expect(finished, "the tail went on after its request was cancelled")
     }
 }

@@ -76,8 +76,13 @@ struct EventRoutes {
                     }
                 }
                 try await writer.write(ByteBuffer(string: ": sessionstore tail from position \(start)\n\n"))
-                // A tail never ends by itself: a graceful shutdown (SIGTERM) ends it, so that the server stops promptly.
-                for await message in messages.cancelOnGracefulShutdown() { try await writer.write(ByteBuffer(bytes: message)) }
+                // A tail never ends by itself: a graceful shutdown (SIGTERM) ends it, so that the server stops promptly, and so
+                // does the request's cancellation (its client gone), which ends the stream's iteration.
+                try await withGracefulShutdownHandler {
+                    for await message in messages { try await writer.write(ByteBuffer(bytes: message)) }
+                } onGracefulShutdown: {
+                    continuation.finish()
+                }
                 group.cancelAll()
             }
         }
