@@ -108,6 +108,8 @@ import TestSupport
             #expect(forged.origin == honest.origin)
             let refused = await witness.addCheckpoint(Witness.request(for: forged, oldSize: 4, proof: try rewritten.consistencyProof(from: 4, to: 5)))
             #expect(refused.status == 422)
+            let unproved = await witness.addCheckpoint(Witness.request(for: forged, oldSize: 4, proof: []))
+            #expect(unproved.status == 422, "a larger checkpoint with no consistency proof at all: \(Self.body(unproved))")
             let sameSize = try rewritten.signedCheckpoint(size: 4)
             #expect(await witness.addCheckpoint(Witness.request(for: sameSize, oldSize: 4, proof: [])).status == 409, "another root for size 4")
         }
