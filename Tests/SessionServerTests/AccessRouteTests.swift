@@ -72,18 +72,15 @@ import TestSupport
 
     @Test func aReadTokenLimitedToASubjectSeesOnlyThatPersonsSessions() async throws {
         try await withServer { fixture in
-            let dana = sessionLines(subject: "dana"), eli = sessionLines(subject: "eli")
-            let limited = try await fixture.readToken(limitedTo: "dana")
+            let (dana, eli, limited) = try await fixture.danaAndEli()
             try await fixture.test { client async throws -> Void in
-                #expect(try await client.execute(uri: "/v1/events", method: .post, headers: fixture.bearer(.ingest),
-                                                 body: ByteBuffer(string: dana.body + eli.body)).status == .ok)
                 let list = try await client.execute(uri: "/v1/sessions", method: .get, headers: fixture.bearer(limited))
                 let sessions = (list.object["sessions"] as? [[String: Any]])?.compactMap { $0["session"] as? String }
-                #expect(sessions == [dana.session.uuidString.lowercased()])
-                let own = try await client.execute(uri: "/v1/sessions/\(dana.session)/transcript", method: .get, headers: fixture.bearer(limited))
+                #expect(sessions == [dana.uuidString.lowercased()])
+                let own = try await client.execute(uri: "/v1/sessions/\(dana)/transcript", method: .get, headers: fixture.bearer(limited))
                 #expect(own.status == .ok)
                 #expect(own.text.contains("Hello world"))
-                let other = try await client.execute(uri: "/v1/sessions/\(eli.session)/transcript", method: .get, headers: fixture.bearer(limited))
+                let other = try await client.execute(uri: "/v1/sessions/\(eli)/transcript", method: .get, headers: fixture.bearer(limited))
                 #expect(other.status == .notFound, "another person's session is not there for this token")
                 #expect(try await client.execute(uri: "/v1/subjects/eli/consent", method: .get, headers: fixture.bearer(limited)).status == .notFound)
                 #expect(try await client.execute(uri: "/v1/events", method: .get, headers: fixture.bearer(limited)).status == .forbidden)

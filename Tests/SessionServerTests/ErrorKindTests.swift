@@ -76,9 +76,7 @@ extension ErrorKindTests {
     ]
 
     @Test func everyPublicErrorTypeIsACodedErrorWhoseKindSaysHowItReachesPeople() throws {
-        let sources = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("Sources")
-        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let files = RepositoryFixtures.swiftSources()
         let declaration = try Regex(#"public (?:struct|enum|final class|class) (\w+)[^{]*:\s*([^{]*)\{"#)
         var errorTypes: [String: String] = [:]
         for file in files {
@@ -106,9 +104,7 @@ extension ErrorKindTests {
     ]
 
     @Test func noRouteCatchesALibraryErrorToMapItAgain() throws {
-        let server = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("Sources/SessionServer")
-        let files = try #require(FileManager.default.enumerator(at: server, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" }
+        let files = RepositoryFixtures.swiftSources(under: "SessionServer")
         let caught = try Regex(#"catch let \w+ as (\w+)"#)
         for file in files {
             for match in try String(contentsOf: file, encoding: .utf8).matches(of: caught) {

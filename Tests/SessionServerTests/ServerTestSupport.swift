@@ -27,6 +27,18 @@ struct ServerFixture {
     func bearer(_ scope: TokenScope) -> HTTPFields { bearer(tokens[scope]!) }
     func bearer(_ token: String) -> HTTPFields { [.authorization: "Bearer \(token)"] }
 
+    /// A session of dana's and one of eli's, appended, and a read token limited to dana's.
+    func danaAndEli() async throws -> (dana: UUID, eli: UUID, limited: String) {
+        let dana = sessionLines(subject: "dana"), eli = sessionLines(subject: "eli")
+        let limited = try await readToken(limitedTo: "dana")
+        try await test { client async throws -> Void in
+            let appended = try await client.execute(uri: "/v1/events", method: .post, headers: bearer(.ingest),
+                                                    body: ByteBuffer(string: dana.body + eli.body))
+            #expect(appended.status == .ok)
+        }
+        return (dana.session, eli.session, limited)
+    }
+
     /// A read token limited to the sessions of `subject` (a raw user id).
     func readToken(limitedTo subject: String) async throws -> String {
         try await AccessTokens(log: log).create(scope: .read, subjects: [SubjectHash(bytes: log.identifierHash(subject))!],

@@ -33,17 +33,14 @@ import TestSupport
 
     @Test func aPrefixOfASessionTheTokenMayNotReadIsNotFoundAsAnUnknownOneIs() async throws {
         try await withServer { fixture in
-            let dana = sessionLines(subject: "dana"), eli = sessionLines(subject: "eli")
-            let limited = try await fixture.readToken(limitedTo: "dana")
+            let (dana, eli, limited) = try await fixture.danaAndEli()
             try await fixture.test { client async throws -> Void in
-                #expect(try await client.execute(uri: "/v1/events", method: .post, headers: fixture.bearer(.ingest),
-                                                 body: ByteBuffer(string: dana.body + eli.body)).status == .ok)
-                let theirs = try await client.execute(uri: "/v1/sessions/\(eli.session.uuidString.prefix(8))/transcript", method: .get,
+                let theirs = try await client.execute(uri: "/v1/sessions/\(eli.uuidString.prefix(8))/transcript", method: .get,
                                                       headers: fixture.bearer(limited))
                 let unknown = try await client.execute(uri: "/v1/sessions/00000000/transcript", method: .get, headers: fixture.bearer(limited))
                 #expect(theirs.status == .notFound && unknown.status == .notFound, "\(theirs.text)")
-                #expect(!theirs.text.contains(eli.session.uuidString.lowercased()), "the answer names no session the token may not read")
-                let own = try await client.execute(uri: "/v1/sessions/\(dana.session.uuidString.prefix(8))/transcript", method: .get,
+                #expect(!theirs.text.contains(eli.uuidString.lowercased()), "the answer names no session the token may not read")
+                let own = try await client.execute(uri: "/v1/sessions/\(dana.uuidString.prefix(8))/transcript", method: .get,
                                                    headers: fixture.bearer(limited))
                 #expect(own.status == .ok, "\(own.text)")
             }

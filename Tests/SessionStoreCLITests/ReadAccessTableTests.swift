@@ -124,9 +124,7 @@ import TestSupport
 
 extension CLIReadAccessTableTests {
     @Test func noModuleWritesAReadOrExportRecordButThroughReadAccess() throws {
-        let sources = RepositoryFixtures.root.deletingLastPathComponent().appendingPathComponent("Sources")
-        let files = try #require(FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil))
-            .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" && !$0.path.contains("/Generated/") }
+        let files = RepositoryFixtures.swiftSources().filter { !$0.path.contains("/Generated/") }
         #expect(files.count > 100)
         for file in files where file.lastPathComponent != "AccessLog.swift" {
             let text = try String(contentsOf: file, encoding: .utf8)

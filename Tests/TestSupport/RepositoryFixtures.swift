@@ -12,4 +12,12 @@ public enum RepositoryFixtures {
     public static func audioPath(_ name: String, _ ext: String = "flac") -> String {
         audio.appendingPathComponent("\(name).\(ext)").path
     }
+
+    /// Every Swift file under `Sources/` (or `Sources/FOLDER`), for the tests that read the code's shape.
+    public static func swiftSources(under folder: String? = nil) -> [URL] {
+        var directory = root.deletingLastPathComponent().appendingPathComponent("Sources")
+        if let folder { directory = directory.appendingPathComponent(folder) }
+        return (FileManager.default.enumerator(at: directory, includingPropertiesForKeys: nil)?.compactMap { $0 as? URL } ?? [])
+            .filter { $0.pathExtension == "swift" }
+    }
 }
