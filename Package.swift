@@ -3,7 +3,7 @@ import PackageDescription
 
 let package = Package(
     name: "SessionStore",
-    platforms: [.macOS(.v15)],  // Synchronization's Mutex and Atomic
+    platforms: [.macOS(.v15), .iOS(.v18)],  // Synchronization's Mutex and Atomic
     // What an application imports: the engine and its PostgreSQL backend, the vocabulary, ingest, the views, exports,
     // compliance, audio (a file's, and a chunk's) and replay (docs/LIBRARY.md). Every other module is the CLI's or the server's, `package` to
     // this package: an app adds SessionStore's products and finds no internal module among them.
@@ -22,6 +22,8 @@ let package = Package(
         .library(name: "Audio", targets: ["Audio"]),
         .library(name: "SessionAudio", targets: ["SessionAudio"]),
         .library(name: "Replay", targets: ["Replay"]),
+        // For apps that record on the device (docs/CLIENT.md): no system C library, so an iOS app adds it with SwiftPM alone.
+        .library(name: "SessionStoreClient", targets: ["SessionStoreClient"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
     traits: [
@@ -54,6 +56,9 @@ let package = Package(
         // `serve`'s live session stream (/v1/sessions/{id}/live).
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
         .package(url: "https://github.com/swift-server/swift-prometheus", from: "2.4.1"),
+        // SessionStoreClient's outbox sealed with ChaCha20-Poly1305: CryptoKit on Apple platforms, BoringSSL (built from
+        // source, no system library) elsewhere. The server's dependencies already build it.
+        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         // `serve`'s web console (/ui): server-rendered pages from Mustache templates.
         .package(url: "https://github.com/hummingbird-project/swift-mustache", from: "2.1.1"),
         // `swift package generate-documentation --target EventLog` (a plugin: nothing of it is linked).
@@ -155,6 +160,19 @@ let package = Package(
             resources: [.embedInCode("Console/Resources")]
         ),
 
+        // Recording on the device (docs/CLIENT.md): a durable, encrypted outbox, and sync over the live WebSocket
+        // (URLSession's on Apple platforms, swift-websocket's NIO client where URLSession has none) with POST /v1/events
+        // as the fallback. Foundation, swift-crypto, swift-metrics and swift-log: no system C library.
+        .target(
+            name: "SessionStoreClient",
+            dependencies: ["Failures",
+                           .product(name: "Crypto", package: "swift-crypto"),
+                           .product(name: "CoreMetrics", package: "swift-metrics"),
+                           .product(name: "Logging", package: "swift-log"),
+                           .product(name: "HTTPTypes", package: "swift-http-types"),
+                           .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(platforms: [.linux]))]
+        ),
+
         .executableTarget(
             name: "sessionstore",
             dependencies: [
@@ -217,6 +235,7 @@ let package = Package(
             dependencies: ["Compliance", "Exports", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TimeCoding", "TestSupport"]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
+        .testTarget(name: "SessionStoreClientTests", dependencies: ["SessionStoreClient", "SessionServer", "Compliance", "EventLog", "SessionLog", "TestSupport"]),
         .testTarget(name: "WebTokensTests", dependencies: ["WebTokens"]),
         .testTarget(
             name: "SessionStoreCLITests",

@@ -19,6 +19,7 @@ struct LiveRoute {
         router.ws("sessions/:session/live") { request, context in
             try context.require(.ingest)
             _ = try session(of: context)
+            _ = try request.form.boolean("stop_on_refusal")
             // RFC 6455 §4.2.2: a request that is not a WebSocket handshake is answered 400.
             guard request.headers[.upgrade]?.lowercased() == "websocket" else {
                 throw Problem(.notAWebSocket, detail: "connect with a WebSocket client (Upgrade: websocket)")
@@ -26,12 +27,18 @@ struct LiveRoute {
             return .upgrade([:])
         } onUpgrade: { inbound, outbound, context in
             let session = try session(of: context.requestContext)
+            // `stop_on_refusal=true`: a client that pipelines its events wants none stored after one refused, out of order.
+            let stopOnRefusal = (try? context.request.form.boolean("stop_on_refusal")) ?? false
+            var refused: Int?
             try await outbound.write(.text(String(decoding: try Hello(log: log, session: session).json, as: UTF8.self)))
             var sequence = 0
             for try await message in inbound.messages(maxSize: configuration.maximumLineBytes) {
                 sequence += 1
                 let answer: [UInt8]
                 do {
+                    if let refused, stopOnRefusal {
+                        throw Problem(.afterRefusal, detail: "message \(refused) of this stream was refused; connect again to go on")
+                    }
                     guard case .text(let line) = message else {
                         throw Problem.badRequest("a message must be text: one event as a line of JSON")
                     }
@@ -41,6 +48,7 @@ struct LiveRoute {
                     }
                     answer = Acknowledgement(sequence: sequence, position: position, duplicate: report.duplicates > 0).json
                 } catch let problem as Problem {
+                    refused = refused ?? sequence
                     answer = Refusal(sequence: sequence, problem: problem).json
                 }
                 try await outbound.write(.text(String(decoding: answer, as: UTF8.self)))

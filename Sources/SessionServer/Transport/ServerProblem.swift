@@ -4,7 +4,7 @@ import HTTPTypes
 /// table is `FailureKind`): one row each, with its status, type and title (docs/SERVER.md, "Problems").
 enum ServerProblem: CaseIterable, Sendable {
     case badRequest, notAWebSocket, unauthenticated, forbidden, formFromElsewhere, notFound, methodNotAllowed
-    case bodyTimeout, bodyTooLarge, lineTooLarge, unsupportedMediaType, invalidEvents, appendsWaiting, readOnly, internalFault
+    case bodyTimeout, bodyTooLarge, lineTooLarge, unsupportedMediaType, invalidEvents, afterRefusal, appendsWaiting, readOnly, internalFault
 
     var status: HTTPResponse.Status {
         switch self {
@@ -18,7 +18,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .unsupportedMediaType: .unsupportedMediaType
         case .invalidEvents: .unprocessableContent
         case .appendsWaiting: .serviceUnavailable
-        case .readOnly: .conflict
+        case .readOnly, .afterRefusal: .conflict
         case .internalFault: .internalServerError
         }
     }
@@ -37,6 +37,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .lineTooLarge: "line-too-large"
         case .unsupportedMediaType: "unsupported-media-type"
         case .invalidEvents: "invalid-events"
+        case .afterRefusal: "after-refusal"
         case .appendsWaiting: "busy"
         case .readOnly: "read-only"
         case .internalFault: "internal"
@@ -57,6 +58,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .lineTooLarge: "A line of the body is too long."
         case .unsupportedMediaType: "The body must be NDJSON."
         case .invalidEvents: "The events cannot be stored; nothing was appended."
+        case .afterRefusal: "An earlier event of this stream was refused; nothing after it is stored."
         case .appendsWaiting: "The server has too many appends waiting; try again shortly."
         case .readOnly: "This store is a read-only replica."
         case .internalFault: "The server could not answer this request."

@@ -1,0 +1,169 @@
+import EventLog
+import Foundation
+import SessionLog
+@testable import SessionStoreClient
+import TestSupport
+import Testing
+
+@Suite struct ClientSyncTests {
+    @Test func aSessionAppendedOnTheDeviceIsStoredWholeInOrderAndTheOutboxEmpties() async throws {
+        try await withLiveServer { server in
+            try await server.serving { port in
+                let client = try makeClient(port: port) { _ in server.token }
+                let session = UUID()
+                var ids: [UUID] = []
+                for event in dictation(chunks: 20) { ids.append(try client.append(event, to: session)) }
+                try await client.flush(timeout: .seconds(60))
+                #expect(try server.storedIDs(of: session) == ids)
+                #expect(client.status.outboxEvents == 0)
+                await client.close()
+            }
+        }
+    }
+
+    @Test func eachAcknowledgementIsToldWithItsLatencyAndStatesGoFromConnectingToConnected() async throws {
+        try await withLiveServer { server in
+            try await server.serving { port in
+                let client = try makeClient(port: port) { _ in server.token }
+                let notices = client.notices()
+                let session = UUID()
+                let ids = try dictation(chunks: 2).map { try client.append($0, to: session) }
+                try await client.flush(timeout: .seconds(60))
+                await client.close()
+                var acknowledged: [UUID] = [], states: [ConnectionState] = []
+                for await notice in notices {
+                    switch notice {
+                    case .acknowledged(_, let event, let position, let duplicate, let latency):
+                        acknowledged.append(event)
+                        #expect(position > 0 && !duplicate && latency > .zero)
+                    case .state(_, let state): states.append(state)
+                    case .refused: Issue.record("nothing was refused")
+                    }
+                }
+                #expect(acknowledged == ids)
+                #expect(states.starts(with: [.connecting, .connected]))
+            }
+        }
+    }
+
+    @Test func aClientStartedAgainSendsWhatTheLastLeftAndNothingIsStoredTwice() async throws {
+        try await withLiveServer { server in
+            let directory = outboxDirectory()
+            let session = UUID()
+            let events = dictation(chunks: 10)
+            let ids = events.map { _ in UUID() }
+            let recordedAt = Date(timeIntervalSince1970: 1_800_000_000)
+            // Recorded with the server away: everything waits in the outbox.
+            do {
+                let offline = try makeClient(port: 9, token: { _ in server.token }, directory: directory)
+                for (event, id) in zip(events, ids) { try offline.append(event, to: session, at: recordedAt, id: id) }
+                #expect(offline.status.outboxEvents == events.count)
+                await offline.close()
+            }
+            try await server.serving { port in
+                // Half of the session reached the server some other way before (a lost acknowledgement, say).
+                let first = try makeClient(port: port, token: { _ in server.token }, directory: outboxDirectory())
+                for (event, id) in zip(events, ids).prefix(events.count / 2) { try first.append(event, to: session, at: recordedAt, id: id) }
+                try await first.flush(timeout: .seconds(60))
+                await first.close()
+
+                let again = try makeClient(port: port, token: { _ in server.token }, directory: directory)
+                try await again.flush(timeout: .seconds(60))
+                #expect(try server.storedIDs(of: session) == ids)
+                #expect(again.status.outboxEvents == 0)
+                await again.close()
+            }
+        }
+    }
+
+    @Test func aRefusedEventStopsItsSessionAndNothingAfterItIsStored() async throws {
+        try await withLiveServer { server in
+            try await server.serving { port in
+                let client = try makeClient(port: port) { _ in server.token }
+                let notices = client.notices()
+                let session = UUID()
+                let good = try client.append(.sessionStarted(subject: "u", locale: "en-GB"), to: session)
+                // A chunk of a recording never started: the server refuses it (422).
+                let bad = try client.append(.recordingChunk(recording: "nowhere", index: 0, pcm: Data(count: 320)), to: session)
+                for index in 0..<5 { try client.append(.transcriptPartial(segment: "1", revision: index, text: "x", startMs: 0, endMs: 10), to: session) }
+                try await client.flush(timeout: .seconds(60))
+                #expect(try server.storedIDs(of: session) == [good])
+                let problem = try #require(client.refusal(of: session))
+                #expect(problem.contains("recording"))
+                #expect(throws: ClientError.self) { try client.append(.sessionEnded(), to: session) }
+                #expect(client.status.outboxEvents == 6)
+                try client.discard(session)
+                #expect(client.status.outboxEvents == 0)
+                await client.close()
+                var refusedEvent: UUID?
+                for await notice in notices { if case .refused(_, let event, _) = notice { refusedEvent = event } }
+                #expect(refusedEvent == bad)
+            }
+        }
+    }
+
+    @Test func aRefusedTokenIsAskedForAgainAndTheSessionGoesOn() async throws {
+        try await withLiveServer { server in
+            try await server.serving { port in
+                let calls = TokenCalls()
+                let client = try makeClient(port: port) { rejected in
+                    calls.record(rejected)
+                    return rejected == nil ? "expired-token" : server.token
+                }
+                let session = UUID()
+                let ids = try dictation(chunks: 2).map { try client.append($0, to: session) }
+                try await client.flush(timeout: .seconds(60))
+                #expect(try server.storedIDs(of: session) == ids)
+                #expect(calls.all == [nil, "expired-token"])
+                await client.close()
+            }
+        }
+    }
+
+    @Test func aServerStoppedAndStartedAgainMidSessionGetsTheWholeSessionOnce() async throws {
+        try await withLiveServer { server in
+            let session = UUID()
+            let events = dictation(chunks: 30)
+            let directory = outboxDirectory()
+            let port = try await server.serving { port in
+                let client = try makeClient(port: port, token: { _ in server.token }, directory: directory)
+                for event in events.prefix(20) { try client.append(event, to: session) }
+                try await client.flush(timeout: .seconds(60))
+                await client.close()
+                return port
+            }
+            // The server is gone; the app keeps recording, with a client that stays up across the restart.
+            let client = try makeClient(port: port, token: { _ in server.token }, directory: directory)
+            for event in events[20...] { try client.append(event, to: session) }
+            try await Task.sleep(for: .milliseconds(300))
+            #expect(client.status.outboxEvents == events.count - 20)
+            try await server.serving(port: port) { _ in
+                client.networkChanged()
+                try await client.flush(timeout: .seconds(60))
+            }
+            #expect(try server.storedIDs(of: session).count == events.count)
+            #expect(Set(try server.storedIDs(of: session)).count == events.count)
+            await client.close()
+        }
+    }
+
+    @Test func whereTheUpgradeIsRefusedTheSessionGoesInBatchesOverPost() async throws {
+        try await withLiveServer { server in
+            try await server.serving { port in
+                let client = try makeClient(port: port, token: { _ in server.token }, transport: UpgradeRefusingTransport())
+                let session = UUID()
+                let ids = try dictation(chunks: 10).map { try client.append($0, to: session) }
+                try await client.flush(timeout: .seconds(60))
+                #expect(try server.storedIDs(of: session) == ids)
+                await client.close()
+            }
+        }
+    }
+}
+
+/// A proxy that strips `Upgrade`: every WebSocket handshake is refused, plain HTTP passes.
+struct UpgradeRefusingTransport: LiveTransport {
+    func withConnection(to url: URL, headers: [String: String], _ body: @escaping @Sendable (any LiveConnection) async throws -> Void) async throws {
+        throw ClientError.upgradeRefused(url)
+    }
+}
