@@ -27,6 +27,9 @@ package struct ServerConfiguration: Sendable {
     package var identityTokens: IdentityTokens?
     /// Where request bodies are spooled before they are checked and appended.
     package var spoolDirectory = NSTemporaryDirectory()
+    /// Requests each token may make, a second on average and in a burst; beyond them a request is answered 429 with
+    /// `Retry-After`. None by default.
+    package var rateLimit: RateLimit?
 
     /// The defaults above.
     package init() {}

@@ -66,6 +66,7 @@ package struct SessionServer: Sendable {
         HealthRoutes(log: log, metrics: metrics).add(to: router)
         let authenticator = Authenticator(verifier: TokenVerifier(log: log), identity: zip(configuration.identityTokens, identityKeys), log: log)
         let v1 = router.group("v1").add(middleware: TokenAuthentication(authenticator: authenticator))
+        if let rateLimit = configuration.rateLimit { v1.add(middleware: RateLimiting(limiter: RateLimiter(rateLimit))) }
         let appender = Appender(log: log, gate: AppendGate(capacity: configuration.maximumQueuedAppends), metrics: metrics,
                                 committed: reader.committed)
         EventRoutes(log: log, configuration: configuration, appender: appender).add(to: v1)

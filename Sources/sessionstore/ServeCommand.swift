@@ -45,6 +45,15 @@ struct ServeCommand: AsyncParsableCommand {
         "Seconds a new connection has to send its first request head whole.", valueName: "seconds"))
     var headerTimeout = Int(ServerConfiguration().headTimeout.components.seconds)
 
+    @Option(name: .customLong("rate-limit"), help: ArgumentHelp(
+        "Requests each token may make a second, on average; one more is answered 429 with Retry-After. None by default.",
+        valueName: "per-second"))
+    var rateLimit: Double?
+
+    @Option(name: .customLong("rate-burst"), help: ArgumentHelp(
+        "With --rate-limit: requests a token may make at once (default: twice the rate, at least 1).", valueName: "count"))
+    var rateBurst: Int?
+
     @Option(name: .customLong("tls-certificate"), help: ArgumentHelp(
         "Serve HTTPS (and WSS) with this certificate chain (PEM); with --tls-key. Needs a build with `--traits TLS`.",
         valueName: "file"))
@@ -69,6 +78,9 @@ struct ServeCommand: AsyncParsableCommand {
         guard maximumBodyBytes > 0, maximumConnections > 0, maximumQueuedAppends > 0, idleTimeout > 0, headerTimeout > 0 else {
             throw ValidationError("--max-body-bytes, --max-connections, --max-queued-appends, --idle-timeout and --header-timeout must be positive")
         }
+        if let rateLimit, !(rateLimit > 0 && rateLimit.isFinite) { throw ValidationError("--rate-limit \(rateLimit) must be a positive number of requests a second") }
+        if let rateBurst, rateBurst < 1 { throw ValidationError("--rate-burst \(rateBurst) must be at least 1") }
+        if rateBurst != nil, rateLimit == nil { throw ValidationError("--rate-burst goes with --rate-limit: give the rate too") }
         if (tlsCertificate == nil) != (tlsKey == nil) {
             throw ValidationError("--tls-certificate and --tls-key go together: give both, or neither for plain HTTP")
         }
@@ -87,6 +99,7 @@ struct ServeCommand: AsyncParsableCommand {
             configuration.maximumQueuedAppends = maximumQueuedAppends
             configuration.idleTimeout = .seconds(idleTimeout)
             configuration.headTimeout = .seconds(headerTimeout)
+            if let rateLimit { configuration.rateLimit = RateLimit(perSecond: rateLimit, burst: rateBurst ?? max(1, Int((2 * rateLimit).rounded(.up)))) }
             if let tlsCertificate, let tlsKey { configuration.tls = (tlsCertificate, tlsKey) }
             if let jwks {
                 let document: String

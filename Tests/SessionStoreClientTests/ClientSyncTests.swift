@@ -1,6 +1,10 @@
 import EventLog
 import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
 import SessionLog
+import SessionServer
 @testable import SessionStoreClient
 import TestSupport
 import Testing
@@ -144,6 +148,34 @@ import Testing
             #expect(try server.storedIDs(of: session).count == events.count)
             #expect(Set(try server.storedIDs(of: session)).count == events.count)
             await client.close()
+        }
+    }
+
+    @Test func aRateLimitedTokenWaitsAsRetryAfterSaysAndTheSessionArrivesWhole() async throws {
+        try await withLiveServer { base in
+            var limited = base
+            limited.configuration.rateLimit = RateLimit(perSecond: 0.5, burst: 1)
+            let server = limited
+            try await server.serving { port in
+                // The token's one request of the next two seconds is spent before the client connects.
+                var spend = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/sessions/\(UUID().uuidString.lowercased())/live")!)
+                spend.setValue("Bearer \(server.token)", forHTTPHeaderField: "Authorization")
+                _ = try await URLSession.shared.data(for: spend)
+                let client = try makeClient(port: port) { _ in server.token }
+                let notices = client.notices()
+                let session = UUID()
+                let started = ContinuousClock.now
+                let ids = try dictation(chunks: 3).map { try client.append($0, to: session) }
+                try await client.flush(timeout: .seconds(60))
+                #expect(ContinuousClock.now - started >= .seconds(1))
+                #expect(try server.storedIDs(of: session) == ids)
+                await client.close()
+                var waits: [Duration] = []
+                for await notice in notices {
+                    if case .state(_, .backingOff(let retryIn, let because)) = notice, because.contains("429") { waits.append(retryIn) }
+                }
+                #expect(waits.first.map { $0 >= .seconds(1) && $0 <= .seconds(2) } == true, "\(waits)")
+            }
         }
     }
 

@@ -4,7 +4,7 @@ import HTTPTypes
 /// table is `FailureKind`): one row each, with its status, type and title (docs/SERVER.md, "Problems").
 enum ServerProblem: CaseIterable, Sendable {
     case badRequest, notAWebSocket, unauthenticated, forbidden, formFromElsewhere, notFound, methodNotAllowed
-    case bodyTimeout, bodyTooLarge, lineTooLarge, unsupportedMediaType, invalidEvents, afterRefusal, appendsWaiting, readOnly, internalFault
+    case bodyTimeout, bodyTooLarge, lineTooLarge, unsupportedMediaType, invalidEvents, afterRefusal, rateLimited, appendsWaiting, readOnly, internalFault
 
     var status: HTTPResponse.Status {
         switch self {
@@ -17,6 +17,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .bodyTooLarge, .lineTooLarge: .contentTooLarge
         case .unsupportedMediaType: .unsupportedMediaType
         case .invalidEvents: .unprocessableContent
+        case .rateLimited: .tooManyRequests
         case .appendsWaiting: .serviceUnavailable
         case .readOnly, .afterRefusal: .conflict
         case .internalFault: .internalServerError
@@ -38,6 +39,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .unsupportedMediaType: "unsupported-media-type"
         case .invalidEvents: "invalid-events"
         case .afterRefusal: "after-refusal"
+        case .rateLimited: "rate-limited"
         case .appendsWaiting: "busy"
         case .readOnly: "read-only"
         case .internalFault: "internal"
@@ -59,6 +61,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .unsupportedMediaType: "The body must be NDJSON."
         case .invalidEvents: "The events cannot be stored; nothing was appended."
         case .afterRefusal: "An earlier event of this stream was refused; nothing after it is stored."
+        case .rateLimited: "This token has made too many requests; try again after Retry-After."
         case .appendsWaiting: "The server has too many appends waiting; try again shortly."
         case .readOnly: "This store is a read-only replica."
         case .internalFault: "The server could not answer this request."

@@ -73,7 +73,7 @@ final class SessionSync: Sendable {
                 }
             } catch SyncFailure.answer(.retryLater(let delay)) {
                 wait = delay
-                reason = "the server asked to retry later (429 or 503)"
+                reason = "the server asked to retry later (429 or 503, Retry-After)"
             } catch SyncFailure.answer(.upgradeBlocked) {
                 batchesOnly.store(true, ordering: .relaxed)
                 attempt = 0
