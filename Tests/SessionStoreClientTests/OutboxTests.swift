@@ -109,6 +109,23 @@ func line(_ text: String) -> Data { Data("{\"text\":\"\(text)\"}".utf8) }
         #expect(reopened.bytesOnDisk < 4096)
     }
 
+    @Test func aFileIsDeletedOnlyOnceEveryEventInItIsAcknowledged() throws {
+        let directory = outboxDirectory()
+        let configuration = OutboxConfiguration(directory: directory, key: testKey, byteBudget: 1 << 20, segmentBytes: 1024)
+        let (waiting, busy) = (UUID(), UUID())
+        let outbox = try Outbox(configuration)
+        let kept = try outbox.append(line: line("waiting"), id: UUID(), session: waiting)
+        for index in 0..<60 {
+            let entry = try outbox.append(line: line("busy \(index)"), id: UUID(), session: busy)
+            try outbox.acknowledge(busy, through: entry.sequence)
+        }
+        #expect(String(decoding: try outbox.line(of: kept), as: UTF8.self).contains("waiting"))
+        let reopened = try Outbox(configuration)
+        #expect(reopened.pending(of: waiting, limit: 10).map(\.id) == [kept.id])
+        try reopened.acknowledge(waiting, through: kept.sequence)
+        #expect(reopened.bytesOnDisk < 1024)
+    }
+
     @Test func theStateOfSessionsIsCarriedAcrossTheFilesThatHoldTheirEvents() throws {
         let directory = outboxDirectory()
         let configuration = OutboxConfiguration(directory: directory, key: testKey, byteBudget: 1 << 20, segmentBytes: 2048)
