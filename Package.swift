@@ -199,6 +199,8 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
+        // One app recording through SessionStoreClient, for the network checker (tools/netem/check.py).
+        .executableTarget(name: "ClientRecorder", dependencies: ["SessionStoreClient"]),
         // Appends to a client's outbox in a loop and reports each append that returned; the outbox's crash test SIGKILLs it.
         .executableTarget(name: "ClientCrashWriter", dependencies: ["SessionStoreClient"]),
         // Appends in a loop and reports each acknowledged append; the crash-safety tests SIGKILL it.
@@ -237,7 +239,7 @@ let package = Package(
             dependencies: ["Compliance", "Exports", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TimeCoding", "TestSupport"]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
-        .testTarget(name: "SessionStoreClientTests", dependencies: ["SessionStoreClient", "ClientCrashWriter", "SessionServer", "Compliance", "EventLog", "SessionLog", "SessionModel", "TestSupport"]),
+        .testTarget(name: "SessionStoreClientTests", dependencies: ["SessionStoreClient", "ClientCrashWriter", "ClientRecorder", "SessionServer", "Compliance", "EventLog", "SessionLog", "SessionModel", "TestSupport"]),
         .testTarget(name: "WebTokensTests", dependencies: ["WebTokens"]),
         .testTarget(
             name: "SessionStoreCLITests",

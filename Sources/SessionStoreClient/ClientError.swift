@@ -48,6 +48,8 @@ extension ErrorCode where Domain == ClientError {
     public static let flushTimedOut = Self("flush timed out", .unavailable)
     /// The server (or a proxy) answered the WebSocket upgrade with something other than 101.
     public static let upgradeRefused = Self("upgrade refused", .unavailable)
+    /// The connection and its WebSocket upgrade did not complete in time.
+    public static let upgradeTimedOut = Self("upgrade timed out", .unavailable)
     /// The server sent a message the live protocol does not have (a binary one).
     public static let unexpectedMessage = Self("unexpected message", .unavailable)
     /// The server's URL is not an http(s) URL.

@@ -38,7 +38,7 @@ public final class SessionStoreClient: Sendable {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = options.requestTimeout.seconds
         environment = SyncEnvironment(
-            server: server, outbox: try Outbox(outbox), transport: transport ?? Self.defaultTransport,
+            server: server, outbox: try Outbox(outbox), transport: transport ?? Self.defaultTransport(options),
             http: ServerHTTP(base: server, session: URLSession(configuration: configuration), timeout: options.requestTimeout.seconds),
             tokens: TokenSource(tokens), options: options, notices: Notices(), metrics: ClientMetrics(), appendedAt: Locked([:]))
         environment.metrics.outbox(environment.outbox.depth)
@@ -49,11 +49,11 @@ public final class SessionStoreClient: Sendable {
         for (_, task) in syncs.withLock({ Array($0.values) }) { task.cancel() }
     }
 
-    private static var defaultTransport: any LiveTransport {
+    private static func defaultTransport(_ options: SyncOptions) -> any LiveTransport {
         #if canImport(Darwin)
         URLSessionLiveTransport()
         #else
-        NIOLiveTransport()
+        NIOLiveTransport(handshakeTimeout: options.acknowledgementTimeout)
         #endif
     }
 

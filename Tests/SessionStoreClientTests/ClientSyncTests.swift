@@ -199,3 +199,40 @@ struct UpgradeRefusingTransport: LiveTransport {
         throw ClientError.upgradeRefused(url)
     }
 }
+
+/// A server that accepts a connection, reads the request and closes without answering (killed mid-handshake):
+/// the client must give the connection up and go on, not wait for the answer forever.
+@Suite struct HandshakeTimeoutTests {
+    @Test(.timeLimit(.minutes(2))) func aConnectionClosedBeforeTheUpgradeIsAnsweredIsGivenUpAndRetried() async throws {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, length) } }
+        _ = listen(listener, 16)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        Thread.detachNewThread {
+            while true {
+                let connection = accept(listener, nil, nil)
+                guard connection >= 0 else { return }
+                var buffer = [UInt8](repeating: 0, count: 4096)
+                _ = read(connection, &buffer, buffer.count)
+                close(connection)
+            }
+        }
+        defer { shutdown(listener, Int32(SHUT_RDWR)); close(listener) }
+        let client = try makeClient(port: port, token: { _ in "token" }) { $0.acknowledgementTimeout = .seconds(1) }
+        let notices = client.notices()
+        try client.append(.sessionStarted(subject: "u", locale: "en-GB"), to: UUID())
+        var retries = 0
+        for await notice in notices {
+            if case .state(_, .backingOff) = notice { retries += 1 }
+            if retries == 2 { break }
+        }
+        #expect(retries == 2)
+        await client.close()
+    }
+}

@@ -9,13 +9,47 @@ import Synchronization
 public struct NIOLiveTransport: LiveTransport {
     /// The largest message the server sends is an acknowledgement or a problem; 1 MiB is ample.
     private let maximumMessageBytes = 1 << 20
+    private let handshakeTimeout: Duration
     private let logger: Logger
 
-    public init(logger: Logger = Logger(label: "sessionstore.client.websocket", factory: { _ in SwiftLogNoOpLogHandler() })) {
+    /// `handshakeTimeout`: how long the TCP connection and the upgrade may take.
+    public init(handshakeTimeout: Duration = .seconds(10),
+                logger: Logger = Logger(label: "sessionstore.client.websocket", factory: { _ in SwiftLogNoOpLogHandler() })) {
+        self.handshakeTimeout = handshakeTimeout
         self.logger = logger
     }
 
+    /// swift-nio's typed client upgrade handler (2.101) waits for the upgrade's answer even when the connection closes
+    /// before it comes (a server killed mid-handshake: no error, only EOF), and the wait does not end on cancellation.
+    /// So the connection runs in a task of its own, raced against the handshake timeout: when the timeout wins, the
+    /// caller gets a failure and goes on; the stuck task, on a closed channel, is left behind.
     public func withConnection(to url: URL, headers: [String: String], _ body: @escaping @Sendable (any LiveConnection) async throws -> Void) async throws {
+        let race = HandshakeRace()
+        let connecting = Task {
+            do {
+                try await connect(to: url, headers: headers) { connection in
+                    guard race.open() else { throw CancellationError() }
+                    try await body(connection)
+                }
+                race.finish(.success(()))
+            } catch {
+                race.finish(.failure(error))
+            }
+        }
+        let timer = Task { [handshakeTimeout] in
+            try await Task.sleep(for: handshakeTimeout)
+            race.expire(ClientError(.upgradeTimedOut, "the connection to \(url.absoluteString) did not open within \(handshakeTimeout)"))
+        }
+        defer { timer.cancel() }
+        try await withTaskCancellationHandler {
+            try await race.outcome()
+        } onCancel: {
+            connecting.cancel()
+            race.finish(.failure(CancellationError()))
+        }
+    }
+
+    private func connect(to url: URL, headers: [String: String], _ body: @escaping @Sendable (any LiveConnection) async throws -> Void) async throws {
         var fields = HTTPFields()
         for (name, value) in headers {
             if let name = HTTPField.Name(name) { fields[name] = value }
@@ -47,6 +81,50 @@ public struct NIOLiveTransport: LiveTransport {
         case .failure(let error): throw error
         case .success: return
         case nil: throw CancellationError()
+        }
+    }
+
+    /// The first of: the connection's end, the handshake's timeout (only before the connection opened), cancellation.
+    private final class HandshakeRace: Sendable {
+        private struct State {
+            var opened = false
+            var result: Result<Void, any Error>?
+            var waiter: CheckedContinuation<Void, any Error>?
+        }
+
+        private let state = Mutex(State())
+
+        /// Marks the connection open; false when the race was already decided (the timeout won).
+        func open() -> Bool {
+            state.withLock { state in
+                guard state.result == nil else { return false }
+                state.opened = true
+                return true
+            }
+        }
+
+        func finish(_ result: Result<Void, any Error>) { decide(result, onlyBeforeOpening: false) }
+
+        func expire(_ error: any Error) { decide(.failure(error), onlyBeforeOpening: true) }
+
+        private func decide(_ result: Result<Void, any Error>, onlyBeforeOpening: Bool) {
+            let waiter = state.withLock { state -> CheckedContinuation<Void, any Error>? in
+                guard state.result == nil, !(onlyBeforeOpening && state.opened) else { return nil }
+                state.result = result
+                defer { state.waiter = nil }
+                return state.waiter
+            }
+            waiter?.resume(with: result)
+        }
+
+        func outcome() async throws {
+            try await withCheckedThrowingContinuation { continuation in
+                let decided = state.withLock { state -> Result<Void, any Error>? in
+                    if state.result == nil { state.waiter = continuation }
+                    return state.result
+                }
+                if let decided { continuation.resume(with: decided) }
+            }
         }
     }
 

@@ -1,0 +1,154 @@
+// One dictation app recording through SessionStoreClient, for the network checker (tools/netem/check.py).
+//
+// Usage: ClientRecorder SERVER_URL TOKEN OUTBOX_DIRECTORY KEY_HEX HISTORY_FILE CLIENT SESSIONS CHUNKS PACE_MS
+//
+// Records SESSIONS sessions one after another, each: started, consent, a recording of CHUNKS chunks of 100 ms of
+// 16 kHz PCM with a partial after each and a commit every ten, stopped, ended; a chunk every PACE_MS. Every id, time
+// and sample follows from CLIENT, the session's number and the event's, so that a recorder killed and started again
+// with the same arguments appends the same events and the checker knows each one's content. After each append that
+// returned, one line goes to HISTORY_FILE with one write(2): `ok SESSION EVENT_NUMBER EVENT_ID`; on start, the
+// recorder goes on after the last event the history holds. At the end it flushes (up to ten minutes) and prints
+// `{"acknowledged": N, "latency_p50_ms": …, "latency_p95_ms": …, "connections": N, "outbox_peak_bytes": N,
+// "max_rss_kb": N, "outbox_events": N}`.
+import Foundation
+import SessionStoreClient
+
+let parent = getppid()
+Thread.detachNewThread {
+    while getppid() == parent { usleep(100_000) }
+    _exit(70)
+}
+
+let arguments = CommandLine.arguments
+guard arguments.count == 10, let server = URL(string: arguments[1]), let client = Int(arguments[6]), let sessions = Int(arguments[7]),
+      let chunks = Int(arguments[8]), let pace = Int(arguments[9]) else {
+    FileHandle.standardError.write(Data("usage: ClientRecorder SERVER_URL TOKEN OUTBOX_DIRECTORY KEY_HEX HISTORY_FILE CLIENT SESSIONS CHUNKS PACE_MS\n".utf8))
+    exit(64)
+}
+let token = arguments[2]
+let hex = Array(arguments[4].utf8)
+let keyBytes = stride(from: 0, to: hex.count, by: 2).map { UInt8(String(decoding: hex[$0..<$0 + 2], as: UTF8.self), radix: 16) ?? 0 }
+
+/// The recording's deterministic parts (tools/netem/check.py computes the same).
+enum Script {
+    static func uuid(_ parts: Int...) -> UUID {
+        var state = UInt64(truncatingIfNeeded: parts.reduce(1469598103934665603) { ($0 ^ UInt64(truncatingIfNeeded: $1)) &* 1099511628211 })
+        var bytes: [UInt8] = []
+        for _ in 0..<2 {
+            state &+= 0x9E37_79B9_7F4A_7C15
+            var z = state
+            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+            z ^= z >> 31
+            bytes += withUnsafeBytes(of: z.bigEndian, Array.init)
+        }
+        bytes[6] = bytes[6] & 0x0F | 0x40
+        bytes[8] = bytes[8] & 0x3F | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    /// 100 ms of 16 kHz mono: sample n of chunk `index` is ((n · 7 + index · 131 + client · 17) mod 2000) − 1000.
+    static func pcm(client: Int, index: Int) -> Data {
+        var data = Data(capacity: 3200)
+        for n in 0..<1600 {
+            let sample = Int16((n * 7 + index * 131 + client * 17) % 2000 - 1000)
+            withUnsafeBytes(of: sample.littleEndian) { data.append(contentsOf: $0) }
+        }
+        return data
+    }
+
+    static func events(client: Int, chunks: Int) -> [LiveEvent] {
+        let subject = "netem-client-\(client)"
+        var events: [LiveEvent] = [
+            .sessionStarted(subject: subject, locale: "en-GB", device: "netem", labels: ["suite": "netem"]),
+            .consentGranted(subject: subject, consentType: "audio_recording", method: "in_app_prompt"),
+            .recordingStarted(recording: "mic", sampleRate: 16_000, channels: 1),
+        ]
+        for index in 0..<chunks {
+            events.append(.recordingChunk(recording: "mic", index: index, pcm: pcm(client: client, index: index)))
+            events.append(.transcriptPartial(segment: String(index / 10), revision: index % 10, text: "word \(index)",
+                                             startMs: (index / 10) * 1000, endMs: (index + 1) * 100))
+            if index % 10 == 9 {
+                events.append(.transcriptCommitted(segment: String(index / 10), text: "words \(index / 10)", startMs: (index / 10) * 1000,
+                                                   endMs: (index + 1) * 100))
+            }
+        }
+        events += [.recordingStopped(recording: "mic"), .sessionEnded()]
+        return events
+    }
+}
+
+// What the history says was appended already.
+var done: [Int: Int] = [:]
+if let text = try? String(contentsOfFile: arguments[5], encoding: .utf8) {
+    for line in text.split(separator: "\n") {
+        let parts = line.split(separator: " ")
+        if parts.count == 4, parts[0] == "ok", let session = Int(parts[1]), let event = Int(parts[2]) { done[session] = max(done[session] ?? -1, event) }
+    }
+}
+let history = open(arguments[5], O_WRONLY | O_CREAT | O_APPEND, 0o600)
+guard history >= 0 else { exit(1) }
+
+let recorder: SessionStoreClient
+do {
+    var options = SyncOptions()
+    options.acknowledgementTimeout = .seconds(5)
+    options.backoff = Backoff(base: .milliseconds(100), cap: .seconds(2))
+    recorder = try SessionStoreClient(server: server, outbox: OutboxConfiguration(directory: URL(fileURLWithPath: arguments[3]), key: try OutboxKey(bytes: keyBytes)),
+                                      options: options) { _ in token }
+} catch {
+    FileHandle.standardError.write(Data("ClientRecorder: \(error)\n".utf8))
+    exit(1)
+}
+
+let notices = recorder.notices()
+let watcher = Task {
+    var latencies: [Double] = [], connections = 0
+    for await notice in notices {
+        switch notice {
+        case .acknowledged(_, _, _, _, let latency): latencies.append(Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15)
+        case .state(_, let state):
+            if state == .connected { connections += 1 }
+            FileHandle.standardError.write(Data("\(Date().timeIntervalSince1970) \(state)\n".utf8))
+        default: break
+        }
+    }
+    return (latencies, connections)
+}
+var peak = 0
+let base = Date(timeIntervalSince1970: 1_800_000_000)
+let events = Script.events(client: client, chunks: chunks)
+do {
+    for number in 0..<sessions {
+        let session = Script.uuid(client, number)
+        var next = ContinuousClock.now
+        for (index, event) in events.enumerated() where index > done[number, default: -1] {
+            let id = Script.uuid(client, number, index)
+            try recorder.append(event, to: session, at: base.addingTimeInterval(Double(index) / 10), id: id)
+            _ = "ok \(number) \(index) \(id.uuidString.lowercased())\n".utf8CString.withUnsafeBufferPointer { write(history, $0.baseAddress, $0.count - 1) }
+            peak = max(peak, recorder.status.outboxBytes)
+            if case .recordingChunk = event {
+                next += .milliseconds(pace)
+                try await Task.sleep(until: next)
+            }
+        }
+    }
+    try await recorder.flush(timeout: .seconds(600))
+} catch {
+    FileHandle.standardError.write(Data("ClientRecorder: \(error)\n".utf8))
+    exit(1)
+}
+let outboxEvents = recorder.status.outboxEvents
+await recorder.close()
+let (latencies, connections) = await watcher.value
+let sorted = latencies.sorted()
+func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+var usage = rusage()
+#if os(Linux)
+getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
+#else
+getrusage(RUSAGE_SELF, &usage)
+#endif
+print("{\"acknowledged\": \(latencies.count), \"latency_p50_ms\": \(percentile(0.5)), \"latency_p95_ms\": \(percentile(0.95)), "
+      + "\"connections\": \(connections), \"outbox_peak_bytes\": \(peak), \"max_rss_kb\": \(usage.ru_maxrss), \"outbox_events\": \(outboxEvents)}")
