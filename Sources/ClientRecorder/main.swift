@@ -9,7 +9,8 @@
 // returned, one line goes to HISTORY_FILE with one write(2): `ok SESSION EVENT_NUMBER EVENT_ID`; on start, the
 // recorder goes on after the last event the history holds. At the end it flushes (up to ten minutes) and prints
 // `{"acknowledged": N, "latency_p50_ms": …, "latency_p95_ms": …, "connections": N, "outbox_peak_bytes": N,
-// "max_rss_kb": N, "outbox_events": N}`.
+// "max_rss_kb": N, "outbox_events": N}`. Each connection state, and the first acknowledgement after each connection
+// attempt, go to standard error with the wall-clock time (`SECONDS STATE`, `SECONDS first-ack`).
 import Foundation
 import SessionStoreClient
 
@@ -104,12 +105,18 @@ do {
 
 let notices = recorder.notices()
 let watcher = Task {
-    var latencies: [Double] = [], connections = 0
+    var latencies: [Double] = [], connections = 0, firstSinceConnect = false
     for await notice in notices {
         switch notice {
-        case .acknowledged(_, _, _, _, let latency): latencies.append(Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15)
+        case .acknowledged(_, _, _, _, let latency):
+            latencies.append(Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15)
+            if firstSinceConnect {
+                firstSinceConnect = false
+                FileHandle.standardError.write(Data("\(Date().timeIntervalSince1970) first-ack\n".utf8))
+            }
         case .state(_, let state):
             if state == .connected { connections += 1 }
+            if state == .connecting { firstSinceConnect = true }
             FileHandle.standardError.write(Data("\(Date().timeIntervalSince1970) \(state)\n".utf8))
         default: break
         }

@@ -80,6 +80,7 @@ class Schedule:
         self.bin = os.path.abspath(args.bin_dir)
         self.server = None
         self.server_port = free_port()
+        self.restarting = False
 
     def cli(self, *arguments, check=True):
         return subprocess.run([os.path.join(self.bin, "sessionstore"), *arguments], cwd=self.dir, capture_output=True, text=True,
@@ -122,13 +123,13 @@ class Schedule:
         recording = self.args.sessions * self.args.chunks * self.args.pace_ms / 1000
         started = time.monotonic()
         profile = asyncio.ensure_future(run_profile(network, self.profile, started + recording + 2))
-        faults = asyncio.ensure_future(self.inject(network, started + recording))
+        faults = asyncio.ensure_future(self.inject(network, started + (0 if self.args.no_faults else recording)))
         deadline = started + recording + self.args.limit
-        while any(c["process"].poll() is None for c in self.clients) and time.monotonic() < deadline:
+        while (self.restarting or any(c["process"].poll() is None for c in self.clients)) and time.monotonic() < deadline:
             await asyncio.sleep(0.1)
         faults.cancel()
         profile.cancel()
-        network.set(down=False, stalled=False, answer=None, latency=0.0, jitter=(0.0, 0.0), bandwidth=None)
+        network.restore()
         self.network_back = time.monotonic()
         while any(c["process"].poll() is None for c in self.clients) and time.monotonic() < deadline + 30:
             await asyncio.sleep(0.1)
@@ -158,10 +159,12 @@ class Schedule:
             elif kind == "client-kill":
                 k = r.randrange(len(self.clients))
                 if self.clients[k]["process"].poll() is None:
+                    self.restarting = True
                     self.clients[k]["process"].send_signal(signal.SIGKILL)
                     self.clients[k]["process"].wait()
                     await asyncio.sleep(r.uniform(0.1, 1.0))
                     self.start_client(k)
+                    self.restarting = False
             elif kind.startswith("http-"):
                 network.set(answer=int(kind[5:]))
                 network.reset_all()
@@ -207,6 +210,18 @@ class Schedule:
                         if base64.b64decode(e.get("pcm", "")) != script_pcm(k, e.get("index", -1)):
                             audio_wrong += 1
         verify = self.cli("verify", check=False)
+        # From each return of the network (the end of an outage, of a handoff's gap, of a stall) to each client's first
+        # acknowledgement after it.
+        returns = [wall for _, wall, what in self.network.events if what in ("down=False", "stalled=False") or what.startswith("down=False ")]
+        first_acks = []
+        for k in range(len(self.clients)):
+            log = os.path.join(self.dir, f"client-{k}.log")
+            times = [float(l.split()[0]) for l in open(log) if l.rstrip().endswith("first-ack")] if os.path.exists(log) else []
+            for back in returns:
+                after = [t for t in times if t >= back]
+                if after:
+                    first_acks.append(after[0] - back)
+        first_acks.sort()
         outboxes = [s["outbox_events"] if s else None for s in stats]
         done = [s for s in stats if s]
         latencies = sorted(s["latency_p95_ms"] for s in done)
@@ -219,6 +234,9 @@ class Schedule:
             "outbox_peak_bytes_max": max((s["outbox_peak_bytes"] for s in done), default=None),
             "client_max_rss_kb_max": max((s["max_rss_kb"] for s in done), default=None),
             "seconds": round(self.elapsed, 1), "network_events": len(self.network.events),
+            "network_returns": len(returns),
+            "first_ack_after_return_p50_s": round(first_acks[len(first_acks) // 2], 3) if first_acks else None,
+            "first_ack_after_return_p95_s": round(first_acks[min(len(first_acks) - 1, len(first_acks) * 95 // 100)], 3) if first_acks else None,
         })
         report["passed"] = (lost == 0 and duplicated == 0 and misordered == 0 and audio_wrong == 0 and not stuck
                             and report["outboxes_not_empty"] == 0 and verify.returncode == 0)
@@ -238,6 +256,7 @@ def main():
     parser.add_argument("--chunks", type=int, default=30)
     parser.add_argument("--pace-ms", type=int, default=100)
     parser.add_argument("--profile")
+    parser.add_argument("--no-faults", action="store_true", help="the profile alone: for latency figures")
     parser.add_argument("--limit", type=float, default=120, help="seconds past the recording a schedule may take")
     parser.add_argument("--report")
     args = parser.parse_args()

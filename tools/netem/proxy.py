@@ -33,17 +33,26 @@ class Network:
         self.stalled = False        # the server's bytes are held back
         self.answer = None          # an HTTP status every new connection is answered with instead (401, 429, 500)
         self.connections = set()
-        self.events = []            # (seconds since start, what happened)
+        self.events = []            # (seconds since start, wall-clock time, what happened)
         self.started = time.monotonic()
         self.changed = asyncio.Event()
 
     def note(self, what):
-        self.events.append((round(time.monotonic() - self.started, 3), what))
+        self.events.append((round(time.monotonic() - self.started, 3), time.time(), what))
 
     def set(self, **changes):
         for name, value in changes.items():
             setattr(self, name, value)
         self.note(" ".join(f"{k}={v}" for k, v in changes.items()))
+        self.changed.set()
+        self.changed = asyncio.Event()
+
+    def restore(self):
+        """Back to loopback: no delay, no cap, a path, nothing held or answered."""
+        was_out = self.down or self.stalled
+        self.down, self.stalled, self.answer = False, False, None
+        self.latency, self.jitter, self.bandwidth = 0.0, (0.0, 0.0), None
+        self.note("down=False (restored)" if was_out else "restored")
         self.changed.set()
         self.changed = asyncio.Event()
 
