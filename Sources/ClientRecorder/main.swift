@@ -8,7 +8,8 @@
 // with the same arguments appends the same events and the checker knows each one's content. After each append that
 // returned, one line goes to HISTORY_FILE with one write(2): `ok SESSION EVENT_NUMBER EVENT_ID`; on start, the
 // recorder goes on after the last event the history holds. At the end it flushes (up to ten minutes) and prints
-// `{"acknowledged": N, "latency_p50_ms": …, "latency_p95_ms": …, "connections": N, "outbox_peak_bytes": N,
+// `{"acknowledged": N, "latency_p50_ms": …, "latency_p95_ms": …, "steady_latency_p95_ms": … (after the first second of
+// acknowledgements), "connections": N, "outbox_peak_bytes": N,
 // "max_rss_kb": N, "outbox_events": N}`. Each connection state, and the first acknowledgement after each connection
 // attempt, go to standard error with the wall-clock time (`SECONDS STATE`, `SECONDS first-ack`).
 import Foundation
@@ -59,24 +60,34 @@ enum Script {
         return data
     }
 
-    static func events(client: Int, chunks: Int) -> [LiveEvent] {
-        let subject = "netem-client-\(client)"
-        var events: [LiveEvent] = [
-            .sessionStarted(subject: subject, locale: "en-GB", device: "netem", labels: ["suite": "netem"]),
-            .consentGranted(subject: subject, consentType: "audio_recording", method: "in_app_prompt"),
-            .recordingStarted(recording: "mic", sampleRate: 16_000, channels: 1),
-        ]
+    /// The session's events in order, as (what, chunk number): small, so that a long session's audio is made only as
+    /// each chunk is appended, and the recorder's memory is the client's.
+    enum Kind { case started, consent, recordingStarted, chunk, partial, committed, recordingStopped, ended }
+
+    static func plan(chunks: Int) -> [(kind: Kind, chunk: Int)] {
+        var plan: [(kind: Kind, chunk: Int)] = [(.started, 0), (.consent, 0), (.recordingStarted, 0)]
         for index in 0..<chunks {
-            events.append(.recordingChunk(recording: "mic", index: index, pcm: pcm(client: client, index: index)))
-            events.append(.transcriptPartial(segment: String(index / 10), revision: index % 10, text: "word \(index)",
-                                             startMs: (index / 10) * 1000, endMs: (index + 1) * 100))
-            if index % 10 == 9 {
-                events.append(.transcriptCommitted(segment: String(index / 10), text: "words \(index / 10)", startMs: (index / 10) * 1000,
-                                                   endMs: (index + 1) * 100))
-            }
+            plan += [(.chunk, index), (.partial, index)]
+            if index % 10 == 9 { plan.append((.committed, index)) }
         }
-        events += [.recordingStopped(recording: "mic"), .sessionEnded()]
-        return events
+        return plan + [(.recordingStopped, 0), (.ended, 0)]
+    }
+
+    static func event(_ step: (kind: Kind, chunk: Int), client: Int) -> LiveEvent {
+        let subject = "netem-client-\(client)", index = step.chunk
+        switch step.kind {
+        case .started: return .sessionStarted(subject: subject, locale: "en-GB", device: "netem", labels: ["suite": "netem"])
+        case .consent: return .consentGranted(subject: subject, consentType: "audio_recording", method: "in_app_prompt")
+        case .recordingStarted: return .recordingStarted(recording: "mic", sampleRate: 16_000, channels: 1)
+        case .chunk: return .recordingChunk(recording: "mic", index: index, pcm: pcm(client: client, index: index))
+        case .partial:
+            return .transcriptPartial(segment: String(index / 10), revision: index % 10, text: "word \(index)", startMs: (index / 10) * 1000,
+                                      endMs: (index + 1) * 100)
+        case .committed:
+            return .transcriptCommitted(segment: String(index / 10), text: "words \(index / 10)", startMs: (index / 10) * 1000, endMs: (index + 1) * 100)
+        case .recordingStopped: return .recordingStopped(recording: "mic")
+        case .ended: return .sessionEnded()
+        }
     }
 }
 
@@ -105,11 +116,16 @@ do {
 
 let notices = recorder.notices()
 let watcher = Task {
-    var latencies: [Double] = [], connections = 0, firstSinceConnect = false
+    var latencies: [Double] = [], steady: [Double] = [], connections = 0, firstSinceConnect = false
+    var firstAck: ContinuousClock.Instant?
     for await notice in notices {
         switch notice {
         case .acknowledged(_, _, _, _, let latency):
-            latencies.append(Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15)
+            let milliseconds = Double(latency.components.seconds) * 1000 + Double(latency.components.attoseconds) / 1e15
+            latencies.append(milliseconds)
+            // Past the first second of acknowledgements: events appended while the first connection opened are not in it.
+            let now = ContinuousClock.now
+            if let firstAck, now - firstAck > .seconds(1) { steady.append(milliseconds) } else if firstAck == nil { firstAck = now }
             if firstSinceConnect {
                 firstSinceConnect = false
                 FileHandle.standardError.write(Data("\(Date().timeIntervalSince1970) first-ack\n".utf8))
@@ -121,17 +137,18 @@ let watcher = Task {
         default: break
         }
     }
-    return (latencies, connections)
+    return (latencies, steady, connections)
 }
 var peak = 0
 let base = Date(timeIntervalSince1970: 1_800_000_000)
-let events = Script.events(client: client, chunks: chunks)
+let plan = Script.plan(chunks: chunks)
 do {
     for number in 0..<sessions {
         let session = Script.uuid(client, number)
         var next = ContinuousClock.now
-        for (index, event) in events.enumerated() where index > done[number, default: -1] {
+        for (index, step) in plan.enumerated() where index > done[number, default: -1] {
             let id = Script.uuid(client, number, index)
+            let event = Script.event(step, client: client)
             try recorder.append(event, to: session, at: base.addingTimeInterval(Double(index) / 10), id: id)
             _ = "ok \(number) \(index) \(id.uuidString.lowercased())\n".utf8CString.withUnsafeBufferPointer { write(history, $0.baseAddress, $0.count - 1) }
             peak = max(peak, recorder.status.outboxBytes)
@@ -148,14 +165,16 @@ do {
 }
 let outboxEvents = recorder.status.outboxEvents
 await recorder.close()
-let (latencies, connections) = await watcher.value
-let sorted = latencies.sorted()
-func percentile(_ p: Double) -> Double { sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))] }
+let (latencies, steady, connections) = await watcher.value
+func percentile(_ p: Double, of samples: [Double] = latencies) -> Double {
+    let sorted = samples.sorted()
+    return sorted.isEmpty ? 0 : sorted[min(sorted.count - 1, Int(Double(sorted.count) * p))]
+}
 var usage = rusage()
 #if os(Linux)
 getrusage(__rusage_who_t(RUSAGE_SELF.rawValue), &usage)
 #else
 getrusage(RUSAGE_SELF, &usage)
 #endif
-print("{\"acknowledged\": \(latencies.count), \"latency_p50_ms\": \(percentile(0.5)), \"latency_p95_ms\": \(percentile(0.95)), "
+print("{\"acknowledged\": \(latencies.count), \"latency_p50_ms\": \(percentile(0.5)), \"latency_p95_ms\": \(percentile(0.95)), \"steady_latency_p95_ms\": \(percentile(0.95, of: steady)), "
       + "\"connections\": \(connections), \"outbox_peak_bytes\": \(peak), \"max_rss_kb\": \(usage.ru_maxrss), \"outbox_events\": \(outboxEvents)}")

@@ -105,11 +105,12 @@ class Schedule:
     def start_client(self, k):
         c = self.clients[k]
         c["process"] = subprocess.Popen(
-            [os.path.join(self.bin, "ClientRecorder"), f"http://127.0.0.1:{self.proxy_port}", self.token, c["outbox"], c["key"], c["history"],
+            [os.path.join(self.bin, "ClientRecorder"), f"http://127.0.0.1:{self.server_port if self.args.direct else self.proxy_port}", self.token, c["outbox"], c["key"], c["history"],
              str(k), str(self.args.sessions), str(self.args.chunks), str(self.args.pace_ms)],
             stdout=subprocess.PIPE, stderr=open(os.path.join(self.dir, f"client-{k}.log"), "a"), text=True)
 
     async def run(self):
+        asyncio.get_running_loop().set_exception_handler(lambda loop, context: None)  # connections the faults cut
         self.cli("init")
         self.token = self.cli("tokens", "create", "--scope", "ingest", "--name", "netem").stdout.strip()
         self.start_server()
@@ -231,6 +232,9 @@ class Schedule:
             "connections": sum(s["connections"] for s in done),
             "ack_latency_p50_ms_median": sorted(s["latency_p50_ms"] for s in done)[len(done) // 2] if done else None,
             "ack_latency_p95_ms_max": latencies[-1] if latencies else None,
+            "ack_latency_p95_ms_median": latencies[len(latencies) // 2] if latencies else None,
+            "steady_ack_latency_p95_ms_median": sorted(s.get("steady_latency_p95_ms", 0) for s in done)[len(done) // 2] if done else None,
+            "steady_ack_latency_p95_ms_max": max((s.get("steady_latency_p95_ms", 0) for s in done), default=None),
             "outbox_peak_bytes_max": max((s["outbox_peak_bytes"] for s in done), default=None),
             "client_max_rss_kb_max": max((s["max_rss_kb"] for s in done), default=None),
             "seconds": round(self.elapsed, 1), "network_events": len(self.network.events),
@@ -257,9 +261,13 @@ def main():
     parser.add_argument("--pace-ms", type=int, default=100)
     parser.add_argument("--profile")
     parser.add_argument("--no-faults", action="store_true", help="the profile alone: for latency figures")
+    parser.add_argument("--direct", action="store_true", help="clients connect to the server, not through the emulator (with --no-faults: "
+                        "the loopback baseline)")
     parser.add_argument("--limit", type=float, default=120, help="seconds past the recording a schedule may take")
     parser.add_argument("--report")
     args = parser.parse_args()
+    if args.direct and not args.no_faults:
+        parser.error("--direct leaves the emulator out, so it takes --no-faults")
     reports = []
     for i in range(args.schedules):
         schedule = Schedule(args, args.seed + i)
