@@ -17,7 +17,7 @@ import Testing
                 let session = UUID()
                 var ids: [UUID] = []
                 for event in dictation(chunks: 20) { ids.append(try client.append(event, to: session)) }
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
                 #expect(try server.storedIDs(of: session) == ids)
                 #expect(client.status.outboxEvents == 0)
                 await client.close()
@@ -32,14 +32,14 @@ import Testing
                 let notices = client.notices()
                 let session = UUID()
                 let ids = try dictation(chunks: 2).map { try client.append($0, to: session) }
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
                 await client.close()
                 var acknowledged: [UUID] = [], states: [ConnectionState] = []
                 for await notice in notices {
                     switch notice {
-                    case .acknowledged(_, let event, let position, let duplicate, let latency):
+                    case .acknowledged(_, let event, let position, _, let latency):
                         acknowledged.append(event)
-                        #expect(position > 0 && !duplicate && latency > .zero)
+                        #expect((position ?? 1) > 0 && latency > .zero)
                     case .state(_, let state): states.append(state)
                     case .refused: Issue.record("nothing was refused")
                     }
@@ -68,11 +68,11 @@ import Testing
                 // Half of the session reached the server some other way before (a lost acknowledgement, say).
                 let first = try makeClient(port: port, token: { _ in server.token }, directory: outboxDirectory())
                 for (event, id) in zip(events, ids).prefix(events.count / 2) { try first.append(event, to: session, at: recordedAt, id: id) }
-                try await first.flush(timeout: .seconds(60))
+                try await first.flush(timeout: .seconds(240))
                 await first.close()
 
                 let again = try makeClient(port: port, token: { _ in server.token }, directory: directory)
-                try await again.flush(timeout: .seconds(60))
+                try await again.flush(timeout: .seconds(240))
                 #expect(try server.storedIDs(of: session) == ids)
                 #expect(again.status.outboxEvents == 0)
                 await again.close()
@@ -90,7 +90,7 @@ import Testing
                 // A chunk of a recording never started: the server refuses it (422).
                 let bad = try client.append(.recordingChunk(recording: "nowhere", index: 0, pcm: Data(count: 320)), to: session)
                 for index in 0..<5 { try client.append(.transcriptPartial(segment: "1", revision: index, text: "x", startMs: 0, endMs: 10), to: session) }
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
                 #expect(try server.storedIDs(of: session) == [good])
                 let problem = try #require(client.refusal(of: session))
                 #expect(problem.contains("recording"))
@@ -116,7 +116,7 @@ import Testing
                 }
                 let session = UUID()
                 let ids = try dictation(chunks: 2).map { try client.append($0, to: session) }
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
                 #expect(try server.storedIDs(of: session) == ids)
                 #expect(calls.all == [nil, "expired-token"])
                 await client.close()
@@ -132,7 +132,7 @@ import Testing
             let port = try await server.serving { port in
                 let client = try makeClient(port: port, token: { _ in server.token }, directory: directory)
                 for event in events.prefix(20) { try client.append(event, to: session) }
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
                 await client.close()
                 return port
             }
@@ -143,7 +143,7 @@ import Testing
             #expect(client.status.outboxEvents == events.count - 20)
             try await server.serving(port: port) { _ in
                 client.networkChanged()
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
             }
             #expect(try server.storedIDs(of: session).count == events.count)
             #expect(Set(try server.storedIDs(of: session)).count == events.count)
@@ -154,10 +154,10 @@ import Testing
     @Test func aRateLimitedTokenWaitsAsRetryAfterSaysAndTheSessionArrivesWhole() async throws {
         try await withLiveServer { base in
             var limited = base
-            limited.configuration.rateLimit = RateLimit(perSecond: 0.5, burst: 1)
+            limited.configuration.rateLimit = RateLimit(perSecond: 0.05, burst: 1)
             let server = limited
             try await server.serving { port in
-                // The token's one request of the next two seconds is spent before the client connects.
+                // The token's one request of the next twenty seconds is spent before the client connects.
                 var spend = URLRequest(url: URL(string: "http://127.0.0.1:\(port)/v1/sessions/\(UUID().uuidString.lowercased())/live")!)
                 spend.setValue("Bearer \(server.token)", forHTTPHeaderField: "Authorization")
                 _ = try await URLSession.shared.data(for: spend)
@@ -166,7 +166,7 @@ import Testing
                 let session = UUID()
                 let started = ContinuousClock.now
                 let ids = try dictation(chunks: 3).map { try client.append($0, to: session) }
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
                 #expect(ContinuousClock.now - started >= .seconds(1))
                 #expect(try server.storedIDs(of: session) == ids)
                 await client.close()
@@ -174,7 +174,7 @@ import Testing
                 for await notice in notices {
                     if case .state(_, .backingOff(let retryIn, let because)) = notice, because.contains("429") { waits.append(retryIn) }
                 }
-                #expect(waits.first.map { $0 >= .seconds(1) && $0 <= .seconds(2) } == true, "\(waits)")
+                #expect(waits.first.map { $0 >= .seconds(1) && $0 <= .seconds(20) } == true, "\(waits)")
             }
         }
     }
@@ -185,7 +185,7 @@ import Testing
                 let client = try makeClient(port: port, token: { _ in server.token }, transport: UpgradeRefusingTransport())
                 let session = UUID()
                 let ids = try dictation(chunks: 10).map { try client.append($0, to: session) }
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
                 #expect(try server.storedIDs(of: session) == ids)
                 await client.close()
             }

@@ -57,7 +57,7 @@ import Testing
                     .sessionEnded(reason: "done"),
                 ]
                 let ids = try events.map { try client.append($0, to: session) }
-                try await client.flush(timeout: .seconds(60))
+                try await client.flush(timeout: .seconds(240))
                 #expect(client.refusal(of: session) == nil)
                 #expect(try server.storedIDs(of: session) == ids)
                 await client.close()

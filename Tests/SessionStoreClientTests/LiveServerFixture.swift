@@ -58,7 +58,8 @@ func makeClient(port: Int, token: @escaping @Sendable (String?) async throws -> 
                 transport: (any LiveTransport)? = nil, configure: (inout SyncOptions) -> Void = { _ in }) throws -> SessionStoreClient {
     var options = SyncOptions()
     options.backoff = Backoff(base: .milliseconds(20), cap: .milliseconds(300))
-    options.acknowledgementTimeout = .seconds(5)
+    // Long enough for a machine running every suite at once; the tests of stalls set their own.
+    options.acknowledgementTimeout = .seconds(30)
     configure(&options)
     return try SessionStoreClient(server: URL(string: "http://127.0.0.1:\(port)")!, outbox: OutboxConfiguration(directory: directory, key: testKey),
                                   transport: transport, options: options, tokens: token)

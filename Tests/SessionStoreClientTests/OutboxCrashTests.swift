@@ -25,11 +25,11 @@ import Testing
             }
             let outcome = writer.wait(limit: .seconds(10))
             try #require(outcome.signalled, "the writer exited by itself: \(outcome.stderr)")
-            try check(directory: directory, key: key, acks: acks, round: round)
+            try check(directory: directory, key: key, acks: acks, round: round, threads: 4)
         }
     }
 
-    private func check(directory: URL, key: OutboxKey, acks: URL, round: Int) throws {
+    private func check(directory: URL, key: OutboxKey, acks: URL, round: Int, threads: Int) throws {
         var appended: [UUID: [(sequence: UInt64, id: UUID)]] = [:]
         var released: [UUID: UInt64] = [:]
         let text = (try? String(contentsOf: acks, encoding: .utf8)) ?? ""
@@ -63,6 +63,8 @@ import Testing
             let reported = Set(events.map(\.id))
             unreported += pending.filter { !reported.contains($0.id) }.count
         }
-        #expect(unreported <= 4, "round \(round): \(unreported) events in the outbox no append returned for, beyond one per thread")
+        // Each kill may cut one append per thread after its record was written and before it was reported; their
+        // sessions' threads are gone, so those events stay, round after round.
+        #expect(unreported <= threads * round, "round \(round): \(unreported) events in the outbox no append reported, beyond one per thread a kill")
     }
 }

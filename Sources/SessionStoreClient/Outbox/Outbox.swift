@@ -239,12 +239,15 @@ package final class Outbox: Sendable {
     }
 
     /// Releases the events of `session` up to the one whose id is `id`, when it is among them (the server says it
-    /// stored it: it stores a session's events in the order sent, so every one before it too). Returns whether it was.
-    package func acknowledge(_ session: UUID, upTo id: UUID) throws -> Bool {
-        let sequence = state.withLock { state in state.queues[session]?.unacknowledged.first { $0.id == id }?.sequence }
-        guard let sequence else { return false }
-        try acknowledge(session, through: sequence)
-        return true
+    /// stored it: it stores a session's events in the order sent, so every one before it too). Returns those released.
+    package func acknowledge(_ session: UUID, upTo id: UUID) throws -> [Entry] {
+        let released = state.withLock { state -> [Entry] in
+            guard let queue = state.queues[session], let last = queue.unacknowledged.firstIndex(where: { $0.id == id }) else { return [] }
+            return Array(queue.pending[queue.head...last])
+        }
+        guard let last = released.last else { return [] }
+        try acknowledge(session, through: last.sequence)
+        return released
     }
 
     /// Records the server's refusal of event `sequence` of `session`, synced: the session sends nothing after it.

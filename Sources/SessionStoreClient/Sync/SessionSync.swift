@@ -35,10 +35,15 @@ final class SessionSync: Sendable {
     /// The app says the network changed: a backoff ends at once.
     let networkChanged = Signal()
     private let batchesOnly = Atomic<Bool>(false)
+    /// How long the oldest event in flight may wait for its answer: doubled (up to 8 times the option) after each
+    /// connection given up for it, back to the option once an answer comes, so that a server slowed by load is not
+    /// abandoned over and over with nothing ever acknowledged.
+    private let stallTimeout: Locked<Duration>
 
     init(session: UUID, environment: SyncEnvironment) {
         self.session = session
         self.environment = environment
+        stallTimeout = Locked(environment.options.acknowledgementTimeout)
     }
 
     private var outbox: Outbox { environment.outbox }
@@ -85,6 +90,8 @@ final class SessionSync: Sendable {
             } catch SyncFailure.answer(.unauthorized) {
                 reason = "the server refused the token (401)"
             } catch SyncFailure.stalled(let why) {
+                let limit = environment.options.acknowledgementTimeout * 8
+                stallTimeout.withLock { $0 = min($0 * 2, limit) }
                 reason = why
             } catch SyncFailure.closed {
                 reason = "the server closed the connection"
@@ -140,12 +147,15 @@ final class SessionSync: Sendable {
     }
 
     private func converse(over connection: any LiveConnection) async throws {
-        let hello = try await withDeadline(environment.options.acknowledgementTimeout, "the server did not say hello") {
+        let hello = try await withDeadline(stallTimeout.withLock { $0 }, "the server did not say hello") {
             try await connection.receive()
         }
         guard let hello, let fields = Self.object(hello) else { throw SyncFailure.protocolError("the server's first message is not its hello") }
         if let last = (fields["last_event_id"] as? String).flatMap(UUID.init(uuidString:)) {
-            _ = try outbox.acknowledge(session, upTo: last)
+            let released = try outbox.acknowledge(session, upTo: last)
+            let lastPosition = (fields["last_position"] as? NSNumber)?.uint64Value
+            try acknowledged(released, positions: released.map { $0.id == last ? lastPosition : nil }, duplicate: true, sentAt: ContinuousClock.now,
+                             releasing: false)
         }
         environment.metrics.connections.increment()
         state(.connected)
@@ -200,8 +210,9 @@ final class SessionSync: Sendable {
                 try refuse(entry, problem: (try? JSONSerialization.data(withJSONObject: problem)) ?? Data())
                 return
             }
-            let position = (answer["position"] as? NSNumber)?.uint64Value ?? 0
-            try acknowledge([entry], positions: [position], duplicate: answer["duplicate"] as? Bool ?? false, sentAt: sentAt)
+            let position = (answer["position"] as? NSNumber)?.uint64Value
+            try acknowledged([entry], positions: [position], duplicate: answer["duplicate"] as? Bool ?? false, sentAt: sentAt)
+            stallTimeout.withLock { $0 = environment.options.acknowledgementTimeout }
             if outbox.isFinished(session) { return }
         }
         throw SyncFailure.closed
@@ -214,8 +225,9 @@ final class SessionSync: Sendable {
         while true {
             try await Task.sleep(for: .milliseconds(250))
             let (oldest, idleSince, inFlight) = flight.withLock { ($0.count > 0 ? $0.sent[$0.head].at : nil, $0.lastActivity, $0.count) }
-            if let oldest, ContinuousClock.now - oldest > options.acknowledgementTimeout {
-                throw SyncFailure.stalled("no acknowledgement for \(options.acknowledgementTimeout)")
+            let limit = stallTimeout.withLock { $0 }
+            if let oldest, ContinuousClock.now - oldest > limit {
+                throw SyncFailure.stalled("no acknowledgement for \(limit)")
             }
             if inFlight == 0, ContinuousClock.now - idleSince > options.idleTimeout, outbox.pending(of: session, limit: 1).isEmpty {
                 return
@@ -233,7 +245,7 @@ final class SessionSync: Sendable {
             let sentAt = ContinuousClock.now
             let outcome = await environment.http.post(try entries.map(outbox.line(of:)), token: token)
             if outcome.stored {
-                try acknowledge(entries, positions: outcome.positions, duplicate: false, sentAt: sentAt)
+                try acknowledged(entries, positions: outcome.positions.map { $0 }, duplicate: false, sentAt: sentAt)
             } else if let line = outcome.refusedLine {
                 guard entries.indices.contains(line - 1) else { throw SyncFailure.protocolError("the server refused line \(line) of a batch of \(entries.count)") }
                 return try refuse(entries[line - 1], problem: outcome.problem)
@@ -245,15 +257,17 @@ final class SessionSync: Sendable {
 
     // MARK: Answers
 
-    private func acknowledge(_ entries: [Outbox.Entry], positions: [UInt64], duplicate: Bool, sentAt: ContinuousClock.Instant) throws {
+    /// Releases `entries` (unless the outbox did already: `releasing` false) and tells the app.
+    private func acknowledged(_ entries: [Outbox.Entry], positions: [UInt64?], duplicate: Bool, sentAt: ContinuousClock.Instant,
+                              releasing: Bool = true) throws {
         guard let last = entries.last else { return }
-        try outbox.acknowledge(session, through: last.sequence)
+        if releasing { try outbox.acknowledge(session, through: last.sequence) }
         let now = ContinuousClock.now
         let appended = environment.appendedAt.withLock { times in entries.map { times.removeValue(forKey: $0.sequence) } }
         for (index, entry) in entries.enumerated() {
             let latency = now - (appended[index] ?? sentAt)
             environment.metrics.acknowledgement.recordNanoseconds(Int64(latency.seconds * 1e9))
-            environment.notices.send(.acknowledged(session: session, event: entry.id, position: positions.indices.contains(index) ? positions[index] : 0,
+            environment.notices.send(.acknowledged(session: session, event: entry.id, position: positions.indices.contains(index) ? positions[index] : nil,
                                                    duplicate: duplicate, latency: latency))
         }
         environment.metrics.acknowledged.increment(by: entries.count)

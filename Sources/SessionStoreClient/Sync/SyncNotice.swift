@@ -17,8 +17,9 @@ public enum ConnectionState: Sendable, Equatable {
 public enum SyncNotice: Sendable, Equatable {
     case state(session: UUID, ConnectionState)
     /// The server stored the event (`duplicate`: it held it already) at `position`, `latency` after the app appended
-    /// it (after it was sent, for an event appended before the client last started).
-    case acknowledged(session: UUID, event: UUID, position: UInt64, duplicate: Bool, latency: Duration)
+    /// it (after it was sent, for an event appended before the client last started). `position` is nil for an event
+    /// the server's hello on a new connection said it holds (it names only the session's last).
+    case acknowledged(session: UUID, event: UUID, position: UInt64?, duplicate: Bool, latency: Duration)
     /// The server refused the event with `problem` (its RFC 9457 JSON); the session stops there.
     case refused(session: UUID, event: UUID, problem: String)
 }
