@@ -6,7 +6,8 @@ import Testing
 @Suite struct RateLimitTests {
     @Test func aTokenPastItsRateIsAnswered429WithRetryAfterAndAnotherTokenIsNot() async throws {
         var configuration = ServerConfiguration()
-        configuration.rateLimit = RateLimit(perSecond: 0.25, burst: 2)
+        // One request each 1,000 s: the bucket cannot refill however slowly a loaded machine runs the test.
+        configuration.rateLimit = RateLimit(perSecond: 0.001, burst: 2)
         try await withServer(configuration) { fixture in
             try await fixture.test { client in
                 for _ in 0..<2 {
@@ -15,7 +16,7 @@ import Testing
                 }
                 let refused = try await client.execute(uri: "/v1/sessions", method: .get, headers: fixture.bearer(.read))
                 #expect(refused.status == .tooManyRequests)
-                #expect(refused.headers[.retryAfter].flatMap(Int.init).map { (1...4).contains($0) } == true, "\(refused.headers)")
+                #expect(refused.headers[.retryAfter].flatMap(Int.init).map { (1...1000).contains($0) } == true, "\(refused.headers)")
                 #expect(refused.object["type"] as? String == "urn:sessionstore:problem:rate-limited")
                 let other = try await client.execute(uri: "/v1/sessions", method: .get, headers: fixture.bearer(.admin))
                 #expect(other.status == .ok)

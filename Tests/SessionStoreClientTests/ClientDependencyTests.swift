@@ -5,16 +5,20 @@ import Testing
 /// An iOS app adds SessionStoreClient with SwiftPM alone: nothing it depends on, in this package or any other, is a
 /// system library (a `.systemLibrary` target, which needs a C library installed on the machine).
 @Suite(.timeLimit(.minutes(10))) struct ClientDependencyTests {
-    @Test func theClientsDependencyClosureHoldsNoSystemLibrary() throws {
-        var walk = ManifestWalk()
-        let reached = try walk.targets(from: "SessionStoreClient", in: ManifestWalk.root)
+    @Test func theClientsDependencyClosureHoldsNoSystemLibrary() async throws {
+        let reached = try await offThePool {
+            var walk = ManifestWalk()
+            return try walk.targets(from: "SessionStoreClient", in: ManifestWalk.root)
+        }
         #expect(reached.contains { $0.package == "swift-crypto" }, "the walk reaches the client's dependencies: \(reached.map(\.name).sorted())")
         #expect(reached.filter(\.isSystemLibrary).map(\.name) == [])
     }
 
-    @Test func theSameWalkFindsTheSystemLibrariesOfTheStoresEngine() throws {
-        var walk = ManifestWalk()
-        let reached = try walk.targets(from: "EventLog", in: ManifestWalk.root)
+    @Test func theSameWalkFindsTheSystemLibrariesOfTheStoresEngine() async throws {
+        let reached = try await offThePool {
+            var walk = ManifestWalk()
+            return try walk.targets(from: "EventLog", in: ManifestWalk.root)
+        }
         #expect(Set(reached.filter(\.isSystemLibrary).map(\.name)) == ["CLMDB", "CSodium", "CZstd", "CCrypto"])
     }
 }
@@ -22,7 +26,7 @@ import Testing
 /// Targets reached from one target through every dependency (any platform's, any trait's), across packages, read
 /// from `swift package dump-package` of this package and of each checkout.
 struct ManifestWalk {
-    struct Target: Hashable {
+    struct Target: Hashable, Sendable {
         var package: String
         var name: String
         var isSystemLibrary: Bool

@@ -7,14 +7,16 @@ import Testing
 /// resets; every event whose append returned is stored once, in order, its audio byte-identical, every outbox empty,
 /// `verify` passing. The long run (200 schedules and more) is a benchmark: docs/PERFORMANCE.md.
 @Suite struct NetworkCheckerTests {
-    @Test(.timeLimit(.minutes(15))) func sixteenAppsUnderSeededFaultsLoseAndDuplicateNothing() throws {
+    @Test(.timeLimit(.minutes(15))) func sixteenAppsUnderSeededFaultsLoseAndDuplicateNothing() async throws {
         let repository = RepositoryFixtures.root.deletingLastPathComponent()
         let binaries = BuiltProducts.url("sessionstore").deletingLastPathComponent()
         let report = Scratch.url("netem-\(UUID().uuidString.prefix(8)).json")
-        let run = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
-                                       ["python3", "tools/netem/check.py", binaries.path, "--schedules", "6", "--seed", "60", "--clients", "16",
-                                        "--chunks", "20", "--limit", "240", "--report", report.path],
-                                       directory: repository, limit: .seconds(840))
+        let run = try await offThePool {
+            try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"),
+                                 ["python3", "tools/netem/check.py", binaries.path, "--schedules", "6", "--seed", "60", "--clients", "16",
+                                  "--chunks", "20", "--limit", "240", "--report", report.path],
+                                 directory: repository, limit: .seconds(840))
+        }
         let schedules = (try? JSONSerialization.jsonObject(with: Data(contentsOf: report))) as? [[String: Any]] ?? []
         #expect(run.status == 0, "\(run.stdoutText)\n\(run.stderr.suffix(2000))")
         #expect(schedules.count == 6)

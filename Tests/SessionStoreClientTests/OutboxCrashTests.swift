@@ -16,14 +16,14 @@ import Testing
         var generator = SeededGenerator(seed: 65)
         for round in 1...6 {
             let writer = try ChildProcess(BuiltProducts.url("ClientCrashWriter"), [directory.path, keyHex, acks.path, "4"])
-            let delay = Int.random(in: 150...600, using: &generator)
+            let delay = Int.random(in: 300...900, using: &generator)
             await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
                 DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
                     writer.kill()
                     done.resume()
                 }
             }
-            let outcome = writer.wait(limit: .seconds(10))
+            let outcome = try await offThePool { writer.wait(limit: .seconds(10)) }
             try #require(outcome.signalled, "the writer exited by itself: \(outcome.stderr)")
             try check(directory: directory, key: key, acks: acks, round: round, threads: 4)
         }
