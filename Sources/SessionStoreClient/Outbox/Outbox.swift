@@ -181,14 +181,14 @@ package final class Outbox: Sendable {
             }
             if queue.closed { throw ClientError(.sessionClosed, "session \(session.uuidString.lowercased()) has ended; it takes no more events") }
             let sequence = state.nextSequence
-            let record = OutboxRecord.event(sequence: sequence, session: session, id: id, closes: closes, line: line)
-            let frameBytes = 4 + OutboxSegment.sealOverhead + record.bytes.count
+            let plain = OutboxRecord.event(sequence: sequence, session: session, id: id, closes: closes, line: line).bytes
+            let frameBytes = 4 + OutboxSegment.sealOverhead + plain.count
             if state.current.size + frameBytes > segmentBytes, state.current.size > OutboxSegment.headerSize {
                 guard state.bytesOnDisk + OutboxSegment.headerSize + frameBytes <= byteBudget else { throw full(frameBytes, &state) }
                 try roll(&state)
             }
             guard state.bytesOnDisk + frameBytes <= byteBudget else { throw full(frameBytes, &state) }
-            let (offset, length) = try state.current.append(record, key: key, sync: true)
+            let (offset, length) = try state.current.append(plain: plain, key: key, sync: true)
             state.nextSequence += 1
             let entry = Entry(sequence: sequence, session: session, id: id, closes: closes, segment: state.current.number, offset: offset, length: length)
             state.queues[session, default: Queue()].pending.append(entry)

@@ -96,9 +96,14 @@ final class OutboxSegment {
 
     /// Seals `record`, writes it at the end and syncs; returns the frame's offset and length.
     func append(_ record: OutboxRecord, key: OutboxKey, sync shouldSync: Bool) throws -> (offset: Int, length: Int) {
+        try append(plain: record.bytes, key: key, sync: shouldSync)
+    }
+
+    /// ``append(_:key:sync:)`` of a record's bytes already made.
+    func append(plain: Data, key: OutboxKey, sync shouldSync: Bool) throws -> (offset: Int, length: Int) {
         let offset = size
         let sealed: Data
-        do { sealed = try ChaChaPoly.seal(record.bytes, using: key.key, authenticating: Self.binding(number, offset)).combined } catch {
+        do { sealed = try ChaChaPoly.seal(plain, using: key.key, authenticating: Self.binding(number, offset)).combined } catch {
             throw ClientError(.outboxIO, "cannot seal a record of \(url.path)", underlying: error)
         }
         var frame = Data(capacity: 4 + sealed.count)
