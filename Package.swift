@@ -173,6 +173,9 @@ let package = Package(
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(platforms: [.linux]))]
         ),
 
+        // `sessionstore push`: a store's sessions sent to a server through the client's outbox and sync.
+        .target(name: "SessionPush", dependencies: ["EventLog", "EventRows", "Failures", "Ingest", "Migrations", "SessionLog", "SessionModel", "SessionStoreClient"]),
+
         .executableTarget(
             name: "sessionstore",
             dependencies: [
@@ -196,6 +199,8 @@ let package = Package(
                 "EventRows",
                 "TimeCoding",
                 .target(name: "SessionServer", condition: .when(traits: ["Server"])),
+                .target(name: "SessionPush", condition: .when(traits: ["Server"])),
+                .target(name: "SessionStoreClient", condition: .when(traits: ["Server"])),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),

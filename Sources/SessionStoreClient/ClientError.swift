@@ -52,6 +52,10 @@ extension ErrorCode where Domain == ClientError {
     public static let upgradeTimedOut = Self("upgrade timed out", .unavailable)
     /// The server sent a message the live protocol does not have (a binary one).
     public static let unexpectedMessage = Self("unexpected message", .unavailable)
+    /// The server could not be asked what it holds before time ran out.
+    public static let serverUnreachable = Self("server unreachable", .unavailable)
+    /// The server refused the token, and the token provider had no other.
+    public static let tokenRefused = Self("token refused", .key)
     /// The server's URL is not an http(s) URL.
     public static let invalidServerURL = Self("invalid server URL", .usage)
 }

@@ -26,7 +26,7 @@ public final class SessionStoreClient: Sendable {
     /// when asked again.
     public typealias TokenProvider = @Sendable (_ rejected: String?) async throws -> String
 
-    private let environment: SyncEnvironment
+    let environment: SyncEnvironment
     private let syncs = Mutex<[UUID: (sync: SessionSync, task: Task<Void, Never>)]>([:])
 
     /// Opens (or creates) the outbox and starts sending what it holds.

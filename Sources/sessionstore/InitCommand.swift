@@ -1,6 +1,7 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Ingest
 import Output
 import SessionLog
 import SessionModel
@@ -14,10 +15,18 @@ struct InitCommand: AsyncParsableCommand {
             bytes with mode 0600. The store gets a compression dictionary for session events, trained on \
             generated events (no one's data). Keep the key file safe and apart from the store: without it the store \
             cannot be read. Refuses to overwrite an existing store or key file.
+
+            --subject-key makes the store hash a person's id with another store's subject key (written by \
+            `sessionstore keys export-subject-key` there), so that sessions pushed to that store keep their \
+            subjects (`sessionstore push`).
             """
     )
 
     @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("subject-key"), help: ArgumentHelp(
+        "Hash subjects with this subject key file (from `keys export-subject-key` on the store this one will push to).", valueName: "path"))
+    var subjectKeyFile: String?
 
     func run() async throws {
         try await reportingFailures {
@@ -26,13 +35,14 @@ struct InitCommand: AsyncParsableCommand {
                 throw CommandFailure(.invalidData, "\(store) exists and is not empty; refusing to overwrite it")
             }
             let key = try storeOptions.keySource()
+            let subjectKey = try subjectKeyFile.map(SubjectKey.read(from:))
             var createdKeyFile: String?
             if case .keyFile(let path) = key {
                 try MasterKeyFile.create(at: path)
                 createdKeyFile = path
             }
             do {
-                let log = try EventLog.create(at: store, key: key, options: StoreOptions.eventLogOptions)
+                let log = try EventLog.create(at: store, key: key, subjectKey: subjectKey, options: StoreOptions.eventLogOptions)
                 try SessionDictionary.install(in: log)
                 try log.close()
             } catch {
@@ -40,6 +50,9 @@ struct InitCommand: AsyncParsableCommand {
                 throw error
             }
             Console.line("Created store \(store)")
+            if let subjectKey {
+                Console.line("It hashes subjects with the subject key \(IngestLine.subjectKeyID(of: subjectKey.hash)).")
+            }
             if let createdKeyFile {
                 Console.line("Created key file \(createdKeyFile) (mode 0600). Back it up and keep it away from the store.")
             } else {

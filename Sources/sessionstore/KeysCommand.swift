@@ -1,14 +1,42 @@
 import ArgumentParser
 import EventLog
 import Foundation
+import Ingest
 import Output
 
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "keys",
-        abstract: "Manage the store's master key.",
-        subcommands: [KeysRotateCommand.self]
+        abstract: "Manage the store's master key, and share its subject key.",
+        subcommands: [KeysRotateCommand.self, KeysExportSubjectKeyCommand.self]
     )
+}
+
+struct KeysExportSubjectKeyCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export-subject-key",
+        abstract: "Write the key this store hashes subjects with, for a store that will push to it.",
+        discussion: """
+            Writes the store's subject-hashing key (32 bytes) to a new file with mode 0600, and prints its id. \
+            `sessionstore init --subject-key FILE` then creates a store that hashes a person's id as this one does, \
+            so that `sessionstore push` from it keeps its sessions' subjects, and erasing the person here reaches \
+            them (docs/CLIENT.md, "Pushing a store"). Whoever holds the key can test guesses of user ids against \
+            subject hashes: give it only to stores kept as carefully as this one. Refuses to overwrite anything.
+            """
+    )
+
+    @OptionGroup var storeOptions: StoreOptions
+
+    @Option(name: .customLong("out"), help: ArgumentHelp("The new key file.", valueName: "path"))
+    var out: String
+
+    func run() async throws {
+        try await reportingFailures {
+            let log = try storeOptions.openLog()
+            try log.exportSubjectKey().write(to: out)
+            Console.line("Wrote the subject key \(IngestLine.subjectKeyID(of: log.identifierHash)) to \(out) (mode 0600).")
+        }
+    }
 }
 
 struct KeysRotateCommand: AsyncParsableCommand {

@@ -22,6 +22,8 @@ import TestSupport
         case records(_ command: String, arguments: @Sendable (Store) -> [String])
         /// Returns no session content, for the reason given.
         case noContent(_ why: String)
+        /// Returns session content to a server, which the row's test starts: that test checks the one record.
+        case recordsWithAServer(_ command: String, test: String)
     }
 
     static let table: [String: Access] = [
@@ -68,6 +70,8 @@ import TestSupport
         "verify": .noContent("checks the log; prints counts and hashes"),
         "migrate": .noContent("upgrades the store"),
         "copy": .noContent("copies sealed records to another store"),
+        "keys export-subject-key": .noContent("writes the subject-hashing key"),
+        "push": .recordsWithAServer("export push", test: "PushCommandTests.aPushedStoreEndsUpOnTheServerEventForEventWithItsAudioAndASecondPushSendsNothing"),
     ]
 
     /// Every command that runs (no command that only groups others), as its words after `sessionstore`.

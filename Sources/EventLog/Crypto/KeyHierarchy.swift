@@ -15,6 +15,7 @@ final class KeyHierarchy: Sendable {
         case keyCheck = 4
         case storeMetadata = 5
         case views = 6
+        case pushOutbox = 7
     }
 
     static let masterKeyBytes = 32
@@ -27,6 +28,7 @@ final class KeyHierarchy: Sendable {
     let subjectHashing: SecureBytes
     let views: SecureBytes
     let checkpointSigning: SecureBytes
+    let pushOutbox: SecureBytes
 
     init(master: SecureBytes, stable: (subjectHashing: SecureBytes, checkpointSigning: SecureBytes)? = nil) {
         precondition(master.count == Self.masterKeyBytes)
@@ -36,6 +38,7 @@ final class KeyHierarchy: Sendable {
         storeMetadata = Self.derive(.storeMetadata, from: master)
         subjectHashing = stable?.subjectHashing ?? Self.derive(.subjectHashing, from: master)
         views = Self.derive(.views, from: master)
+        pushOutbox = Self.derive(.pushOutbox, from: master)
         checkpointSigning = stable?.checkpointSigning ?? Self.derive(.checkpointSigning, from: master)
     }
 

@@ -33,6 +33,11 @@ public struct PassphraseCost: Hashable, Sendable {
 public enum MasterKeyFile {
     /// Writes 32 fresh random bytes to a new file with mode 0600; refuses to overwrite anything.
     public static func create(at path: String) throws {
+        try store(SecureBytes.random(count: KeyHierarchy.masterKeyBytes), at: path)
+    }
+
+    /// Writes `key` to a new file with mode 0600; refuses to overwrite anything.
+    static func store(_ key: SecureBytes, at path: String) throws {
         let descriptor = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
             let reason = errno == EEXIST ? "it exists already; refusing to overwrite a key" : String(cString: strerror(errno))
@@ -40,7 +45,6 @@ public enum MasterKeyFile {
                                 "cannot create key file \(path): \(reason)", path: path)
         }
         defer { close(descriptor) }
-        let key = SecureBytes.random(count: KeyHierarchy.masterKeyBytes)
         let written = key.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         guard written == KeyHierarchy.masterKeyBytes, fsync(descriptor) == 0 else {
             unlink(path)

@@ -82,23 +82,26 @@ public final class EventLog: Sendable {
     /// URL, in that database, which must not hold a store.
     ///
     /// With ``KeySource/keyFile(_:)`` the key file must exist already (see ``MasterKeyFile/create(at:)``);
-    /// with ``KeySource/passphrase(_:)`` a fresh salt is kept in the store.
-    public static func create(at directory: String, key: KeySource, options: EventLogOptions = EventLogOptions()) throws -> EventLog {
+    /// with ``KeySource/passphrase(_:)`` a fresh salt is kept in the store. Given `subjectKey` (another store's,
+    /// ``exportSubjectKey()``), the new store hashes subjects as that one does, so that sessions moved between them
+    /// keep their subjects (`sessionstore push`).
+    public static func create(at directory: String, key: KeySource, subjectKey: SubjectKey? = nil,
+                              options: EventLogOptions = EventLogOptions()) throws -> EventLog {
         do {
-            return try createStore(at: directory, key: key, options: options)
+            return try createStore(at: directory, key: key, subjectKey: subjectKey, options: options)
         } catch {
             throw EventLogError.storage(error)
         }
     }
 
-    private static func createStore(at location: String, key: KeySource, options: EventLogOptions) throws -> EventLog {
+    private static func createStore(at location: String, key: KeySource, subjectKey: SubjectKey?, options: EventLogOptions) throws -> EventLog {
         var masterFromFile: SecureBytes?
         if case .keyFile(let path) = key {
             try StoreOpening.refuseKeyInside(location, of: try StorageBackends.backend(for: location, among: options.backends), keyPath: path)
             masterFromFile = try MasterKeyFile.read(at: path)
         }
         let (environment, master) = try StoreEnvironment.create(location, options: options) { txn in
-            try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, options: options)
+            try StoreOpening.initialise(in: txn, keySource: key, masterFromFile: masterFromFile, subjectKey: subjectKey, options: options)
         }
         return try EventLog(directory: location, environment: environment, master: master, options: options)
     }

@@ -90,7 +90,7 @@ enum StoreOpening {
     }
 
     /// Writes the meta data of a new store and its audit key; returns the master key.
-    static func initialise(in txn: StoreTransaction, keySource: KeySource, masterFromFile: SecureBytes?,
+    static func initialise(in txn: StoreTransaction, keySource: KeySource, masterFromFile: SecureBytes?, subjectKey: SubjectKey?,
                            options: EventLogOptions) throws -> SecureBytes {
         let storeID = UUID().bytes
         let master: SecureBytes
@@ -111,6 +111,10 @@ enum StoreOpening {
             AEAD.sealBox($0, additionalData: keyCheckAdditionalData(storeID), key: hierarchy.keyCheck)
         }
         try txn.put(StoreLayout.meta, StoreLayout.keyCheckKey, check)
+        if let subjectKey {
+            let adopted = KeyHierarchy(master: master, stable: (subjectKey.bytes, hierarchy.checkpointSigning))
+            try txn.put(StoreLayout.meta, StoreLayout.stableKeysKey, adopted.wrappedStableKeys(storeID: storeID))
+        }
         _ = try KeyRing(hierarchy: hierarchy, storeID: storeID).createKey(KeyRing.auditKeyID, in: txn)
         try txn.put(StoreLayout.meta, StoreLayout.nextKeyIDKey, [UInt8](bigEndian: KeyRing.auditKeyID + 1))
         try StoreTotals().write(in: txn)

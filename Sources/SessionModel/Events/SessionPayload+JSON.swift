@@ -1,4 +1,5 @@
 import Foundation
+import HexCoding
 
 // Payloads to and from JSON: an ingest line's fields (docs/INGEST.md, docs/ingest.schema.json) and the
 // fields `events` prints for a stored event, which are the same names. Each event type's own codec file
@@ -69,8 +70,33 @@ extension SessionPayload {
 }
 
 extension JSONFields {
-    /// `subject`, a raw user id, as its keyed hash (`hashIdentifier`): the raw id is never kept.
+    /// `subject`, a raw user id, as its keyed hash (`hashIdentifier`): the raw id is never kept. Or, from a store that
+    /// hashes subjects with the same key (`sessionstore push`), `subject_hash` with `subject_key`, that key's id, which
+    /// must be this store's: a hash made under another key would name no one here.
     mutating func subject(_ hashIdentifier: (String) -> [UInt8]) -> SubjectHash? {
-        string("subject", maxBytes: 1024).flatMap { SubjectHash(bytes: hashIdentifier($0)) }
+        guard object["subject"] == nil, object["subject_hash"] != nil else {
+            return string("subject", maxBytes: 1024).flatMap { SubjectHash(bytes: hashIdentifier($0)) }
+        }
+        let hex = string("subject_hash", maxBytes: 64), keyID = string("subject_key", maxBytes: 64)
+        guard let hex, let keyID else { return nil }
+        guard let hash = SubjectHash(hex: hex.lowercased()) else {
+            problem("subject_hash", "must be 64 hex digits, a subject hash as `events` prints it")
+            return nil
+        }
+        let ours = SubjectKeyID.of(hashIdentifier)
+        guard keyID.lowercased() == ours else {
+            problem("subject_key", "is \(keyID), but this store hashes subjects with key \(ours); a hash made under another key names no one here "
+                    + "(create the sending store with `sessionstore init --subject-key`, docs/CLIENT.md)")
+            return nil
+        }
+        return hash
+    }
+}
+
+/// The id of a subject-hashing key: 16 hex digits that name the key without revealing it, the first 8 bytes of the
+/// keyed hash of the text `sessionstore subject key id` (docs/INGEST.md).
+package enum SubjectKeyID {
+    package static func of(_ hashIdentifier: (String) -> [UInt8]) -> String {
+        Hex.string(Array(hashIdentifier("sessionstore subject key id").prefix(8)))
     }
 }

@@ -36,6 +36,7 @@ struct Appender: Sendable {
         if report.appended > 0 { committed() }
         metrics.appendRequests.increment()
         metrics.appendedEvents.increment(by: Int64(report.appended))
+        metrics.duplicateEvents.increment(by: Int64(report.duplicates))
         return report
     }
 }

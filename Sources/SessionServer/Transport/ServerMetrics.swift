@@ -9,6 +9,8 @@ final class ServerMetrics: Sendable {
     let registry = PrometheusCollectorRegistry()
     /// Events appended (duplicates of a resend not counted).
     let appendedEvents: CoreMetrics.Counter
+    /// Events sent again that the store held already (a client's resend): stored once, counted here.
+    let duplicateEvents: CoreMetrics.Counter
     /// Append requests answered with positions.
     let appendRequests: CoreMetrics.Counter
     /// From a request's body being whole to its events being durable.
@@ -22,6 +24,7 @@ final class ServerMetrics: Sendable {
     init() {
         let factory = PrometheusMetricsFactory(registry: registry)
         appendedEvents = Counter(label: "sessionstore_appended_events_total", dimensions: [], factory: factory)
+        duplicateEvents = Counter(label: "sessionstore_duplicate_events_total", dimensions: [], factory: factory)
         appendRequests = Counter(label: "sessionstore_append_requests_total", dimensions: [], factory: factory)
         durableCommitLatency = Timer(label: "sessionstore_durable_commit_seconds", dimensions: [], preferredDisplayUnit: .seconds, factory: factory)
         rejectedRequests = Counter(label: "sessionstore_rejected_requests_total", dimensions: [], factory: factory)

@@ -268,6 +268,12 @@ package final class Outbox: Sendable {
         }
     }
 
+    /// The id of the newest event of `session` not yet acknowledged: where a tool that moves stored sessions goes on
+    /// after a kill (`sessionstore push`). Nil when the outbox holds none.
+    package func lastUnacknowledged(of session: UUID) -> UUID? {
+        state.withLock { $0.queues[session]?.unacknowledged.last?.id }
+    }
+
     /// The refusal that stopped `session`, if the server refused one of its events.
     package func refusal(of session: UUID) -> Refusal? {
         state.withLock { $0.queues[session]?.refusal }

@@ -150,11 +150,10 @@ final class SessionSync: Sendable {
         let hello = try await withDeadline(stallTimeout.withLock { $0 }, "the server did not say hello") {
             try await connection.receive()
         }
-        guard let hello, let fields = Self.object(hello) else { throw SyncFailure.protocolError("the server's first message is not its hello") }
-        if let last = (fields["last_event_id"] as? String).flatMap(UUID.init(uuidString:)) {
+        guard let hello = hello.flatMap(LiveHello.init) else { throw SyncFailure.protocolError("the server's first message is not its hello") }
+        if let last = hello.lastEventID {
             let released = try outbox.acknowledge(session, upTo: last)
-            let lastPosition = (fields["last_position"] as? NSNumber)?.uint64Value
-            try acknowledged(released, positions: released.map { $0.id == last ? lastPosition : nil }, duplicate: true, sentAt: ContinuousClock.now,
+            try acknowledged(released, positions: released.map { $0.id == last ? hello.lastPosition : nil }, duplicate: true, sentAt: ContinuousClock.now,
                              releasing: false)
         }
         environment.metrics.connections.increment()
