@@ -17,8 +17,7 @@ struct InitCommand: AsyncParsableCommand {
             cannot be read. Refuses to overwrite an existing store or key file.
 
             --subject-key makes the store hash a person's id with another store's subject key (written by \
-            `sessionstore keys export-subject-key` there), so that sessions pushed to that store keep their \
-            subjects (`sessionstore push`).
+            keys export-subject-key there), so that sessions pushed to that store keep their subjects (push).
             """
     )
 

@@ -18,8 +18,8 @@ struct KeysExportSubjectKeyCommand: AsyncParsableCommand {
         abstract: "Write the key this store hashes subjects with, for a store that will push to it.",
         discussion: """
             Writes the store's subject-hashing key (32 bytes) to a new file with mode 0600, and prints its id. \
-            `sessionstore init --subject-key FILE` then creates a store that hashes a person's id as this one does, \
-            so that `sessionstore push` from it keeps its sessions' subjects, and erasing the person here reaches \
+            init --subject-key FILE then creates a store that hashes a person's id as this one does, \
+            so that push from it keeps its sessions' subjects, and erasing the person here reaches \
             them (docs/CLIENT.md, "Pushing a store"). Whoever holds the key can test guesses of user ids against \
             subject hashes: give it only to stores kept as carefully as this one. Refuses to overwrite anything.
             """

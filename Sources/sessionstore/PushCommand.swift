@@ -23,8 +23,8 @@ struct PushCommand: AsyncParsableCommand {
             recorded-at times are its own. --all pushes every session that is not a run and not erased.
 
             Subjects go as this store's subject hashes, which the server takes only if it hashes subjects with the \
-            same key: create this store with `sessionstore init --subject-key FILE` from the server's \
-            `sessionstore keys export-subject-key`. Erasing the person on the server then reaches the pushed sessions.
+            same key: create this store with init --subject-key FILE, FILE written by keys export-subject-key on \
+            the server. Erasing the person on the server then reaches the pushed sessions.
 
             The token (scope ingest) is read from the environment variable --token-env names. The push is \
             recorded in this store's access log as an export (export push). Exits 0 once the server holds every \
