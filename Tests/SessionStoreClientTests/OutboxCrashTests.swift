@@ -15,18 +15,25 @@ import Testing
         let keyHex = key.bytes.map { String(format: "%02x", $0) }.joined()
         var generator = SeededGenerator(seed: 65)
         for round in 1...6 {
+            let reportedBefore = Self.size(of: acks)
             let writer = try ChildProcess(BuiltProducts.url("ClientCrashWriter"), [directory.path, keyHex, acks.path, "4"])
-            let delay = Int.random(in: 300...900, using: &generator)
-            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().asyncAfter(deadline: .now() + .milliseconds(delay)) {
-                    writer.kill()
-                    done.resume()
-                }
+            let delay = Int.random(in: 50...600, using: &generator)
+            // The kill lands a random time after the round's first append returned, however long a loaded machine
+            // takes to start the process and open the outbox.
+            let outcome = try await offThePool { () -> ChildProcess.Outcome in
+                let deadline = ContinuousClock.now + .seconds(120)
+                while Self.size(of: acks) == reportedBefore, writer.isRunning, ContinuousClock.now < deadline { usleep(5_000) }
+                usleep(useconds_t(delay * 1000))
+                writer.kill()
+                return writer.wait(limit: .seconds(10))
             }
-            let outcome = try await offThePool { writer.wait(limit: .seconds(10)) }
             try #require(outcome.signalled, "the writer exited by itself: \(outcome.stderr)")
             try check(directory: directory, key: key, acks: acks, round: round, threads: 4)
         }
+    }
+
+    private static func size(of file: URL) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: file.path))?[.size] as? Int) ?? 0
     }
 
     private func check(directory: URL, key: OutboxKey, acks: URL, round: Int, threads: Int) throws {
