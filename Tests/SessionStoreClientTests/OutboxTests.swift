@@ -34,6 +34,35 @@ func line(_ text: String) -> Data { Data("{\"text\":\"\(text)\"}".utf8) }
         #expect(reopened.depth.events == 50)
     }
 
+    /// A kill between creating a new segment and writing its header left a file the next open refused (the crash test
+    /// found it); a segment is now created under a `.partial` name and renamed once its header is synced.
+    @Test func aSegmentWhoseCreationAKillCutShortIsDeletedAndAppendsGoOn() throws {
+        let directory = outboxDirectory()
+        let session = UUID()
+        var ids: [UUID] = []
+        do {
+            let outbox = try Outbox(OutboxConfiguration(directory: directory, key: testKey, byteBudget: 1 << 20, segmentBytes: 4 << 10))
+            for index in 0..<40 {
+                ids.append(UUID())
+                try outbox.append(line: line("event \(index) " + String(repeating: "x", count: 200)), id: ids.last!, session: session)
+            }
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: directory.path).sorted()
+        #expect(names.count > 1 && names.allSatisfy { $0.hasSuffix(".outbox") }, "\(names)")
+        let next = (names.compactMap(OutboxSegment.number(ofFile:)).max() ?? 0) + 1
+        for (index, bytes) in [Data(), Data(repeating: 0x53, count: 11)].enumerated() {
+            let partial = directory.appendingPathComponent(OutboxSegment.fileName(next + UInt64(index)) + ".partial")
+            try bytes.write(to: partial)
+        }
+        let reopened = try Outbox(OutboxConfiguration(directory: directory, key: testKey, byteBudget: 1 << 20, segmentBytes: 4 << 10))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path).allSatisfy { !$0.hasSuffix(".partial") })
+        for index in 40..<60 {
+            ids.append(UUID())
+            try reopened.append(line: line("event \(index) " + String(repeating: "x", count: 200)), id: ids.last!, session: session)
+        }
+        #expect(reopened.pending(of: session, limit: 100).map(\.id) == ids)
+    }
+
     @Test func theFilesHoldNoLineInTheClear() throws {
         let directory = outboxDirectory()
         let outbox = try Outbox(OutboxConfiguration(directory: directory, key: testKey))

@@ -111,6 +111,9 @@ package final class Outbox: Sendable {
         do { names = try manager.contentsOfDirectory(atPath: directory.path) } catch {
             throw ClientError(.outboxIO, "cannot list the outbox directory \(directory.path)", underlying: error)
         }
+        for name in names where name.hasSuffix(OutboxSegment.partialSuffix) {
+            unlink(directory.appendingPathComponent(name).path)  // a segment whose creation a kill cut short: no record in it
+        }
         let numbers = names.compactMap(OutboxSegment.number(ofFile:)).sorted()
         var segments: [UInt64: OutboxSegment] = [:]
         var queues: [UUID: Queue] = [:]

@@ -46,11 +46,17 @@ final class OutboxSegment {
         return UInt64(hex, radix: 16)
     }
 
+    /// The suffix of a segment being created: its header is written and synced under this name, then it is renamed,
+    /// so that a kill mid-creation leaves no segment without its header (such a file is deleted on open).
+    static let partialSuffix = ".partial"
+
     /// A new, empty segment, synced with its directory entry before it is used.
     static func create(in directory: URL, number: UInt64, firstSequence: UInt64, key: OutboxKey) throws -> OutboxSegment {
         let url = directory.appendingPathComponent(fileName(number))
-        let descriptor = Glibc_open(url.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw ioError("create", url) }
+        let partial = directory.appendingPathComponent(fileName(number) + partialSuffix)
+        unlink(partial.path)
+        let descriptor = Glibc_open(partial.path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw ioError("create", partial) }
         var header = Data()
         header.append(magic)
         header.appendBigEndian(version)
@@ -65,6 +71,7 @@ final class OutboxSegment {
         let segment = OutboxSegment(number: number, firstSequence: firstSequence, url: url, descriptor: descriptor, size: 0)
         try segment.write(header, at: 0)
         try segment.sync()
+        guard rename(partial.path, url.path) == 0 else { throw ioError("rename \(partial.lastPathComponent) to", url) }
         try syncDirectory(directory)
         segment.size = header.count
         return segment
