@@ -1,13 +1,13 @@
 #!/usr/bin/env python3
 """Writes the ingest benchmark's NDJSON: SESSIONS sessions of LINES lines each (session.started,
 consent.granted, transcript.partial events of about 200 bytes, session.ended), deterministic.
-   make-ingest.py OUT.ndjson [SESSIONS=100] [LINES=1000]"""
+   make-ingest.py OUT.ndjson [SESSIONS=100] [LINES=1000] [SEED=7]"""
 import json, sys, uuid, random
 
 out = sys.argv[1]
 sessions = int(sys.argv[2]) if len(sys.argv) > 2 else 100
 lines = int(sys.argv[3]) if len(sys.argv) > 3 else 1000
-rng = random.Random(7)
+rng = random.Random(int(sys.argv[4]) if len(sys.argv) > 4 else 7)
 words = "please schedule a follow up visit for next tuesday and send the lab results to doctor patel".split()
 
 def at(ms):
