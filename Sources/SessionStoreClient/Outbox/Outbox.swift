@@ -209,8 +209,15 @@ package final class Outbox: Sendable {
     package func pending(of session: UUID, after sequence: UInt64? = nil, limit: Int) -> [Entry] {
         state.withLock { state in
             guard let queue = state.queues[session] else { return [] }
+            // Sequences rise along the queue: the first one after `sequence` is found by bisection, so that sending
+            // a long queue (after an outage, a push) costs the same per event as a short one.
+            var low = queue.head, high = queue.pending.count
+            while low < high {
+                let middle = (low + high) / 2
+                if queue.pending[middle].sequence > (sequence ?? 0) { high = middle } else { low = middle + 1 }
+            }
             var entries: [Entry] = []
-            for entry in queue.unacknowledged where entry.sequence > (sequence ?? 0) {
+            for entry in queue.pending[low...] {
                 if let refusal = queue.refusal, entry.sequence >= refusal.sequence { break }
                 entries.append(entry)
                 if entries.count == limit { break }

@@ -120,6 +120,8 @@ final class SessionSync: Sendable {
     private struct Flight {
         var sent: [(entry: Outbox.Entry, at: ContinuousClock.Instant)] = []
         var head = 0
+        /// Answers taken on this connection: the server numbers its answers from 1 (`seq`).
+        var answeredCount = 0
         var lastSent: UInt64?
         var lastActivity = ContinuousClock.now
 
@@ -129,6 +131,7 @@ final class SessionSync: Sendable {
             guard head < sent.count else { return nil }
             defer {
                 head += 1
+                answeredCount += 1
                 if head > 1024 { sent.removeFirst(head); head = 0 }
             }
             return sent[head]
@@ -201,7 +204,7 @@ final class SessionSync: Sendable {
             }
             guard let (entry, sentAt) = flight.withLock({ flight -> (Outbox.Entry, ContinuousClock.Instant)? in
                 flight.lastActivity = ContinuousClock.now
-                return flight.head + 1 == sequence ? flight.answered() : nil
+                return flight.answeredCount + 1 == sequence ? flight.answered() : nil
             }) else {
                 throw SyncFailure.protocolError("the server answered message \(sequence), which is not the next one sent")
             }
