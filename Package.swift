@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "Replay", targets: ["Replay"]),
         // For apps that record on the device (docs/CLIENT.md): no system C library, so an iOS app adds it with SwiftPM alone.
         .library(name: "SessionStoreClient", targets: ["SessionStoreClient"]),
+        // For an app's own tests (docs/CLIENT.md): the store's tolerant transcript matcher; Foundation only.
+        .library(name: "SessionStoreTesting", targets: ["SessionStoreTesting"]),
         .executable(name: "sessionstore", targets: ["sessionstore"]),
     ],
     traits: [
@@ -115,7 +117,7 @@ let package = Package(
         .target(
             name: "Replay",
             dependencies: ["Audio", "EventRows", "Exports", "Failures", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog",
-                           "Migrations",
+                           "Migrations", "SessionStoreTesting",
                            .product(name: "Subprocess", package: "swift-subprocess"),
                            // FilePath: Apple platforms take it from their System framework.
                            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux]))]
@@ -172,6 +174,10 @@ let package = Package(
                            .product(name: "HTTPTypes", package: "swift-http-types"),
                            .product(name: "HummingbirdWSClient", package: "hummingbird-websocket", condition: .when(platforms: [.linux]))]
         ),
+
+        // What an app's tests share with the store (issue 66): the tolerant transcript matcher `compare` and
+        // `replay --expect` judge with. Foundation only, so an iOS test target adds it with SwiftPM alone.
+        .target(name: "SessionStoreTesting"),
 
         // `sessionstore push`: a store's sessions sent to a server through the client's outbox and sync.
         .target(name: "SessionPush", dependencies: ["EventLog", "EventRows", "Failures", "Ingest", "Migrations", "SessionLog", "SessionModel", "SessionStoreClient"]),
@@ -233,7 +239,7 @@ let package = Package(
         ),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TimeCoding", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "Ingest", "SessionAudio", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "SessionStoreTesting", "Ingest", "SessionAudio", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Output", "Ingest", "SessionLog", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",
@@ -244,7 +250,7 @@ let package = Package(
             dependencies: ["Compliance", "Exports", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TimeCoding", "TestSupport"]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
-        .testTarget(name: "SessionStoreClientTests", dependencies: ["SessionStoreClient", "ClientCrashWriter", "ClientRecorder", "SessionServer", "Compliance", "EventLog", "SessionLog", "SessionModel", "TestSupport"]),
+        .testTarget(name: "SessionStoreClientTests", dependencies: ["SessionStoreClient", "SessionStoreTesting", "ClientCrashWriter", "ClientRecorder", "SessionServer", "Compliance", "EventLog", "SessionLog", "SessionModel", "TestSupport"]),
         .testTarget(name: "WebTokensTests", dependencies: ["WebTokens"]),
         .testTarget(
             name: "SessionStoreCLITests",

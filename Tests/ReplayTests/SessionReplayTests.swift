@@ -1,6 +1,7 @@
 import Audio
 import EventLog
 import Foundation
+import SessionStoreTesting
 import Ingest
 import Migrations
 @testable import Projections

@@ -1,4 +1,5 @@
 import Foundation
+import SessionStoreTesting
 import Replay
 import Testing
 

@@ -1,5 +1,6 @@
 import Audio
 import Foundation
+import SessionStoreTesting
 import Replay
 import SessionModel
 import Testing

@@ -14,6 +14,15 @@ import Testing
         #expect(reached.filter(\.isSystemLibrary).map(\.name) == [])
     }
 
+    /// An iOS UI-test target adds SessionStoreTesting with SwiftPM alone too (issue 66).
+    @Test func theTestingLibraryDependsOnNothingButFoundation() async throws {
+        let reached = try await offThePool {
+            var walk = ManifestWalk()
+            return try walk.targets(from: "SessionStoreTesting", in: ManifestWalk.root)
+        }
+        #expect(reached.map(\.name) == ["SessionStoreTesting"])
+    }
+
     @Test func theSameWalkFindsTheSystemLibrariesOfTheStoresEngine() async throws {
         let reached = try await offThePool {
             var walk = ManifestWalk()

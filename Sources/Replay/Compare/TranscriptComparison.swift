@@ -1,4 +1,5 @@
 import Foundation
+import SessionStoreTesting
 
 /// What a system under test produced (a run) against what the source session holds: the word error
 /// rate over the whole transcript with its counts, the alignment per source segment, key phrases, the
