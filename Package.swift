@@ -108,6 +108,7 @@ let package = Package(
         .target(
             name: "Exports",
             dependencies: ["Failures", "EventRows", "Output", "Projections", "SessionAudio", "SessionLog", "SessionModel", "Migrations", "EventLog", "Audio",
+                           "SessionStoreTesting",
                            .product(name: "ZIPFoundation", package: "ZIPFoundation")]
         ),
         // Consent audit, violation checks, retention, erasure by key destruction.
@@ -204,6 +205,7 @@ let package = Package(
                 "OutputRows",
                 "EventRows",
                 "TimeCoding",
+                "SessionStoreTesting",
                 .target(name: "SessionServer", condition: .when(traits: ["Server"])),
                 .target(name: "SessionPush", condition: .when(traits: ["Server"])),
                 .target(name: "SessionStoreClient", condition: .when(traits: ["Server"])),
@@ -254,7 +256,7 @@ let package = Package(
         .testTarget(name: "WebTokensTests", dependencies: ["WebTokens"]),
         .testTarget(
             name: "SessionStoreCLITests",
-            dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "SessionServer", "Audio", "Projections", "TimeCoding", "TestSupport"]
+            dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "SessionServer", "Audio", "Projections", "TimeCoding", "SessionStoreTesting", "TestSupport"]
         ),
         .testTarget(
             name: "SessionServerTests",

@@ -29,7 +29,7 @@ struct SessionStoreCommand: AsyncParsableCommand {
         subcommands: [DemoCommand.self, InitCommand.self, IngestCommand.self, RecordCommand.self, AudioCommand.self, ReplayCommand.self, DeriveCommand.self, CompareCommand.self, RunsCommand.self, ReportCommand.self, SessionsCommand.self, TranscriptCommand.self, ExportCommand.self, EventsCommand.self,
                       ConsentCommand.self, AuditCommand.self, RetentionCommand.self, HoldCommand.self, EraseCommand.self, CompactCommand.self,
                       AnchorCommand.self, ProveCommand.self, WitnessCommand.self, KeysCommand.self, TokensCommand.self, ServeCommand.self,
-                      ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self, CopyCommand.self, PushCommand.self]
+                      ProjectionsCommand.self, StatsCommand.self, VerifyCommand.self, MigrateCommand.self, CopyCommand.self, PushCommand.self, PackCommand.self]
     )
 
     static func main() async {

@@ -35,6 +35,7 @@ import TestSupport
         "compare": .records("compare") { ["compare", $0.session, $0.run] },
         "runs": .records("runs") { _ in ["runs"] },
         "export": .records("export vtt") { ["export", $0.session, "--format", "vtt", "--out", $0.path("e.vtt")] },
+        "pack": .records("export pack") { ["pack", $0.session, "--out", $0.path("pack")] },
         "demo": .noContent("its transcript and replay are the transcript and replay commands, each recorded as such"),
         "init": .noContent("creates a store"),
         "ingest": .noContent("appends; prints counts and positions"),
