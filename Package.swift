@@ -241,7 +241,7 @@ let package = Package(
         ),
         .testTarget(name: "OutputTests", dependencies: ["Output", "TimeCoding", "TestSupport"]),
         .testTarget(name: "AudioTests", dependencies: ["Audio", "TestSupport"]),
-        .testTarget(name: "ReplayTests", dependencies: ["Replay", "SessionStoreTesting", "Ingest", "SessionAudio", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
+        .testTarget(name: "ReplayTests", dependencies: ["Replay", "SessionStoreTesting", "Exports", "Ingest", "SessionAudio", "SessionLog", "Audio", "SessionModel", "Projections", "EventLog", "TestSupport"]),
         .testTarget(name: "ProjectionsTests", dependencies: ["Projections", "Output", "Ingest", "SessionLog", "SessionModel", "Migrations", "TestSupport"]),
         .testTarget(
             name: "MigrationsTests",

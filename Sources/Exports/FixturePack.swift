@@ -42,7 +42,7 @@ public enum FixturePack {
             let summary = try runner.session(session)
             let recording = FixtureExpectation.Recording(
                 file: "\(name).wav", id: audio.recording, sampleRate: Int(audio.format.sampleRate), channels: Int(audio.format.channels),
-                frames: audio.frames, durationMilliseconds: audio.frames * 1000 / max(Int(audio.format.sampleRate), 1))
+                frames: audio.frames, durationMilliseconds: audio.frames * 1000 / max(Int(audio.format.sampleRate), 1), chunkFrames: audio.chunkFrames)
             let segments = view.segments.map {
                 FixtureExpectation.Segment(id: $0.id, text: $0.currentText, startMilliseconds: Int($0.startMilliseconds),
                                            endMilliseconds: Int($0.endMilliseconds), speaker: $0.speaker)

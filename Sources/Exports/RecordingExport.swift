@@ -44,6 +44,8 @@ public enum RecordingExport {
         public var format: AudioFormat
         /// Sample frames in it.
         public var frames: Int
+        /// The frames of its first chunk as stored: the size of every chunk but perhaps the last.
+        public var chunkFrames: Int
     }
 
     /// A recording of `session`, as stored in `log`, as a WAV or FLAC file: the one `id` names, or the
@@ -55,8 +57,12 @@ public enum RecordingExport {
         let events = try log.readStream(SessionStreams.session(session), skippingErased: true) { try codec.decode($0) }
         let chosen = try recording(id, in: events, session: Hex.uuid(session))
         let (samples, format) = try samples(of: chosen, in: events, session: Hex.uuid(session))
+        let first = events.lazy.compactMap { event -> RecordingChunk? in
+            if case .recordingChunk(let chunk) = event.event.payload, chunk.recording == chosen.recording, chunk.index == 0 { chunk } else { nil }
+        }.first
+        let chunkFrames = try first.map { chunk in try chunk.frames.map(Int.init) ?? chunk.pcm().count / 2 / max(format.channels, 1) } ?? 0
         return EncodedFile(bytes: try AudioFile.encoded(samples, format: format, as: container), recording: chosen.recording,
-                           format: format, frames: samples.count / max(format.channels, 1))
+                           format: format, frames: samples.count / max(format.channels, 1), chunkFrames: chunkFrames)
     }
 
     /// Every recording of `events`, in the order they started.

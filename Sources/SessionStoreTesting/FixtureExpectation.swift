@@ -17,20 +17,24 @@ public struct FixtureExpectation: Codable, Sendable, Equatable {
         public var channels: Int
         public var frames: Int
         public var durationMilliseconds: Int
+        /// The frames of each chunk as the store recorded them (100 ms), the last perhaps fewer: ``PacedAudioSource``.
+        public var chunkFrames: Int
 
         enum CodingKeys: String, CodingKey {
             case file, id, channels, frames
             case sampleRate = "sample_rate"
             case durationMilliseconds = "duration_ms"
+            case chunkFrames = "chunk_frames"
         }
 
-        public init(file: String, id: String, sampleRate: Int, channels: Int, frames: Int, durationMilliseconds: Int) {
+        public init(file: String, id: String, sampleRate: Int, channels: Int, frames: Int, durationMilliseconds: Int, chunkFrames: Int) {
             self.file = file
             self.id = id
             self.sampleRate = sampleRate
             self.channels = channels
             self.frames = frames
             self.durationMilliseconds = durationMilliseconds
+            self.chunkFrames = chunkFrames
         }
     }
 
