@@ -252,7 +252,7 @@ let package = Package(
             dependencies: ["Compliance", "Exports", "Projections", "Ingest", "SessionLog", "SessionModel", "EventLog", "Output", "TimeCoding", "TestSupport"]
         ),
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
-        .testTarget(name: "SessionStoreClientTests", dependencies: ["SessionStoreClient", "SessionStoreTesting", "ClientCrashWriter", "ClientRecorder", "SessionServer", "Compliance", "EventLog", "SessionLog", "SessionModel", "TestSupport"]),
+        .testTarget(name: "SessionStoreClientTests", dependencies: ["SessionStoreClient", "ClientCrashWriter", "ClientRecorder", "SessionServer", "Compliance", "EventLog", "SessionLog", "SessionModel", "TestSupport"]),
         .testTarget(name: "WebTokensTests", dependencies: ["WebTokens"]),
         .testTarget(
             name: "SessionStoreCLITests",

@@ -33,7 +33,7 @@ package struct SessionPusher: Sendable {
         self.log = log
         self.client = client
         self.deadline = deadline
-        subjectKeyID = IngestLine.subjectKeyID(of: log.identifierHash)
+        subjectKeyID = SubjectKeyID.of(log.identifierHash)
     }
 
     /// Puts in the outbox every event of `session` after the last one the outbox or the server holds.

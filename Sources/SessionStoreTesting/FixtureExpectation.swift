@@ -110,18 +110,6 @@ public struct FixtureExpectation: Codable, Sendable, Equatable {
         self.labels = labels
     }
 
-    public init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: CodingKeys.self)
-        schemaVersion = try container.decode(Int.self, forKey: .schemaVersion)
-        session = try container.decode(UUID.self, forKey: .session)
-        recording = try container.decode(Recording.self, forKey: .recording)
-        transcript = try container.decode(String.self, forKey: .transcript)
-        segments = try container.decode([Segment].self, forKey: .segments)
-        keyPhrases = try container.decode([String].self, forKey: .keyPhrases)
-        tolerance = try container.decode(Tolerance.self, forKey: .tolerance)
-        labels = try container.decodeIfPresent([String: String].self, forKey: .labels) ?? [:]
-    }
-
     /// Ids are written in lower case, as everywhere in the store.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -145,13 +133,9 @@ public struct FixtureExpectation: Codable, Sendable, Equatable {
         return expectation
     }
 
-    /// The file's bytes: keys sorted, two-space indentation, so that the same session gives the same bytes.
+    /// The file's bytes: keys sorted, so that the same session gives the same bytes.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
+        try PackJSON.encoded(self)
     }
 
     /// Judges `transcript` as the store does: every key phrase in order, and within the word edits allowed.
@@ -175,5 +159,16 @@ public struct FixtureExpectation: Codable, Sendable, Equatable {
     /// The word edits a pack allows by default: a tenth of the transcript's words, rounded up, and at least one.
     public static func defaultMaxWordEdits(words: Int) -> Int {
         max(1, (words + 9) / 10)
+    }
+}
+
+/// How a pack's JSON files are written: keys sorted, indented, slashes as they are, a line end at the end.
+enum PackJSON {
+    static func encoded(_ value: some Encodable) throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
+        var data = try encoder.encode(value)
+        data.append(UInt8(ascii: "\n"))
+        return data
     }
 }

@@ -69,10 +69,6 @@ public struct FixturePackManifest: Codable, Sendable, Equatable {
 
     /// The file's bytes, as ``FixtureExpectation/encoded()`` makes them.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes]
-        var data = try encoder.encode(self)
-        data.append(UInt8(ascii: "\n"))
-        return data
+        try PackJSON.encoded(self)
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
 import EventLog
 import Foundation
-import Ingest
 import Output
 import SessionLog
 import SessionModel
@@ -50,7 +49,7 @@ struct InitCommand: AsyncParsableCommand {
             }
             Console.line("Created store \(store)")
             if let subjectKey {
-                Console.line("It hashes subjects with the subject key \(IngestLine.subjectKeyID(of: subjectKey.hash)).")
+                Console.line("It hashes subjects with the subject key \(SubjectKeyID.of(subjectKey.hash)).")
             }
             if let createdKeyFile {
                 Console.line("Created key file \(createdKeyFile) (mode 0600). Back it up and keep it away from the store.")

@@ -1,8 +1,8 @@
 import ArgumentParser
 import EventLog
 import Foundation
-import Ingest
 import Output
+import SessionModel
 
 struct KeysCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -34,7 +34,7 @@ struct KeysExportSubjectKeyCommand: AsyncParsableCommand {
         try await reportingFailures {
             let log = try storeOptions.openLog()
             try log.exportSubjectKey().write(to: out)
-            Console.line("Wrote the subject key \(IngestLine.subjectKeyID(of: log.identifierHash)) to \(out) (mode 0600).")
+            Console.line("Wrote the subject key \(SubjectKeyID.of(log.identifierHash)) to \(out) (mode 0600).")
         }
     }
 }

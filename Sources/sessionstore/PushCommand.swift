@@ -84,17 +84,22 @@ struct PushCommand: AsyncParsableCommand {
             }
             let deadline = ContinuousClock.now + .seconds(timeout)
             let pusher = SessionPusher(log: log, client: client, deadline: deadline)
-            defer { Task { await client.close() } }
-            let queued = try await access.open(log).read(.export(format: "push", subject: nil), of: ids) {
-                var queued: [SessionPusher.Queued] = [], failed: [(UUID, PushError)] = []
-                for id in ids {
-                    do { queued.append(try await pusher.queue(id)) } catch let error as PushError { failed.append((id, error)) }
+            let queued: [SessionPusher.Queued], failed: [(UUID, PushError)]
+            do {
+                (queued, failed) = try await access.open(log).read(.export(format: "push", subject: nil), of: ids) {
+                    var queued: [SessionPusher.Queued] = [], failed: [(UUID, PushError)] = []
+                    for id in ids {
+                        do { queued.append(try await pusher.queue(id)) } catch let error as PushError { failed.append((id, error)) }
+                    }
+                    try await drain(client, refused: refused, deadline: deadline)
+                    return (queued, failed)
                 }
-                try await drain(client, refused: refused, deadline: deadline)
-                return (queued, failed)
+            } catch {
+                await client.close()  // what is not acknowledged stays in the outbox for the next push
+                throw error
             }
             await client.close()
-            try report(queued.0, failed: queued.1, client: client, to: url)
+            try report(queued, failed: failed, client: client, to: url)
         }
     }
 

@@ -26,11 +26,6 @@ public enum IngestLine {
     public static func isIngestible(_ type: EventType) -> Bool {
         !IngestLineParser.storeWrittenTypes.contains(type)
     }
-
-    /// The id of the subject key that `hashIdentifier` hashes with, as an ingest line's `subject_key` names it.
-    public static func subjectKeyID(of hashIdentifier: (String) -> [UInt8]) -> String {
-        SubjectKeyID.of(hashIdentifier)
-    }
 }
 
 /// Collects what an ingest line holds: no nulls, none of the fields `events` adds for people (a chunk's `frames` and
