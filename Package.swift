@@ -254,6 +254,8 @@ let package = Package(
         .testTarget(name: "ReportsTests", dependencies: ["Reports"]),
         .testTarget(name: "SessionStoreClientTests", dependencies: ["SessionStoreClient", "ClientCrashWriter", "ClientRecorder", "SessionServer", "Compliance", "EventLog", "SessionLog", "SessionModel", "TestSupport"]),
         .testTarget(name: "WebTokensTests", dependencies: ["WebTokens"]),
+        // The example app test target of docs/APP-TESTING.md: what an app's UI-test target holds, compiled and run here.
+        .testTarget(name: "DictationAppExampleTests", dependencies: ["SessionStoreTesting"], path: "Examples/DictationAppTests"),
         .testTarget(
             name: "SessionStoreCLITests",
             dependencies: ["sessionstore", "EventLog", "SessionModel", "SessionLog", "SessionServer", "Audio", "Projections", "TimeCoding", "SessionStoreTesting", "TestSupport"]

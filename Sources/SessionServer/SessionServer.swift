@@ -77,6 +77,7 @@ package struct SessionServer: Sendable {
         ProofRoutes(log: log).add(to: v1)
         IntegrityRoutes(log: log).add(to: v1)
         RunRoutes(reader: reader).add(to: v1)
+        ReportedRunRoute(reader: reader, appender: appender).add(to: v1)
         WebConsole(reader: reader, authenticator: authenticator, secureCookies: configuration.tls != nil, state: consoleState).add(to: router)
         router.add(middleware: AllowedMethods(router.routes.map { ($0.path, $0.method) }))
         return router

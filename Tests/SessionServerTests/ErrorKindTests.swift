@@ -72,6 +72,7 @@ import TestSupport
 extension ErrorKindTests {
     /// The errors that do not reach people through the table, and why.
     static let outsideTheTable: [String: String] = [
+        "RunReportError": "SessionStoreTesting's, on an app's side of the wire: it hands an app's test the server's status and sentence",
         "WebTokenError": "every failure of a token is the same 401 (Problem.unauthenticated), so that a refusal tells nothing",
     ]
 
@@ -100,6 +101,7 @@ extension ErrorKindTests {
         "Appender.swift IngestFailure": "adds the refused lines to the problem (`problems`), beyond its kind's status",
         "ConsoleViews+Runs.swift LabelComparisonError": "the console shows why two labels cannot be compared as a notice on the page",
         "ConsoleViews.swift ComplianceError": "the console shows a legal hold's refusal of an erasure as a notice on the page",
+        "ReportedRunRoute.swift DecodingError": "Foundation's, of the request's own body: a 400 naming the field at fault, as the document says",
         "SessionServer+TLS.swift ServerSetupError": "adds the files it could not use to the sentence; the server does not start",
     ]
 

@@ -25,6 +25,7 @@ import Testing
         "GET /readyz": .noContent("whether the store answers"),
         "GET /metrics": .noContent("counters and timings"),
         "POST /v1/events": .noContent("appends; answers counts and positions"),
+        "POST /v1/sessions/{session}/runs": .noContent("stores an app's run of a session; answers its id and counts"),
         "GET /v1/events": .records("tail", request: "/v1/events?after=0"),
         "GET /v1/sessions": .noContent("the session list: ids, times, counts, statuses, subject hashes and labels"),
         "GET /v1/sessions/{session}": .noContent("one row of the session list"),

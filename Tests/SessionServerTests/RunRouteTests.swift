@@ -133,4 +133,79 @@ import Testing
             }
         }
     }
+
+    /// What an app reports of a fixture session (SessionStoreTesting's `RunReport`): stored once as a run with its label,
+    /// compared with the source as any run is, and refused in one sentence where it cannot be.
+    @Test func anAppsTranscriptIsStoredOnceAsARunAndComparedByItsLabel() async throws {
+        try await withServer { fixture in
+            try await Self.store(fixture.log)
+            let sources = try await fixture.test { client in
+                let listed = try await client.execute(uri: "/v1/sessions?runs=false", method: .get, headers: fixture.bearer(.read))
+                return try #require(listed.object["sessions"] as? [[String: Any]]).compactMap { $0["session"] as? String }
+            }
+            try #require(sources.count == 2)
+            let json = { (scope: TokenScope) -> HTTPFields in
+                var headers = fixture.bearer(scope)
+                headers[.contentType] = "application/json"
+                return headers
+            }
+            let ingest = json(.ingest)
+            try await fixture.test { client in
+                var receipts: [String] = []
+                for source in sources {
+                    let transcript = try await client.execute(uri: "/v1/sessions/\(source)/transcript", method: .get, headers: fixture.bearer(.read))
+                    let text = try #require(transcript.object["segments"] as? [[String: Any]]).compactMap { $0["text"] as? String }.joined(separator: " ")
+                    let run = UUID().uuidString
+                    let body = try JSONSerialization.data(withJSONObject: [
+                        "run": run, "label": "app 2.0", "system": "DictationUITests.testFixture",
+                        "started_at": "2026-02-01T10:00:00Z", "ended_at": "2026-02-01T10:00:30Z",
+                        "segments": [["text": text]],
+                    ])
+                    for attempt in 0..<2 {
+                        let sent = try await client.execute(uri: "/v1/sessions/\(source.prefix(8))/runs", method: .post, headers: ingest,
+                                                            body: ByteBuffer(bytes: body))
+                        #expect(sent.status == (attempt == 0 ? .created : .ok), "\(sent.text)")
+                        #expect(sent.object["run"] as? String == run.lowercased() && sent.object["source"] as? String == source)
+                        #expect(((sent.object["appended"] as? Int ?? 0) > 0) == (attempt == 0), "sent again, stored once: \(sent.text)")
+                    }
+                    receipts.append(run.lowercased())
+                }
+                // The app's label stands beside the recognisers': its runs repeat the sources word for word.
+                let runs = try await client.execute(uri: "/v1/runs", method: .get, headers: fixture.bearer(.read))
+                let labels = try #require(runs.object["labels"] as? [[String: Any]])
+                let app = try #require(labels.first { $0["label"] as? String == "app 2.0" }, "\(runs.text)")
+                #expect(app["sessions"] as? Int == 2 && app["word_error_rate"] as? Double == 0, "\(runs.text)")
+                let compared = try await client.execute(uri: "/v1/compare?baseline=v2&candidate=app%202.0", method: .get, headers: fixture.bearer(.read))
+                #expect(compared.status == .ok && (compared.object["difference"] as? Double ?? 0) < 0, "\(compared.text)")
+                let stored = try await client.execute(uri: "/v1/sessions/\(receipts[0])", method: .get, headers: fixture.bearer(.read))
+                #expect(stored.object["run_of"] as? String == sources[0], "\(stored.text)")
+
+                let valid: [String: Any] = ["run": UUID().uuidString, "label": "app", "segments": [["text": "hello"]],
+                                            "started_at": "2026-02-01T10:00:00+01:00", "ended_at": "2026-02-01T10:00:00Z"]
+                let refusals: [(String, [String: Any]?, String, HTTPResponse.Status, String)] = [
+                    (sources[0], valid.merging(["segments": []]) { $1 }, "ingest", .badRequest, "segments holds no segment"),
+                    (sources[0], valid.merging(["run": "x"]) { $1 }, "ingest", .badRequest, "is not a UUID"),
+                    (sources[0], valid.merging(["segments": [["text": "a", "start_ms": 5]]]) { $1 }, "ingest", .badRequest,
+                     "segments[0] gives one of start_ms and end_ms"),
+                    (sources[0], valid.filter { $0.key != "label" }, "ingest", .badRequest, "the body is not a run report (docs/APP-TESTING.md): label is missing"),
+                    (sources[0], nil, "ingest", .badRequest, "it is not JSON"),
+                    (receipts[0], valid, "ingest", .unprocessableContent, "is a run; report a run of the session it replayed"),
+                    ("0badc0de", valid, "ingest", .notFound, "no session whose id begins 0badc0de"),
+                    (sources[0], valid, "read", .forbidden, "scope"),
+                    (sources[0], valid.merging(["ended_at": "2026-02-01T08:00:00Z"]) { $1 }, "ingest", .badRequest, "ended_at is before started_at"),
+                ]
+                for (session, document, scope, status, sentence) in refusals {
+                    let body = try document.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data("{not json".utf8)
+                    let headers = json(scope == "read" ? .read : .ingest)
+                    let refused = try await client.execute(uri: "/v1/sessions/\(session)/runs", method: .post, headers: headers, body: ByteBuffer(bytes: body))
+                    #expect(refused.status == status && refused.text.contains(sentence), "\(session) \(scope): \(refused.text)")
+                }
+                let after = try await client.execute(uri: "/v1/runs", method: .get, headers: fixture.bearer(.read))
+                let afterLabels = try #require(after.object["labels"] as? [[String: Any]])
+                #expect(Set(afterLabels.compactMap { $0["label"] as? String }) == ["v1", "v2", "app 2.0"], "nothing refused was stored: \(after.text)")
+                #expect(afterLabels.first { $0["label"] as? String == "app 2.0" }?["commit_latency_p50_ms"] is NSNull,
+                        "an app's commits carry no time, so no latency: \(after.text)")
+            }
+        }
+    }
 }

@@ -137,6 +137,7 @@ public struct TranscriptComparison: Sendable {
             guard let word = lastAligned[index] else { continue }
             let sourceSegment = source.segments[index], runSegment = run.segments[hypothesis[word].segment]
             results[index].runSegment = runSegment.id
+            guard run.commitTimesMeasured else { continue }
             results[index].commitDriftMilliseconds = runSegment.committedAt - sourceSegment.committedAt
             if let audioEnd = source.clockTime(ofRecordingMilliseconds: sourceSegment.endMilliseconds) {
                 results[index].commitLatencyMilliseconds = runSegment.committedAt - audioEnd

@@ -31,6 +31,9 @@ public struct TranscriptTimeline: Sendable {
     public private(set) var recordingStartedAt: Int64?
     /// When the session's first event happened.
     public private(set) var firstEventAt: Int64?
+    /// Whether its commits' times are when they were made: false for a run an app reported (``ReportedRun``), whose
+    /// commits carry no time of their own, so no latency is measured from them.
+    public private(set) var commitTimesMeasured = true
 
     private var firstPartials: [String: Int64] = [:]
     private var committedIndex: [String: Int] = [:]
@@ -71,6 +74,8 @@ public struct TranscriptTimeline: Sendable {
             segments.append(Segment(id: commit.segment, text: commit.text, startMilliseconds: commit.startMilliseconds,
                                     endMilliseconds: commit.endMilliseconds, committedAt: event.occurredAt,
                                     firstPartialAt: firstPartials[commit.segment], speaker: commit.speaker))
+        case .replayRun(let run):
+            if run.speed == ReportedRun.speed { commitTimesMeasured = false }
         case .transcriptCorrected(let correction):
             if let index = committedIndex[correction.segment] { segments[index].text = correction.text }
         default:

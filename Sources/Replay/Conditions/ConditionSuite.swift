@@ -35,7 +35,9 @@ public enum ConditionSuite {
     public struct Derived: Sendable {
         public var source: UUID
         public var session: UUID
-        public var condition: Condition
+        /// Its whole condition, as its `condition` label says (a session derived from a derived one went
+        /// through the source's condition too; a long session's is `long:…`).
+        public var condition: String
         public var labels: [String: String]
         /// Its audio, in milliseconds.
         public var audioMilliseconds: Int
@@ -91,7 +93,7 @@ public enum ConditionSuite {
                 throw ConditionError(.unusableSource, "session \(Hex.uuid(source.session)) under \(condition): \(error.message)", underlying: error)
             }
             let report = try await SessionIngest(log: log).ingest(events: events)
-            let one = Derived(source: source.session, session: recorder.session, condition: condition, labels: labels,
+            let one = Derived(source: source.session, session: recorder.session, condition: labels["condition"] ?? condition.description, labels: labels,
                               audioMilliseconds: recorder.audioMilliseconds, appended: report.appended, duplicates: report.duplicates)
             progress(one)
             derived.append(one)

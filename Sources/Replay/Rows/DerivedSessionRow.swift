@@ -13,8 +13,7 @@ public struct DerivedSessionRow: OutputRow {
     public func write(to fields: inout Fields) {
         fields.field("session", id: derived.session)
         fields.field("source", id: derived.source)
-        // Its whole condition: a session derived from a derived one went through the source's condition too.
-        fields.field("condition", derived.labels["condition"] ?? derived.condition.description)
+        fields.field("condition", derived.condition)
         fields.field("speaker", derived.labels["speaker"])
         fields.field("audio_ms", derived.audioMilliseconds)
         fields.field("appended", derived.appended)

@@ -1,6 +1,7 @@
 import EventLog
 import Foundation
 import Ingest
+import Replay
 
 /// Appends what a request or a live message carries, as `ingest` does (all or nothing, durable on
 /// return, each event's position reported), through the bounded append queue, counting it in the
@@ -18,11 +19,24 @@ struct Appender: Sendable {
         var ingest = SessionIngest(log: log)
         ingest.recordsPositions = true
         ingest.session = session
+        return try await appending {
+            if case .bytes(let data) = source { try await ingest.ingestConcurrently(data) } else { try await ingest.ingest(source) }
+        }
+    }
+
+    /// Stores a run an app reported (`POST /v1/sessions/{id}/runs`).
+    func store(_ run: ReportedRun) async throws -> IngestReport {
+        let log = self.log
+        return try await appending { try await run.store(in: log) }
+    }
+
+    /// Runs `append` in its place in the queue, timing it; a refusal of ingest as the `invalid-events` problem.
+    private func appending(_ append: () async throws -> IngestReport) async throws -> IngestReport {
         let report: IngestReport
         do {
             report = try await gate.withPlace {
                 let started = ContinuousClock.now
-                let report = if case .bytes(let data) = source { try await ingest.ingestConcurrently(data) } else { try await ingest.ingest(source) }
+                let report = try await append()
                 let elapsed = (ContinuousClock.now - started).components
                 metrics.durableCommitLatency.recordNanoseconds(elapsed.seconds * 1_000_000_000 + elapsed.attoseconds / 1_000_000_000)
                 return report

@@ -1,0 +1,123 @@
+import EventLog
+import Foundation
+import Ingest
+import Migrations
+import SessionLog
+import SessionModel
+
+/// A run an app reports of a stored session: what the app transcribed when its own test fed it the
+/// session's audio (a fixture pack's recording, docs/APP-TESTING.md). Stored as `replay --drive`
+/// stores a run (the source's subject and locale, a `replay.run` record with the label, the transcript,
+/// the end), so the Runs page and `compare --baseline --candidate` judge app versions as they judge
+/// recognisers. The run's id is the app's: sending the same report again stores nothing twice.
+public struct ReportedRun: Sendable {
+    /// One committed segment of the app's transcript; times in the recording when the app knows them.
+    public struct Segment: Sendable, Equatable {
+        public var text: String
+        public var speaker: String?
+        public var startMilliseconds: UInt64?
+        public var endMilliseconds: UInt64?
+
+        public init(text: String, speaker: String? = nil, startMilliseconds: UInt64? = nil, endMilliseconds: UInt64? = nil) {
+            self.text = text
+            self.speaker = speaker
+            self.startMilliseconds = startMilliseconds
+            self.endMilliseconds = endMilliseconds
+        }
+    }
+
+    public var run: UUID
+    public var source: UUID
+    /// The app's version, as the Runs page and `compare` name it.
+    public var label: String
+    /// What produced it, such as the test's name; kept as the run record's command.
+    public var system: String
+    public var segments: [Segment]
+    /// Wall clock, milliseconds since 1970, when the app's test started and ended.
+    public var startedAt: Int64
+    public var endedAt: Int64
+
+    public init(run: UUID, source: UUID, label: String, system: String, segments: [Segment], startedAt: Int64, endedAt: Int64) {
+        self.run = run
+        self.source = source
+        self.label = label
+        self.system = system
+        self.segments = segments
+        self.startedAt = startedAt
+        self.endedAt = endedAt
+    }
+
+    /// The run record's speed: it marks a reported run, whose commits carry no time of their own.
+    public static let speed = "app"
+
+    /// The longest label and system name, in Unicode scalars (JSON Schema's `maxLength`).
+    public static let maximumNameLength = 256
+    /// The latest a segment may end in the recording: 2³² − 1 ms, about 49 days.
+    public static let maximumMilliseconds = UInt64(UInt32.max)
+
+    /// Why this report cannot be stored as it is, naming the field, or nil.
+    public var problem: String? {
+        for (name, value) in [("label", label), ("system", system)] where value.isEmpty || value.unicodeScalars.count > Self.maximumNameLength {
+            return "\(name) must be 1 to \(Self.maximumNameLength) characters"
+        }
+        if segments.isEmpty { return "segments holds no segment: send the app's transcript, one segment at least" }
+        for (index, segment) in segments.enumerated() {
+            if segment.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "segments[\(index)].text is empty" }
+            if (segment.startMilliseconds == nil) != (segment.endMilliseconds == nil) {
+                return "segments[\(index)] gives one of start_ms and end_ms; give both or neither"
+            }
+            if let start = segment.startMilliseconds, let end = segment.endMilliseconds {
+                if end < start { return "segments[\(index)] ends (end_ms \(end)) before it starts (start_ms \(start))" }
+                if end > Self.maximumMilliseconds { return "segments[\(index)].end_ms \(end) is past \(Self.maximumMilliseconds) ms" }
+            }
+        }
+        if endedAt < startedAt { return "ended_at is before started_at" }
+        return nil
+    }
+
+    /// Stores the run in `log`.
+    /// - Throws: ``ReplayDriveError/sourceUnusable(_:)`` when the source is not a session that can be
+    ///   run (no `session.started` left, or itself a run); ingest's errors (an id the store holds for
+    ///   another event, say); the store's.
+    public func store(in log: EventLog) async throws -> IngestReport {
+        let started = try Self.started(of: source, in: log)
+        return try await SessionIngest(log: log).ingest(events: events(sourceStarted: started))
+    }
+
+    /// The run as a session: started with the source's subject and locale at the source's start, the
+    /// `replay.run` record, a commit per segment (untimed ones at 0, in order), ended.
+    func events(sourceStarted: (occurredAt: Int64, payload: SessionStarted)) -> [SessionEvent] {
+        var started = sourceStarted.payload
+        started.device = "app"
+        started.appVersion = label
+        started.source = .replay
+        let record = ReplayRun(source: source, command: system, label: label, speed: Self.speed, startedAt: startedAt, endedAt: endedAt)
+        let at = sourceStarted.occurredAt
+        var events = [SessionEvent(id: ReplayDriveResult.eventID(run: run, index: -1), session: run, occurredAt: at, payload: .sessionStarted(started)),
+                      SessionEvent(id: ReplayDriveResult.eventID(run: run, index: -2), session: run, occurredAt: at, payload: .replayRun(record))]
+        for (index, segment) in segments.enumerated() {
+            let commit = TranscriptCommitted(segment: "app-\(index + 1)", text: segment.text, startMilliseconds: segment.startMilliseconds ?? 0,
+                                             endMilliseconds: segment.endMilliseconds ?? 0, speaker: segment.speaker)
+            events.append(SessionEvent(id: ReplayDriveResult.eventID(run: run, index: index), session: run,
+                                       occurredAt: at + Int64(segment.endMilliseconds ?? 0), payload: .transcriptCommitted(commit)))
+        }
+        let end = max(at, events.map(\.occurredAt).max() ?? at)
+        events.append(SessionEvent(id: ReplayDriveResult.eventID(run: run, index: -3), session: run, occurredAt: end,
+                                   payload: .sessionEnded(SessionEnded(reason: "app run reported"))))
+        return events
+    }
+
+    /// The source's `session.started`, and when it happened.
+    static func started(of source: UUID, in log: EventLog) throws -> (occurredAt: Int64, payload: SessionStarted) {
+        let name = source.uuidString.lowercased()
+        let codec = SessionMigrations.codec
+        let first = try log.readStream(SessionStreams.session(source), maxCount: 2).map { try codec.decode($0).event }
+        if first.contains(where: { if case .replayRun = $0.payload { true } else { false } }) {
+            throw ReplayDriveError.sourceUnusable("session \(name) is a run; report a run of the session it replayed")
+        }
+        guard let event = first.first, case .sessionStarted(let started) = event.payload else {
+            throw ReplayDriveError.sourceUnusable("session \(name) has no session.started left (erased or purged), so a run of it has no subject")
+        }
+        return (event.occurredAt, started)
+    }
+}

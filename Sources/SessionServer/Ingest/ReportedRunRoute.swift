@@ -1,0 +1,118 @@
+import Foundation
+import Hummingbird
+import Output
+import Replay
+import SessionLog
+import TimeCoding
+
+/// `POST /v1/sessions/{id}/runs`: an app's transcript of a stored session, stored as a run of it with the
+/// app's label (docs/APP-TESTING.md), so that the Runs page and `compare` judge app versions. Scope ingest;
+/// a token limited to subjects reports runs of their sessions only. The run's id is the client's (`run`),
+/// so a report sent again stores nothing twice: 201 when stored now, 200 when stored already.
+struct ReportedRunRoute {
+    let reader: StoreReader
+    let appender: Appender
+
+    /// A report's largest body: a transcript, not audio.
+    static let maximumBodyBytes = 4 << 20
+
+    func add(to router: RouterGroup<ServerContext>) {
+        router.post("sessions/:session/runs") { request, context in
+            let token = try context.require(.ingest)
+            let name = try context.parameters.require("session", as: SessionName.self)
+            let list = try await reader.sessionList()
+            let source = try SessionLookup.resolve(name, in: reader.log) { list.row(of: $0).map { token.mayRead(sessionOf: $0.subject) } ?? false }
+            guard let row = list.row(of: source), token.mayRead(sessionOf: row.subject) else {
+                throw Problem.notFound("the store has no session \(source.uuidString.lowercased()) that this token may report a run of")
+            }
+            let body = try await request.body.collect(upTo: Self.maximumBodyBytes)
+            let run = try Self.report(Data(buffer: body), of: source)
+            let report = try await appender.store(run)
+            let answer = ReportedRunAnswer(run: run.run, source: source, label: run.label, appended: report.appended, duplicates: report.duplicates)
+            return Response.json(answer.json, status: report.appended > 0 ? .created : .ok)
+        }
+    }
+
+    /// The body as a run of `source`; a 400 naming the field at fault.
+    static func report(_ body: Data, of source: UUID) throws -> ReportedRun {
+        let document: ReportedRunBody
+        do {
+            document = try JSONDecoder().decode(ReportedRunBody.self, from: body)
+        } catch let error as DecodingError {
+            throw Problem.badRequest("the body is not a run report (docs/APP-TESTING.md): \(Self.describe(error))")
+        }
+        guard let run = UUID(uuidString: document.run) else { throw Problem.badRequest("run \"\(document.run)\" is not a UUID") }
+        let started = try Self.time(document.startedAt, "started_at")
+        let ended = try Self.time(document.endedAt, "ended_at")
+        let reported = ReportedRun(run: run, source: source, label: document.label, system: document.system ?? "app", segments: document.segments.map {
+            ReportedRun.Segment(text: $0.text, speaker: $0.speaker, startMilliseconds: $0.startMilliseconds, endMilliseconds: $0.endMilliseconds)
+        }, startedAt: started, endedAt: ended)
+        if let problem = reported.problem { throw Problem.badRequest(problem) }
+        return reported
+    }
+
+    private static func time(_ text: String, _ field: String) throws -> Int64 {
+        guard let milliseconds = RFC3339.milliseconds(text, anyOffset: true) else { throw Problem.badRequest("\(field) \"\(text)\" is not an RFC 3339 time") }
+        return milliseconds
+    }
+
+    private static func describe(_ error: DecodingError) -> String {
+        switch error {
+        case .keyNotFound(let key, let context): "\(path(context.codingPath + [key])) is missing"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context): "\(path(context.codingPath)) is not \(context.debugDescription.lowercased())"
+        case .dataCorrupted(let context): context.codingPath.isEmpty ? "it is not JSON" : "\(path(context.codingPath)) is not valid"
+        @unknown default: "it is not valid"
+        }
+    }
+
+    private static func path(_ keys: [any CodingKey]) -> String {
+        keys.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined().trimmingPrefix(".").description
+    }
+}
+
+/// The body of `POST /v1/sessions/{id}/runs`, as docs/openapi.yaml's `RunReport` says.
+private struct ReportedRunBody: Decodable {
+    struct Segment: Decodable {
+        var text: String
+        var speaker: String?
+        var startMilliseconds: UInt64?
+        var endMilliseconds: UInt64?
+
+        enum CodingKeys: String, CodingKey {
+            case text, speaker
+            case startMilliseconds = "start_ms"
+            case endMilliseconds = "end_ms"
+        }
+    }
+
+    var run: String
+    var label: String
+    var system: String?
+    var startedAt: String
+    var endedAt: String
+    var segments: [Segment]
+
+    enum CodingKeys: String, CodingKey {
+        case run, label, system, segments
+        case startedAt = "started_at"
+        case endedAt = "ended_at"
+    }
+}
+
+/// `{"run", "source", "label", "appended", "duplicates"}`.
+private struct ReportedRunAnswer: OutputRow {
+    static let columns = ["run", "source", "label", "appended", "duplicates"]
+    var run: UUID
+    var source: UUID
+    var label: String
+    var appended: Int
+    var duplicates: Int
+
+    func write(to fields: inout Fields) {
+        fields.field("run", id: run)
+        fields.field("source", id: source)
+        fields.field("label", label)
+        fields.field("appended", appended)
+        fields.field("duplicates", duplicates)
+    }
+}
