@@ -6,7 +6,7 @@ import XCTest
 /// its fixture audio mode and reads the transcript it shows; elsewhere, with no app to launch, it checks the pack and
 /// feeds each recording through `PacedAudioSource` as the app's recognizer would take it. Either way each transcript
 /// is judged as the store's `compare` judges, and sent back as a run of its session when a server is named.
-final class DictationFixtureTests: XCTestCase {
+public final class DictationFixtureTests: XCTestCase {
     /// Environment: SESSIONSTORE_FIXTURE_PACK (the pack, where it is not bundled), SESSIONSTORE_URL and
     /// SESSIONSTORE_TOKEN (a token of scope ingest: send each transcript back), SESSIONSTORE_APP_VERSION (the run's label).
     static let environment = ProcessInfo.processInfo.environment
@@ -80,3 +80,12 @@ final class DictationFixtureTests: XCTestCase {
     }
     #endif
 }
+
+#if !canImport(ObjectiveC)
+extension DictationFixtureTests {
+    /// The cases, for XCTest where it cannot find them itself (Linux, built without an index store: Tests/XCTMain.swift).
+    public static var allTests: [(String, (DictationFixtureTests) -> () throws -> Void)] { [
+        ("testEveryFixtureIsTranscribedWithinItsTolerance", asyncTest(testEveryFixtureIsTranscribedWithinItsTolerance)),
+    ] }
+}
+#endif

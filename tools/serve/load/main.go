@@ -3,15 +3,17 @@
 // library only: a client nobody here wrote the HTTP stack of.
 //
 //	load run    -url URL -token INGEST -read-token READ [-writers 64] [-readers 16] [-duration 60s] [-batch 1] [-live] [-acked FILE]
-//	            [-read-path /v1/sessions?limit=50]
+//	            [-read-path /v1/sessions?limit=50] [-interval 0] [-pad 0]
 //	load verify -url URL -read-token READ -acked FILE
 //
 // run: each writer starts a session of its own and appends transcript.committed events, -batch per
 // request, each with a fresh id; a request that fails is sent again, byte for byte, until it is
 // answered (a resend is idempotent). With -live each writer sends its events through the session's live
-// WebSocket instead, one event per message, each awaited before the next. Readers page the session list (or GET -read-path). At the end
+// WebSocket instead, one event per message, each awaited before the next; with -interval each writer starts an event
+// no sooner than that after the one before (an app recording 100 ms chunks: -interval 100ms), and -pad adds that many
+// bytes to each event's text (a chunk's line is about 4.3 KB). Readers page the session list (or GET -read-path). At the end
 // it prints one JSON object: events and requests acknowledged, events per second, p50/p99 latency of
-// an acknowledgement, reads per second and p50/p99 latency of a read. With -writers 0
+// an acknowledgement (and p95), reads per second and p50/p99 latency of a read. With -writers 0
 // the readers read alone for -duration (the idle baseline). With -acked it appends each acknowledged event
 // (id, position) to FILE as it is acknowledged, so that a test may kill the server mid-load and verify
 // afterwards.
@@ -79,10 +81,10 @@ func post(client *http.Client, url, token string, body []byte) (answer, int, err
 }
 
 // committed is the ingest line of writer w's segment-th committed transcript segment.
-func committed(session, id string, segment, w int) string {
+func committed(session, id string, segment, w, pad int) string {
 	ms := segment * 10
-	return fmt.Sprintf(`{"type":"transcript.committed","session":"%s","id":"%s","at":"2026-11-26T10:%02d:%02d.%03dZ","segment":"s%d","text":"word %d of writer %d","start_ms":%d,"end_ms":%d}`+"\n",
-		session, id, ms/60000%60, ms/1000%60, ms%1000, segment, segment, w, ms, ms+5)
+	return fmt.Sprintf(`{"type":"transcript.committed","session":"%s","id":"%s","at":"2026-11-26T10:%02d:%02d.%03dZ","segment":"s%d","text":"word %d of writer %d%s","start_ms":%d,"end_ms":%d}`+"\n",
+		session, id, ms/60000%60, ms/1000%60, ms%1000, segment, segment, w, strings.Repeat(" x", pad/2), ms, ms+5)
 }
 
 func run(args []string) {
@@ -98,6 +100,8 @@ func run(args []string) {
 	ackedPath := flags.String("acked", "", "append each acknowledged event here")
 	live := flags.Bool("live", false, "write through each session's live WebSocket, one event per message")
 	readPath := flags.String("read-path", "/v1/sessions?limit=50", "what each reader GETs")
+	interval := flags.Duration("interval", 0, "with -live, the least time from one event's start to the next's")
+	pad := flags.Int("pad", 0, "bytes added to each event's text")
 	flags.Parse(args)
 	if *live && *batch != 1 {
 		fmt.Fprintln(os.Stderr, "-live sends one event per message: -batch must be 1")
@@ -168,7 +172,8 @@ func run(args []string) {
 					}
 					segment++
 					ids[0] = uuid4()
-					line = committed(session, ids[0], segment, w)
+					line = committed(session, ids[0], segment, w, *pad)
+					time.Sleep(time.Until(started.Add(*interval)))
 				}
 			}
 			for {
@@ -198,7 +203,7 @@ func run(args []string) {
 					segment++
 					id := uuid4()
 					ids = append(ids, id)
-					body.WriteString(committed(session, id, segment, w))
+					body.WriteString(committed(session, id, segment, w, *pad))
 				}
 				pending = body.Bytes()
 			}
@@ -259,7 +264,7 @@ func run(args []string) {
 	report, _ := json.Marshal(map[string]interface{}{
 		"writers": *writers, "readers": *readers, "batch": *batch, "seconds": elapsed.Seconds(),
 		"events": events, "requests": requests, "events_per_second": float64(events) / elapsed.Seconds(),
-		"p50_ms": appendPercentile(0.50), "p99_ms": appendPercentile(0.99), "reads": reads,
+		"p50_ms": appendPercentile(0.50), "p95_ms": appendPercentile(0.95), "p99_ms": appendPercentile(0.99), "reads": reads,
 		"read_p50_ms": readPercentile(0.50), "read_p99_ms": readPercentile(0.99),
 		"reads_per_second": float64(reads) / elapsed.Seconds(), "failures": failures, "resends": resends,
 	})
