@@ -11,18 +11,15 @@ import SessionModel
 /// the end), so the Runs page and `compare --baseline --candidate` judge app versions as they judge
 /// recognisers. The run's id is the app's: sending the same report again stores nothing twice.
 public struct ReportedRun: Sendable {
-    /// One committed segment of the app's transcript; times in the recording when the app knows them.
+    /// One committed segment of the app's transcript, in order. Untimed: an app's test knows what it showed, not
+    /// where in the recording each segment lies, so commits are stored at 0 ms in the recording and compared by words.
     public struct Segment: Sendable, Equatable {
         public var text: String
         public var speaker: String?
-        public var startMilliseconds: UInt64?
-        public var endMilliseconds: UInt64?
 
-        public init(text: String, speaker: String? = nil, startMilliseconds: UInt64? = nil, endMilliseconds: UInt64? = nil) {
+        public init(text: String, speaker: String? = nil) {
             self.text = text
             self.speaker = speaker
-            self.startMilliseconds = startMilliseconds
-            self.endMilliseconds = endMilliseconds
         }
     }
 
@@ -52,8 +49,6 @@ public struct ReportedRun: Sendable {
 
     /// The longest label and system name, in Unicode scalars (JSON Schema's `maxLength`).
     public static let maximumNameLength = 256
-    /// The latest a segment may end in the recording: 2³² − 1 ms, about 49 days.
-    public static let maximumMilliseconds = UInt64(UInt32.max)
 
     /// Why this report cannot be stored as it is, naming the field, or nil.
     public var problem: String? {
@@ -63,15 +58,8 @@ public struct ReportedRun: Sendable {
         if segments.isEmpty { return "segments holds no segment: send the app's transcript, one segment at least" }
         for (index, segment) in segments.enumerated() {
             if segment.text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "segments[\(index)].text is empty" }
-            if (segment.startMilliseconds == nil) != (segment.endMilliseconds == nil) {
-                return "segments[\(index)] gives one of start_ms and end_ms; give both or neither"
-            }
-            if let start = segment.startMilliseconds, let end = segment.endMilliseconds {
-                if end < start { return "segments[\(index)] ends (end_ms \(end)) before it starts (start_ms \(start))" }
-                if end > Self.maximumMilliseconds { return "segments[\(index)].end_ms \(end) is past \(Self.maximumMilliseconds) ms" }
-            }
         }
-        if endedAt < startedAt { return "ended_at is before started_at" }
+        if endedAt < startedAt { return "it ends before it starts" }
         return nil
     }
 
@@ -85,7 +73,7 @@ public struct ReportedRun: Sendable {
     }
 
     /// The run as a session: started with the source's subject and locale at the source's start, the
-    /// `replay.run` record, a commit per segment (untimed ones at 0, in order), ended.
+    /// `replay.run` record, a commit per segment (at 0 ms, in order), ended.
     func events(sourceStarted: (occurredAt: Int64, payload: SessionStarted)) -> [SessionEvent] {
         var started = sourceStarted.payload
         started.device = "app"
@@ -96,13 +84,12 @@ public struct ReportedRun: Sendable {
         var events = [SessionEvent(id: ReplayDriveResult.eventID(run: run, index: -1), session: run, occurredAt: at, payload: .sessionStarted(started)),
                       SessionEvent(id: ReplayDriveResult.eventID(run: run, index: -2), session: run, occurredAt: at, payload: .replayRun(record))]
         for (index, segment) in segments.enumerated() {
-            let commit = TranscriptCommitted(segment: "app-\(index + 1)", text: segment.text, startMilliseconds: segment.startMilliseconds ?? 0,
-                                             endMilliseconds: segment.endMilliseconds ?? 0, speaker: segment.speaker)
-            events.append(SessionEvent(id: ReplayDriveResult.eventID(run: run, index: index), session: run,
-                                       occurredAt: at + Int64(segment.endMilliseconds ?? 0), payload: .transcriptCommitted(commit)))
+            let commit = TranscriptCommitted(segment: "app-\(index + 1)", text: segment.text, startMilliseconds: 0, endMilliseconds: 0,
+                                             speaker: segment.speaker)
+            events.append(SessionEvent(id: ReplayDriveResult.eventID(run: run, index: index), session: run, occurredAt: at,
+                                       payload: .transcriptCommitted(commit)))
         }
-        let end = max(at, events.map(\.occurredAt).max() ?? at)
-        events.append(SessionEvent(id: ReplayDriveResult.eventID(run: run, index: -3), session: run, occurredAt: end,
+        events.append(SessionEvent(id: ReplayDriveResult.eventID(run: run, index: -3), session: run, occurredAt: at,
                                    payload: .sessionEnded(SessionEnded(reason: "app run reported"))))
         return events
     }

@@ -7,24 +7,14 @@ import FoundationNetworking
 /// (`POST /v1/sessions/{id}/runs`, docs/APP-TESTING.md): the Runs page and `compare --baseline
 /// --candidate` then judge app versions by their labels, as they judge recognisers.
 public struct RunReport: Codable, Sendable, Equatable {
-    /// One segment of the app's transcript; its times in the recording, in milliseconds, when the app knows them.
+    /// One segment of the app's transcript, in the order the app showed them.
     public struct Segment: Codable, Sendable, Equatable {
         public var text: String
         public var speaker: String?
-        public var startMilliseconds: Int?
-        public var endMilliseconds: Int?
 
-        public init(text: String, speaker: String? = nil, startMilliseconds: Int? = nil, endMilliseconds: Int? = nil) {
+        public init(text: String, speaker: String? = nil) {
             self.text = text
             self.speaker = speaker
-            self.startMilliseconds = startMilliseconds
-            self.endMilliseconds = endMilliseconds
-        }
-
-        enum CodingKeys: String, CodingKey {
-            case text, speaker
-            case startMilliseconds = "start_ms"
-            case endMilliseconds = "end_ms"
         }
     }
 
@@ -35,9 +25,10 @@ public struct RunReport: Codable, Sendable, Equatable {
     /// What produced the transcript, such as the test's name.
     public var system: String
     public var segments: [Segment]
-    /// When the test started and ended, as RFC 3339 UTC: part of the report, so that sending it again repeats it exactly.
+    /// When the test started, as RFC 3339 UTC, and how long it took: part of the report, so that sending it again
+    /// repeats it exactly.
     public var startedAt: String
-    public var endedAt: String
+    public var durationMilliseconds: Int
 
     /// A report; the times are now unless given.
     public init(run: UUID = UUID(), label: String, system: String, segments: [Segment], startedAt: Date = Date(), endedAt: Date = Date()) {
@@ -46,10 +37,10 @@ public struct RunReport: Codable, Sendable, Equatable {
         self.system = system
         self.segments = segments
         self.startedAt = Self.rfc3339(startedAt)
-        self.endedAt = Self.rfc3339(max(startedAt, endedAt))
+        durationMilliseconds = Int(min(Double(UInt32.max), max(0, endedAt.timeIntervalSince(startedAt) * 1000)).rounded())
     }
 
-    /// A report of a transcript the app shows as one text (a UI test reads it from a label): one untimed segment.
+    /// A report of a transcript the app shows as one text (a UI test reads it from a label): one segment.
     public init(run: UUID = UUID(), label: String, system: String, transcript: String, startedAt: Date = Date(), endedAt: Date = Date()) {
         self.init(run: run, label: label, system: system, segments: [Segment(text: transcript)], startedAt: startedAt, endedAt: endedAt)
     }
@@ -57,7 +48,7 @@ public struct RunReport: Codable, Sendable, Equatable {
     enum CodingKeys: String, CodingKey {
         case run, label, system, segments
         case startedAt = "started_at"
-        case endedAt = "ended_at"
+        case durationMilliseconds = "duration_ms"
     }
 
     private static func rfc3339(_ date: Date) -> String {

@@ -158,7 +158,7 @@ import Testing
                     let run = UUID().uuidString
                     let body = try JSONSerialization.data(withJSONObject: [
                         "run": run, "label": "app 2.0", "system": "DictationUITests.testFixture",
-                        "started_at": "2026-02-01T10:00:00Z", "ended_at": "2026-02-01T10:00:30Z",
+                        "started_at": "2026-02-01T10:00:00Z", "duration_ms": 30000,
                         "segments": [["text": text]],
                     ])
                     for attempt in 0..<2 {
@@ -181,18 +181,18 @@ import Testing
                 #expect(stored.object["run_of"] as? String == sources[0], "\(stored.text)")
 
                 let valid: [String: Any] = ["run": UUID().uuidString, "label": "app", "segments": [["text": "hello"]],
-                                            "started_at": "2026-02-01T10:00:00+01:00", "ended_at": "2026-02-01T10:00:00Z"]
+                                            "started_at": "2026-02-01T10:00:00+01:00", "duration_ms": 0]
                 let refusals: [(String, [String: Any]?, String, HTTPResponse.Status, String)] = [
                     (sources[0], valid.merging(["segments": []]) { $1 }, "ingest", .badRequest, "segments holds no segment"),
                     (sources[0], valid.merging(["run": "x"]) { $1 }, "ingest", .badRequest, "is not a UUID"),
-                    (sources[0], valid.merging(["segments": [["text": "a", "start_ms": 5]]]) { $1 }, "ingest", .badRequest,
-                     "segments[0] gives one of start_ms and end_ms"),
+                    (sources[0], valid.merging(["segments": [["text": " \n"]]]) { $1 }, "ingest", .badRequest, "segments[0].text is empty"),
+                    (sources[0], valid.merging(["duration_ms": -1]) { $1 }, "ingest", .badRequest, "duration_ms"),
                     (sources[0], valid.filter { $0.key != "label" }, "ingest", .badRequest, "the body is not a run report (docs/APP-TESTING.md): label is missing"),
                     (sources[0], nil, "ingest", .badRequest, "it is not JSON"),
-                    (receipts[0], valid, "ingest", .unprocessableContent, "is a run; report a run of the session it replayed"),
+                    (receipts[0], valid, "ingest", .conflict, "is a run; report a run of the session it replayed"),
                     ("0badc0de", valid, "ingest", .notFound, "no session whose id begins 0badc0de"),
                     (sources[0], valid, "read", .forbidden, "scope"),
-                    (sources[0], valid.merging(["ended_at": "2026-02-01T08:00:00Z"]) { $1 }, "ingest", .badRequest, "ended_at is before started_at"),
+                    (sources[0], valid.merging(["started_at": "yesterday"]) { $1 }, "ingest", .badRequest, "is not an RFC 3339 time"),
                 ]
                 for (session, document, scope, status, sentence) in refusals {
                     let body = try document.map { try JSONSerialization.data(withJSONObject: $0) } ?? Data("{not json".utf8)

@@ -25,6 +25,13 @@ struct ReportedRunRoute {
             guard let row = list.row(of: source), token.mayRead(sessionOf: row.subject) else {
                 throw Problem.notFound("the store has no session \(source.uuidString.lowercased()) that this token may report a run of")
             }
+            // Checked here as well as by the library (422), so that a well-formed report of the wrong session is the conflict it is.
+            if row.runOf != nil {
+                throw Problem(.notRunnable, detail: "session \(source.uuidString.lowercased()) is a run; report a run of the session it replayed")
+            }
+            if row.isShredded {
+                throw Problem(.notRunnable, detail: "session \(source.uuidString.lowercased()) is \(row.status.rawValue); a run of it would have no subject")
+            }
             let body = try await request.body.collect(upTo: Self.maximumBodyBytes)
             let run = try Self.report(Data(buffer: body), of: source)
             let report = try await appender.store(run)
@@ -43,9 +50,12 @@ struct ReportedRunRoute {
         }
         guard let run = UUID(uuidString: document.run) else { throw Problem.badRequest("run \"\(document.run)\" is not a UUID") }
         let started = try Self.time(document.startedAt, "started_at")
-        let ended = try Self.time(document.endedAt, "ended_at")
+        guard (0...Int64(UInt32.max)).contains(document.durationMilliseconds) else {
+            throw Problem.badRequest("duration_ms \(document.durationMilliseconds) is out of range; give 0 to \(UInt32.max)")
+        }
+        let ended = started + document.durationMilliseconds
         let reported = ReportedRun(run: run, source: source, label: document.label, system: document.system ?? "app", segments: document.segments.map {
-            ReportedRun.Segment(text: $0.text, speaker: $0.speaker, startMilliseconds: $0.startMilliseconds, endMilliseconds: $0.endMilliseconds)
+            ReportedRun.Segment(text: $0.text, speaker: $0.speaker)
         }, startedAt: started, endedAt: ended)
         if let problem = reported.problem { throw Problem.badRequest(problem) }
         return reported
@@ -75,27 +85,19 @@ private struct ReportedRunBody: Decodable {
     struct Segment: Decodable {
         var text: String
         var speaker: String?
-        var startMilliseconds: UInt64?
-        var endMilliseconds: UInt64?
-
-        enum CodingKeys: String, CodingKey {
-            case text, speaker
-            case startMilliseconds = "start_ms"
-            case endMilliseconds = "end_ms"
-        }
     }
 
     var run: String
     var label: String
     var system: String?
     var startedAt: String
-    var endedAt: String
+    var durationMilliseconds: Int64
     var segments: [Segment]
 
     enum CodingKeys: String, CodingKey {
         case run, label, system, segments
         case startedAt = "started_at"
-        case endedAt = "ended_at"
+        case durationMilliseconds = "duration_ms"
     }
 }
 

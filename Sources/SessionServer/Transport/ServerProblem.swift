@@ -4,7 +4,7 @@ import HTTPTypes
 /// table is `FailureKind`): one row each, with its status, type and title (docs/SERVER.md, "Problems").
 enum ServerProblem: CaseIterable, Sendable {
     case badRequest, notAWebSocket, unauthenticated, forbidden, formFromElsewhere, notFound, methodNotAllowed
-    case bodyTimeout, bodyTooLarge, lineTooLarge, unsupportedMediaType, invalidEvents, afterRefusal, rateLimited, appendsWaiting, readOnly, internalFault
+    case bodyTimeout, bodyTooLarge, lineTooLarge, unsupportedMediaType, invalidEvents, afterRefusal, rateLimited, appendsWaiting, readOnly, notRunnable, internalFault
 
     var status: HTTPResponse.Status {
         switch self {
@@ -19,7 +19,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .invalidEvents: .unprocessableContent
         case .rateLimited: .tooManyRequests
         case .appendsWaiting: .serviceUnavailable
-        case .readOnly, .afterRefusal: .conflict
+        case .readOnly, .afterRefusal, .notRunnable: .conflict
         case .internalFault: .internalServerError
         }
     }
@@ -42,6 +42,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .rateLimited: "rate-limited"
         case .appendsWaiting: "busy"
         case .readOnly: "read-only"
+        case .notRunnable: "not-runnable"
         case .internalFault: "internal"
         }
     }
@@ -64,6 +65,7 @@ enum ServerProblem: CaseIterable, Sendable {
         case .rateLimited: "This token has made too many requests; try again after Retry-After."
         case .appendsWaiting: "The server has too many appends waiting; try again shortly."
         case .readOnly: "This store is a read-only replica."
+        case .notRunnable: "A run is reported of a session that was recorded and is not erased."
         case .internalFault: "The server could not answer this request."
         }
     }
