@@ -4,7 +4,7 @@ import TestSupport
 
 /// Runs the built `sessionstore` binary in a scratch directory of its own.
 struct CLIRunner {
-    struct Outcome {
+    struct Outcome: Sendable {
         var status: Int32
         var stdout: String
         var stderr: String
