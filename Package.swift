@@ -118,7 +118,7 @@ let package = Package(
         .target(
             name: "Replay",
             dependencies: ["Audio", "EventRows", "Exports", "Failures", "Output", "Ingest", "SessionAudio", "SessionLog", "SessionModel", "Projections", "EventLog",
-                           "Migrations", "SessionStoreTesting",
+                           "Migrations", "SessionStoreTesting", "TimeCoding",
                            .product(name: "Subprocess", package: "swift-subprocess"),
                            // FilePath: Apple platforms take it from their System framework.
                            .product(name: "SystemPackage", package: "swift-system", condition: .when(platforms: [.linux]))]
@@ -144,7 +144,7 @@ let package = Package(
         .target(
             name: "SessionServer",
             dependencies: ["Audio", "Compliance", "EventLog", "Exports", "Failures", "Ingest", "SessionAudio", "Output", "OutputRows", "Projections", "Replay",
-                           "Reports", "SessionLog", "SessionModel", "Migrations", "TimeCoding", "WebTokens", "WitnessHTTP",
+                           "Reports", "SessionLog", "SessionModel", "SessionStoreTesting", "Migrations", "TimeCoding", "WebTokens", "WitnessHTTP",
                            .product(name: "Hummingbird", package: "hummingbird"),
                            .product(name: "HummingbirdCore", package: "hummingbird"),
                            .product(name: "HummingbirdTLS", package: "hummingbird", condition: .when(traits: ["TLS"])),

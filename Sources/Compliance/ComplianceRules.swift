@@ -120,14 +120,14 @@ struct RetentionRule: ComplianceRule {
         guard let policy else { return [] }
         return ended.compactMap { session, end -> Violation? in
             guard !shredded.contains(session), !holds.open.contains(where: { $0.covers(session, of: end.subject) }) else { return nil }
-            let ago = "the session ended \(RetentionDuration.text(asOf - end.at)) before the check's time (\(RFC3339.string(asOf)))"
+            let ago = "the session ended \(DurationText.text(asOf - end.at)) before the check's time (\(RFC3339.string(asOf)))"
             if end.at < asOf - policy.maxAge {
                 return Violation(rule: .retentionExceeded, session: session, position: end.position, occurredAt: end.at,
-                                 detail: "\(ago); the retention policy keeps sessions \(RetentionDuration.text(policy.maxAge))")
+                                 detail: "\(ago); the retention policy keeps sessions \(DurationText.text(policy.maxAge))")
             }
             if let partialsMaxAge = policy.partialsMaxAge, end.at < asOf - partialsMaxAge, let count = readablePartials[session] {
                 return Violation(rule: .retentionExceeded, session: session, position: end.position, occurredAt: end.at,
-                                 detail: "\(ago) and \(count) transcript partials are still readable; the policy keeps partials \(RetentionDuration.text(partialsMaxAge))")
+                                 detail: "\(ago) and \(count) transcript partials are still readable; the policy keeps partials \(DurationText.text(partialsMaxAge))")
             }
             return nil
         }

@@ -4,6 +4,7 @@ import Ingest
 import Migrations
 import SessionLog
 import SessionModel
+import SessionStoreTesting
 
 /// A run an app reports of a stored session: what the app transcribed when its own test fed it the
 /// session's audio (a fixture pack's recording, docs/APP-TESTING.md). Stored as `replay --drive`
@@ -11,17 +12,9 @@ import SessionModel
 /// the end), so the Runs page and `compare --baseline --candidate` judge app versions as they judge
 /// recognisers. The run's id is the app's: sending the same report again stores nothing twice.
 public struct ReportedRun: Sendable {
-    /// One committed segment of the app's transcript, in order. Untimed: an app's test knows what it showed, not
-    /// where in the recording each segment lies, so commits are stored at 0 ms in the recording and compared by words.
-    public struct Segment: Sendable, Equatable {
-        public var text: String
-        public var speaker: String?
-
-        public init(text: String, speaker: String? = nil) {
-            self.text = text
-            self.speaker = speaker
-        }
-    }
+    /// One committed segment of the app's transcript, in order, as the app sent it. Untimed: an app's test knows what
+    /// it showed, not where in the recording each segment lies, so commits are stored at 0 ms and compared by words.
+    public typealias Segment = RunReport.Segment
 
     public var run: UUID
     public var source: UUID
@@ -65,11 +58,18 @@ public struct ReportedRun: Sendable {
 
     /// Stores the run in `log`.
     /// - Throws: ``ReplayDriveError/sourceUnusable(_:)`` when the source is not a session that can be
-    ///   run (no `session.started` left, or itself a run); ingest's errors (an id the store holds for
-    ///   another event, say); the store's.
+    ///   run (no `session.started` left, or itself a run); ingest's errors; the store's;
+    ///   ``ReplayDriveError/runIDTaken(_:)`` when the run's id is a run stored already with another report.
     public func store(in log: EventLog) async throws -> IngestReport {
         let started = try Self.started(of: source, in: log)
-        return try await SessionIngest(log: log).ingest(events: events(sourceStarted: started))
+        let storedAlready = try log.streamMetadata(SessionStreams.session(run)) != nil
+        do {
+            return try await SessionIngest(log: log).ingest(events: events(sourceStarted: started))
+        } catch is IngestFailure where storedAlready {
+            // The same report again is stored already event for event; a refusal can only be other content under its ids.
+            throw ReplayDriveError.runIDTaken("run \(run.uuidString.lowercased()) is stored already with another report; "
+                                              + "a run id names one report: send this one under a new id")
+        }
     }
 
     /// The run as a session: started with the source's subject and locale at the source's start, the

@@ -1,5 +1,4 @@
 import ArgumentParser
-import Compliance
 import Foundation
 import Output
 import OutputRows
@@ -7,6 +6,7 @@ import Projections
 import Replay
 import SessionLog
 import SessionModel
+import TimeCoding
 
 struct DeriveCommand: AsyncParsableCommand {
     static let configuration = CommandConfiguration(
@@ -70,7 +70,7 @@ struct DeriveCommand: AsyncParsableCommand {
         if let long {
             if !conditions.isEmpty { throw ValidationError("give --condition or --long, not both") }
             if suite != nil { throw ValidationError("--suite names a condition suite; a --long session takes --label instead") }
-            if RetentionDuration.milliseconds(long) == nil {
+            if DurationText.milliseconds(long) == nil {
                 throw ValidationError("--long \(long) is not a duration such as 1h, 30m, 90s or 1500ms.")
             }
         } else {
@@ -94,7 +94,7 @@ struct DeriveCommand: AsyncParsableCommand {
             let sink = try output.sink()
             var writer = RowWriter<DerivedSessionRow>(format: output.format, sink: sink)
             let derived: [ConditionSuite.Derived]
-            if let long, let milliseconds = RetentionDuration.milliseconds(long) {
+            if let long, let milliseconds = DurationText.milliseconds(long) {
                 let options = LongSession.Options(targetMilliseconds: Int(clamping: milliseconds), pauseMilliseconds: pause, seed: seed,
                                                   labels: extra)
                 derived = [try await LongSession.derive(from: sources, in: log, options: options)]

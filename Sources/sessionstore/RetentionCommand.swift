@@ -16,7 +16,7 @@ struct RetentionCommand: AsyncParsableCommand {
 
 /// `--max-age 90d`: a duration option.
 private func duration(_ text: String, _ option: String) throws -> Int64 {
-    guard let milliseconds = RetentionDuration.milliseconds(text) else {
+    guard let milliseconds = DurationText.milliseconds(text) else {
         throw ValidationError("\(option) \(text) is not a duration such as 90d, 12h, 30m, 45s or 500ms.")
     }
     return milliseconds

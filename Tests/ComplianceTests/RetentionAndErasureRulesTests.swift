@@ -95,15 +95,15 @@ import TimeCoding
     }
 
     @Test func durationsAreReadAndWrittenInTheUnitsPeopleUse() {
-        #expect(RetentionDuration.milliseconds("90d") == Int64(7_776_000_000))
-        #expect(RetentionDuration.milliseconds("12h") == Int64(43_200_000))
-        #expect(RetentionDuration.milliseconds("30m") == 1_800_000)
-        #expect(RetentionDuration.milliseconds("45s") == 45_000)
-        #expect(RetentionDuration.milliseconds("250ms") == 250)
-        for bad in ["", "d", "0d", "-1d", "1.5d", "10", "10w", "99999999999999999d"] { #expect(RetentionDuration.milliseconds(bad) == nil, "\(bad)") }
-        #expect(RetentionDuration.text(90 * 86_400_000) == "90d")
-        #expect(RetentionDuration.text(90_000) == "90s")
-        #expect(RetentionDuration.text(86_400_000 + 1) == "1.0d")
+        #expect(DurationText.milliseconds("90d") == Int64(7_776_000_000))
+        #expect(DurationText.milliseconds("12h") == Int64(43_200_000))
+        #expect(DurationText.milliseconds("30m") == 1_800_000)
+        #expect(DurationText.milliseconds("45s") == 45_000)
+        #expect(DurationText.milliseconds("250ms") == 250)
+        for bad in ["", "d", "0d", "-1d", "1.5d", "10", "10w", "99999999999999999d"] { #expect(DurationText.milliseconds(bad) == nil, "\(bad)") }
+        #expect(DurationText.text(90 * 86_400_000) == "90d")
+        #expect(DurationText.text(90_000) == "90s")
+        #expect(DurationText.text(86_400_000 + 1) == "1.0d")
     }
 }
 

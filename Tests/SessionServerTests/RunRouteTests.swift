@@ -180,16 +180,17 @@ import Testing
                 let stored = try await client.execute(uri: "/v1/sessions/\(receipts[0])", method: .get, headers: fixture.bearer(.read))
                 #expect(stored.object["run_of"] as? String == sources[0], "\(stored.text)")
 
-                let valid: [String: Any] = ["run": UUID().uuidString, "label": "app", "segments": [["text": "hello"]],
+                let valid: [String: Any] = ["run": UUID().uuidString, "label": "app", "system": "test", "segments": [["text": "hello"]],
                                             "started_at": "2026-02-01T10:00:00+01:00", "duration_ms": 0]
                 let refusals: [(String, [String: Any]?, String, HTTPResponse.Status, String)] = [
                     (sources[0], valid.merging(["segments": []]) { $1 }, "ingest", .badRequest, "segments holds no segment"),
-                    (sources[0], valid.merging(["run": "x"]) { $1 }, "ingest", .badRequest, "is not a UUID"),
+                    (sources[0], valid.merging(["run": "x"]) { $1 }, "ingest", .badRequest, "run is not valid"),
                     (sources[0], valid.merging(["segments": [["text": " \n"]]]) { $1 }, "ingest", .badRequest, "segments[0].text is empty"),
                     (sources[0], valid.merging(["duration_ms": -1]) { $1 }, "ingest", .badRequest, "duration_ms"),
                     (sources[0], valid.filter { $0.key != "label" }, "ingest", .badRequest, "the body is not a run report (docs/APP-TESTING.md): label is missing"),
                     (sources[0], nil, "ingest", .badRequest, "it is not JSON"),
                     (receipts[0], valid, "ingest", .conflict, "is a run; report a run of the session it replayed"),
+                    (sources[0], valid.merging(["run": receipts[0]]) { $1 }, "ingest", .conflict, "is stored already with another report"),
                     ("0badc0de", valid, "ingest", .notFound, "no session whose id begins 0badc0de"),
                     (sources[0], valid, "read", .forbidden, "scope"),
                     (sources[0], valid.merging(["started_at": "yesterday"]) { $1 }, "ingest", .badRequest, "is not an RFC 3339 time"),

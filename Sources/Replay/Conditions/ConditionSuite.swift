@@ -81,24 +81,32 @@ public enum ConditionSuite {
         for (source, condition, labels) in plans {
             let seed = derivedSeed(options.seed, source.session, condition)
             let (audio, script) = try ConditionMixer.apply(condition, to: source, voices: sources, seed: seed)
-            var recorderOptions = SessionRecorder.Options(subject: "derived:" + Hex.uuid(source.session), seed: seed,
-                                                          startAt: source.recordingStartedAt, recording: source.recording)
-            recorderOptions.labels = labels
-            recorderOptions.consentMethod = "derived_from_source"
-            recorderOptions.consentPolicyVersion = source.consentPolicyVersion
-            let subject = source.subject
-            let recorder = SessionRecorder(audio: audio, script: script, options: recorderOptions) { _ in subject }
-            let events: [SessionEvent]
-            do throws(FixtureError) { events = try recorder.events() } catch {
-                throw ConditionError(.unusableSource, "session \(Hex.uuid(source.session)) under \(condition): \(error.message)", underlying: error)
-            }
-            let report = try await SessionIngest(log: log).ingest(events: events)
-            let one = Derived(source: source.session, session: recorder.session, condition: labels["condition"] ?? condition.description, labels: labels,
-                              audioMilliseconds: recorder.audioMilliseconds, appended: report.appended, duplicates: report.duplicates)
+            let one = try await store(audio, script, derivedFrom: source, condition: labels["condition"] ?? condition.description,
+                                      labels: labels, seed: seed, in: log, named: "session \(Hex.uuid(source.session)) under \(condition)")
             progress(one)
             derived.append(one)
         }
         return derived
+    }
+
+    /// Records `audio` and `script` as a session derived from `source` (its subject, the start of its recording, the
+    /// recording's id, consent under its policy) with `labels`, and stores it; `name` says which in an error.
+    static func store(_ audio: DecodedAudio, _ script: FixtureScript, derivedFrom source: SuiteSource, condition: String,
+                      labels: [String: String], seed: UInt64, in log: EventLog, named name: String) async throws -> Derived {
+        var options = SessionRecorder.Options(subject: "derived:" + Hex.uuid(source.session), seed: seed, startAt: source.recordingStartedAt,
+                                              recording: source.recording)
+        options.labels = labels
+        options.consentMethod = "derived_from_source"
+        options.consentPolicyVersion = source.consentPolicyVersion
+        let subject = source.subject
+        let recorder = SessionRecorder(audio: audio, script: script, options: options) { _ in subject }
+        let events: [SessionEvent]
+        do throws(FixtureError) { events = try recorder.events() } catch {
+            throw ConditionError(.unusableSource, "\(name): \(error.message)", underlying: error)
+        }
+        let report = try await SessionIngest(log: log).ingest(events: events)
+        return Derived(source: source.session, session: recorder.session, condition: condition, labels: labels,
+                       audioMilliseconds: recorder.audioMilliseconds, appended: report.appended, duplicates: report.duplicates)
     }
 
     /// The derived session's labels: the source's, the options', then `condition`, `speaker`,

@@ -4,6 +4,7 @@ import Foundation
 import HexCoding
 import Ingest
 import SessionModel
+import TimeCoding
 
 /// Makes one long fixture session from stored ones, to stress what grows with a session (an app's
 /// scrollback, a recogniser's memory): their segments one after another, each with the pause before
@@ -32,14 +33,7 @@ public enum LongSession {
 
         /// The `condition` label: `long:` the target, then `:pause:MS` when the pauses are set.
         public var condition: String {
-            "long:" + Self.duration(targetMilliseconds) + (pauseMilliseconds.map { ":pause:\($0)" } ?? "")
-        }
-
-        static func duration(_ milliseconds: Int) -> String {
-            for (unit, size) in [("h", 3_600_000), ("m", 60_000), ("s", 1000)] where milliseconds % size == 0 {
-                return "\(milliseconds / size)\(unit)"
-            }
-            return "\(milliseconds)ms"
+            "long:" + DurationText.text(Int64(targetMilliseconds)) + (pauseMilliseconds.map { ":pause:\($0)" } ?? "")
         }
     }
 
@@ -60,7 +54,7 @@ public enum LongSession {
     ///   or shorter than any segment, labels past the rules; the store's and ingest's errors.
     public static func derive(from sessions: [UUID], in log: EventLog, options: Options) async throws -> ConditionSuite.Derived {
         guard (1...maximumMilliseconds).contains(options.targetMilliseconds) else {
-            throw ConditionError(.invalidCondition, "the long session's length \(Options.duration(options.targetMilliseconds)) "
+            throw ConditionError(.invalidCondition, "the long session's length \(DurationText.text(Int64(options.targetMilliseconds))) "
                                  + "is out of range; give 1 ms to 24 h")
         }
         if let pause = options.pauseMilliseconds, !(0...600_000).contains(pause) {
@@ -96,20 +90,8 @@ public enum LongSession {
         if let problem = SessionLabels.problem(labels: labels) {
             throw ConditionError(.invalidCondition, "the long session of \(Hex.uuid(firstSession)): \(problem)")
         }
-        var recorderOptions = SessionRecorder.Options(subject: "derived:" + Hex.uuid(firstSession), seed: options.seed,
-                                                      startAt: first.recordingStartedAt, recording: first.recording)
-        recorderOptions.labels = labels
-        recorderOptions.consentMethod = "derived_from_source"
-        recorderOptions.consentPolicyVersion = first.consentPolicyVersion
-        let subject = first.subject
-        let recorder = SessionRecorder(audio: audio, script: script, options: recorderOptions) { _ in subject }
-        let events: [SessionEvent]
-        do throws(FixtureError) { events = try recorder.events() } catch {
-            throw ConditionError(.unusableSource, "the long session of \(Hex.uuid(firstSession)): \(error.message)", underlying: error)
-        }
-        let report = try await SessionIngest(log: log).ingest(events: events)
-        return ConditionSuite.Derived(source: firstSession, session: recorder.session, condition: options.condition, labels: labels,
-                                      audioMilliseconds: recorder.audioMilliseconds, appended: report.appended, duplicates: report.duplicates)
+        return try await ConditionSuite.store(audio, script, derivedFrom: first, condition: options.condition, labels: labels,
+                                              seed: options.seed, in: log, named: "the long session of \(Hex.uuid(firstSession))")
     }
 
     /// The pieces in order: rounds over the sources, each round in a seeded order, each source's segments
@@ -127,7 +109,7 @@ public enum LongSession {
                     let added = piece.segment.endMilliseconds - piece.audioStartMilliseconds + (options.pauseMilliseconds ?? 0)
                     guard length + added <= options.targetMilliseconds else {
                         guard !plan.isEmpty else {
-                            throw ConditionError(.invalidCondition, "the long session's length \(Options.duration(options.targetMilliseconds)) "
+                            throw ConditionError(.invalidCondition, "the long session's length \(DurationText.text(Int64(options.targetMilliseconds))) "
                                                  + "is shorter than its first segment with its pause (\(added) ms); give a longer one")
                         }
                         return plan

@@ -19,10 +19,16 @@ public enum ReplayDriveError: CodedError, Sendable, Equatable {
     case silentAfterInput(timeout: Duration)
     /// The session cannot be replayed into a system (it has no `session.started`, for one).
     case sourceUnusable(String)
+    /// A reported run's id names a run stored already with other content (``ReportedRun``).
+    case runIDTaken(String)
 
     /// What kind of failure it is: the system's, or the session's (``ErrorCode/sourceUnusable``).
     public var code: ErrorCode<ReplayDriveError> {
-        if case .sourceUnusable = self { .sourceUnusable } else { .targetFailed }
+        switch self {
+        case .sourceUnusable: .sourceUnusable
+        case .runIDTaken: .runIDTaken
+        default: .targetFailed
+        }
     }
 
     public var message: String { description }
@@ -43,7 +49,7 @@ public enum ReplayDriveError: CodedError, Sendable, Equatable {
             "the system under test stopped reading its input: event \(event) waited \(Self.seconds(timeout)) to be taken (--timeout)"
         case .silentAfterInput(let timeout):
             "the system under test was still running and silent \(Self.seconds(timeout)) after its input ended (--timeout)"
-        case .sourceUnusable(let reason):
+        case .sourceUnusable(let reason), .runIDTaken(let reason):
             reason
         }
     }
@@ -61,4 +67,6 @@ extension ErrorCode where Domain == ReplayDriveError {
     public static let targetFailed = Self("target failed", .targetFailed)
     /// The session cannot be replayed into a system.
     public static let sourceUnusable = Self("source unusable", .invalidData)
+    /// A reported run's id is another run's.
+    public static let runIDTaken = Self("run id taken", .conflict)
 }

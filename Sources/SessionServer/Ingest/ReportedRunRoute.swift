@@ -3,6 +3,7 @@ import Hummingbird
 import Output
 import Replay
 import SessionLog
+import SessionStoreTesting
 import TimeCoding
 
 /// `POST /v1/sessions/{id}/runs`: an app's transcript of a stored session, stored as a run of it with the
@@ -40,23 +41,20 @@ struct ReportedRunRoute {
         }
     }
 
-    /// The body as a run of `source`; a 400 naming the field at fault.
+    /// The body (SessionStoreTesting's `RunReport`, as the apps send it) as a run of `source`; a 400 naming the field at fault.
     static func report(_ body: Data, of source: UUID) throws -> ReportedRun {
-        let document: ReportedRunBody
+        let document: RunReport
         do {
-            document = try JSONDecoder().decode(ReportedRunBody.self, from: body)
+            document = try JSONDecoder().decode(RunReport.self, from: body)
         } catch let error as DecodingError {
             throw Problem.badRequest("the body is not a run report (docs/APP-TESTING.md): \(Self.describe(error))")
         }
-        guard let run = UUID(uuidString: document.run) else { throw Problem.badRequest("run \"\(document.run)\" is not a UUID") }
         let started = try Self.time(document.startedAt, "started_at")
-        guard (0...Int64(UInt32.max)).contains(document.durationMilliseconds) else {
+        guard (0...Int(UInt32.max)).contains(document.durationMilliseconds) else {
             throw Problem.badRequest("duration_ms \(document.durationMilliseconds) is out of range; give 0 to \(UInt32.max)")
         }
-        let ended = started + document.durationMilliseconds
-        let reported = ReportedRun(run: run, source: source, label: document.label, system: document.system ?? "app", segments: document.segments.map {
-            ReportedRun.Segment(text: $0.text, speaker: $0.speaker)
-        }, startedAt: started, endedAt: ended)
+        let reported = ReportedRun(run: document.run, source: source, label: document.label, system: document.system, segments: document.segments,
+                                   startedAt: started, endedAt: started + Int64(document.durationMilliseconds))
         if let problem = reported.problem { throw Problem.badRequest(problem) }
         return reported
     }
@@ -70,34 +68,14 @@ struct ReportedRunRoute {
         switch error {
         case .keyNotFound(let key, let context): "\(path(context.codingPath + [key])) is missing"
         case .typeMismatch(_, let context), .valueNotFound(_, let context): "\(path(context.codingPath)) is not \(context.debugDescription.lowercased())"
-        case .dataCorrupted(let context): context.codingPath.isEmpty ? "it is not JSON" : "\(path(context.codingPath)) is not valid"
+        case .dataCorrupted(let context):
+            context.codingPath.isEmpty ? "it is not JSON" : "\(path(context.codingPath)) is not valid (\(context.debugDescription.lowercased()))"
         @unknown default: "it is not valid"
         }
     }
 
     private static func path(_ keys: [any CodingKey]) -> String {
         keys.map { $0.intValue.map { "[\($0)]" } ?? "." + $0.stringValue }.joined().trimmingPrefix(".").description
-    }
-}
-
-/// The body of `POST /v1/sessions/{id}/runs`, as docs/openapi.yaml's `RunReport` says.
-private struct ReportedRunBody: Decodable {
-    struct Segment: Decodable {
-        var text: String
-        var speaker: String?
-    }
-
-    var run: String
-    var label: String
-    var system: String?
-    var startedAt: String
-    var durationMilliseconds: Int64
-    var segments: [Segment]
-
-    enum CodingKeys: String, CodingKey {
-        case run, label, system, segments
-        case startedAt = "started_at"
-        case durationMilliseconds = "duration_ms"
     }
 }
 
