@@ -53,6 +53,7 @@ struct IngestRun {
     private let recordsPositions: Bool
     private var positionByID: [UUID: UInt64] = [:]
     private var positions: [UInt64] = []
+    private var duplicateLines: [Bool] = []
 
     init(store: any IngestReads, codec: SessionEventCodec, storeWrittenAllowed: Set<EventType> = [], recordsPositions: Bool = false) {
         self.store = store
@@ -98,7 +99,8 @@ struct IngestRun {
             throw IngestFailure(problems: problems.sorted { ($0.line, $0.field ?? "") < ($1.line, $1.field ?? "") },
                                 unlisted: unlistedProblems)
         }
-        return IngestReport(lines: lines, appended: appended, duplicates: duplicates, sessions: sessions.count, positions: positions)
+        return IngestReport(lines: lines, appended: appended, duplicates: duplicates, sessions: sessions.count, positions: positions,
+                            duplicateLines: duplicateLines)
     }
 
     private mutating func record(_ found: [IngestProblem]) {
@@ -267,6 +269,8 @@ struct IngestRun {
         appended += sessionResults.reduce(0) { $0 + $1.positions.count }
         duplicates += sessionResults.reduce(0) { $0 + $1.duplicates }
         guard recordsPositions else { return }
+        // The ids this window appended; each line that claims one first is its appender, every other a duplicate.
+        var appendedNow: Set<UUID> = []
         for (part, result) in zip(window.parts, sessionResults) {
             var fresh: [UUID] = []
             var seen: Set<UUID> = []
@@ -274,18 +278,23 @@ struct IngestRun {
             if fresh.count == result.positions.count {
                 // What was appended is, in order, each event whose id the stream did not hold yet.
                 for (id, position) in zip(fresh, result.positions) { positionByID[id] = position }
+                appendedNow.formUnion(fresh)
             } else {
                 // Another writer stored some of them between this window's reads and its append (a client
                 // resending on a second connection while the first is still being answered): the store
                 // dropped those as duplicates, so ask it where each one is.
-                positionByID.merge(try store.storedPositions(of: part.stream, withIDs: Set(fresh))) { first, _ in first }
+                let stored = try store.storedPositions(of: part.stream, withIDs: Set(fresh))
+                positionByID.merge(stored) { first, _ in first }
+                let ours = Set(result.positions)
+                appendedNow.formUnion(fresh.filter { stored[$0].map(ours.contains) ?? false })
             }
         }
-        positions += try window.events.map { ingested in
+        for ingested in window.events {
             guard let position = positionByID[ingested.event.id] else {
                 throw EventLogError(.integrity, "the store holds no position for event \(Hex.uuid(ingested.event.id)) after its append")
             }
-            return position
+            positions.append(position)
+            duplicateLines.append(appendedNow.remove(ingested.event.id) == nil)
         }
     }
 

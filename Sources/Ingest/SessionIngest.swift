@@ -40,14 +40,18 @@ public struct IngestReport: Hashable, Sendable {
     /// With ``SessionIngest/recordsPositions``: the global position of each event line's event, in input
     /// order, whether appended now or stored before (a resend gets the positions of the first send).
     public var positions: [UInt64]
+    /// With ``SessionIngest/recordsPositions``: for each event line, in input order, whether its event was stored
+    /// already (before this ingest, or by an earlier line of it) rather than appended by this line.
+    public var duplicateLines: [Bool]
 
     /// A report of these counts.
-    public init(lines: Int, appended: Int, duplicates: Int, sessions: Int, positions: [UInt64] = []) {
+    public init(lines: Int, appended: Int, duplicates: Int, sessions: Int, positions: [UInt64] = [], duplicateLines: [Bool] = []) {
         self.lines = lines
         self.appended = appended
         self.duplicates = duplicates
         self.sessions = sessions
         self.positions = positions
+        self.duplicateLines = duplicateLines
     }
 }
 

@@ -2,8 +2,8 @@
 /// export's metadata, so that a file found later says what made it.
 public enum SessionStoreRelease {
     /// The version, as semantic versioning: 0.MINOR.PATCH until the formats are declared stable.
-    public static let version = "0.32.0"
+    public static let version = "0.32.1"
 
-    /// "sessionstore 0.32.0": the generator named in exports.
+    /// "sessionstore 0.32.1": the generator named in exports.
     public static var generator: String { "sessionstore \(version)" }
 }

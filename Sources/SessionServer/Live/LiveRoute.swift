@@ -2,6 +2,7 @@ import EventLog
 import Foundation
 import Hummingbird
 import HummingbirdWebSocket
+import Ingest
 import Output
 import SessionLog
 
@@ -29,32 +30,41 @@ struct LiveRoute {
             let session = try session(of: context.requestContext)
             // `stop_on_refusal=true`: a client that pipelines its events wants none stored after one refused, out of order.
             let stopOnRefusal = (try? context.request.form.boolean("stop_on_refusal")) ?? false
-            var refused: Int?
             try await outbound.write(.text(String(decoding: try Hello(log: log, session: session).json, as: UTF8.self)))
-            var sequence = 0
-            for try await message in inbound.messages(maxSize: configuration.maximumLineBytes) {
-                sequence += 1
-                let answer: [UInt8]
-                do {
-                    if let refused, stopOnRefusal {
-                        throw Problem(.afterRefusal, detail: "message \(refused) of this stream was refused; connect again to go on")
+            // One task reads the socket while the other appends what arrived meanwhile, a batch to a commit.
+            let inbox = LiveInbox<WebSocketMessage>(capacity: Self.inboxCapacity, byteBudget: SessionIngest.concurrentInputLimit)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    defer { inbox.finish() }
+                    var room = inbox.room.makeAsyncIterator()
+                    for try await message in inbound.messages(maxSize: configuration.maximumLineBytes) {
+                        while !inbox.offer(message, bytes: LiveAnswers.bytes(of: message)) {
+                            guard await room.next() != nil else { return }
+                        }
                     }
-                    guard case .text(let line) = message else {
-                        throw Problem.badRequest("a message must be text: one event as a line of JSON")
-                    }
-                    let report = try await appender.append(.bytes(Data(line.utf8)), session: session)
-                    guard report.lines == 1, let position = report.positions.first else {
-                        throw Problem.badRequest("a message must hold exactly one event")
-                    }
-                    answer = Acknowledgement(sequence: sequence, position: position, duplicate: report.duplicates > 0).json
-                } catch let problem as Problem {
-                    refused = refused ?? sequence
-                    answer = Refusal(sequence: sequence, problem: problem).json
                 }
-                try await outbound.write(.text(String(decoding: answer, as: UTF8.self)))
+                var answering = LiveAnswers(appender: appender, session: session, stopOnRefusal: stopOnRefusal)
+                var arrivals = inbox.arrivals.makeAsyncIterator()
+                while true {
+                    let (messages, finished) = inbox.takeAll()
+                    if !messages.isEmpty {
+                        for answer in try await answering.answers(to: messages) {
+                            try await outbound.write(.text(String(decoding: answer, as: UTF8.self)))
+                        }
+                    } else if finished {
+                        break
+                    } else if await arrivals.next() == nil {
+                        try Task.checkCancellation()
+                    }
+                }
+                try await group.waitForAll()
             }
         }
     }
+
+    /// Messages read ahead of the appends, at most (and a batch's bytes, at most what ingest checks beside other
+    /// requests): a client's window (64) and room for one that sends more.
+    static let inboxCapacity = 256
 
     /// The session recorded: its whole id, since it may not exist yet.
     private func session(of context: ServerContext) throws -> UUID {
@@ -81,31 +91,5 @@ private struct Hello: OutputRow {
         fields.field("stored", stored)
         fields.field("last_event_id", id: last?.id)
         fields.field("last_position", last?.position)
-    }
-}
-
-/// `{"seq": n, "position": p, "duplicate": bool}`: the n-th message of this connection is durable at p.
-private struct Acknowledgement: OutputRow {
-    static let columns = ["seq", "position", "duplicate"]
-    var sequence: Int
-    var position: UInt64
-    var duplicate: Bool
-
-    func write(to fields: inout Fields) {
-        fields.field("seq", sequence)
-        fields.field("position", position)
-        fields.field("duplicate", duplicate)
-    }
-}
-
-/// `{"seq": n, "problem": {RFC 9457}}`: the n-th message was not stored; the stream stays open.
-private struct Refusal: OutputRow {
-    static let columns = ["seq", "problem"]
-    var sequence: Int
-    var problem: Problem
-
-    func write(to fields: inout Fields) {
-        fields.field("seq", sequence)
-        fields.field("problem", object: ProblemDocument(problem: problem).write)
     }
 }
