@@ -14,6 +14,7 @@ schedule and exits 1 when any event was lost or duplicated, or any check failed.
 import argparse
 import asyncio
 import base64
+import datetime
 import json
 import os
 import random
@@ -178,6 +179,7 @@ class Schedule:
         report = {"seed": self.seed, "profile": self.profile, "clients": self.args.clients, "faults": len(self.faults),
                   "fault_kinds": sorted({kind for _, kind in self.faults}), "stuck_clients": stuck}
         lost = duplicated = misordered = audio_wrong = events = 0
+        recorded_at = []  # when the server stored each event (its clock: this machine's)
         stats = []
         for k, c in enumerate(self.clients):
             out = c["process"].stdout.read() if c["process"].stdout else ""
@@ -196,6 +198,8 @@ class Schedule:
                 listed = self.cli("events", session, "--with-audio", "--format", "ndjson", check=False)
                 stored = [json.loads(l) for l in listed.stdout.splitlines() if l.strip()] if listed.returncode == 0 else []
                 ids = [e.get("id") for e in stored]
+                recorded_at += [datetime.datetime.fromisoformat(e["recorded_at"].replace("Z", "+00:00")).timestamp()
+                                for e in stored if e.get("recorded_at")]
                 events += len(ids)
                 for event_id in ids:
                     if ids.count(event_id) > 1:
@@ -223,6 +227,10 @@ class Schedule:
                 if after:
                     first_acks.append(after[0] - back)
         first_acks.sort()
+        # The backlog's drain: from the last return of the network to the last event stored, and how many were stored
+        # in between (with the outage running to the recording's end, the backlog alone).
+        last_return = max(returns, default=None)
+        drained = [t for t in recorded_at if last_return is not None and t >= last_return]
         outboxes = [s["outbox_events"] if s else None for s in stats]
         done = [s for s in stats if s]
         latencies = sorted(s["latency_p95_ms"] for s in done)
@@ -240,6 +248,8 @@ class Schedule:
             "seconds": round(self.elapsed, 1), "network_events": len(self.network.events),
             "network_returns": len(returns),
             "first_ack_after_return_p50_s": round(first_acks[len(first_acks) // 2], 3) if first_acks else None,
+            "stored_after_last_return": len(drained),
+            "last_stored_after_last_return_s": round(max(drained) - last_return, 3) if drained else None,
             "first_ack_after_return_p95_s": round(first_acks[min(len(first_acks) - 1, len(first_acks) * 95 // 100)], 3) if first_acks else None,
         })
         report["passed"] = (lost == 0 and duplicated == 0 and misordered == 0 and audio_wrong == 0 and not stuck
