@@ -15,9 +15,10 @@ final class LiveInbox<Message: Sendable>: Sendable {
     private let capacity: Int
     private let byteBudget: Int
     private let state = Mutex(State())
-    /// Rung on each arrival and on the finish; rung on each take. One ring is kept, so one rung between a look
+    /// Rung on each arrival and at the finish, for the appender. Each bell keeps one ring, so a ring between a look
     /// and a wait is not missed.
     let arrivals: AsyncStream<Void>
+    /// Rung on each take, for a reader that found the inbox full.
     let room: AsyncStream<Void>
     private let arrived: AsyncStream<Void>.Continuation
     private let roomMade: AsyncStream<Void>.Continuation
