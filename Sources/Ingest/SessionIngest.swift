@@ -105,6 +105,15 @@ public struct SessionIngest: Sendable {
         }
     }
 
+    /// The event lines of `data` as ingest reads them: each without its line end, blank ones left out (a live message
+    /// must be exactly one).
+    package static func eventLines(of data: Data) throws -> [Data] {
+        var reader = try LineWindowReader(.bytes(data))
+        var lines: [Data] = []
+        while let window = try reader.next() { lines += window.map(\.bytes) }
+        return lines
+    }
+
     /// Inputs at most this large may take ``ingestConcurrently(_:)``'s path.
     public static let concurrentInputLimit = 1 << 20
 

@@ -39,12 +39,12 @@ import Testing
         }
     }
 
-    @Test func aBadMessageAmongOthersIsRefusedAloneAndTheRestAreStored() async throws {
+    @Test func aBadMessageAmongOthersIsRefusedAloneAndTheRestAreStoredALineEndIncluded() async throws {
         try await withLiveAnswers { answers, _, fixture in
             let (session, lines) = Self.lines(partials: 5)
             var answering = answers(session)
             let messages: [WebSocketMessage] = [.text(lines[0]), .text(lines[1]), .text("this is not JSON"), .text(lines[2] + "\n" + lines[3]),
-                                                .binary(ByteBuffer(string: lines[4])), .text(" \t"), .text(lines[5])]
+                                                .binary(ByteBuffer(string: lines[4])), .text(" \t"), .text(lines[5] + "\r\n")]
             let answered = try await answering.answers(to: messages).map(Self.object)
             #expect(answered.map { $0["seq"] as? Int } == Array(1...7))
             #expect(answered.map { ($0["problem"] as? [String: Any])?["status"] as? Int } == [nil, nil, 422, 400, 400, 400, nil])

@@ -1,5 +1,6 @@
 import Foundation
 import HummingbirdWebSocket
+import Ingest
 import Output
 
 /// The answers to a live connection's messages, one each and in order: an acknowledgement once the message's event
@@ -38,27 +39,26 @@ struct LiveAnswers {
         }
     }
 
-    /// A message's one line, without the line end it may close with; nil for a message of several lines or none
-    /// (blank), which is refused before anything of it is appended.
-    static func line(_ text: String) -> Substring? {
-        var bytes = Substring(text).utf8
-        if bytes.last == 0x0A { bytes = bytes.dropLast() }  // a CR before it is left to ingest, which drops it too
-        guard !bytes.contains(0x0A), bytes.contains(where: { $0 != 0x20 && $0 != 0x09 && $0 != 0x0D }) else { return nil }
-        return Substring(bytes)
+    /// A message's one event line, as ingest reads lines; nil for a message of several or none (blank), which is
+    /// refused before anything of it is appended.
+    static func line(_ text: String) -> Data? {
+        guard let lines = try? SessionIngest.eventLines(of: Data(text.utf8)), lines.count == 1 else { return nil }
+        return lines[0]
     }
 
     /// `messages` appended as one ingest, when each is one line of text and the ingest takes them all; nil (nothing
     /// stored) otherwise.
     private mutating func batch(_ messages: [WebSocketMessage]) async -> [[UInt8]]? {
         guard !(stopOnRefusal && refused != nil) else { return nil }
-        var lines: [Substring] = []
+        var body = Data()
         for message in messages {
             guard case .text(let text) = message, let line = Self.line(text) else { return nil }
-            lines.append(line)
+            body.append(line)
+            body.append(0x0A)
         }
-        guard let report = try? await appender.append(.bytes(Data(lines.joined(separator: "\n").utf8)), session: session),
-              report.positions.count == lines.count, report.duplicateLines.count == lines.count else { return nil }
-        return lines.indices.map { index in
+        guard let report = try? await appender.append(.bytes(body), session: session),
+              report.positions.count == messages.count, report.duplicateLines.count == messages.count else { return nil }
+        return messages.indices.map { index in
             sequence += 1
             return Acknowledgement(sequence: sequence, position: report.positions[index], duplicate: report.duplicateLines[index]).json
         }
@@ -75,9 +75,11 @@ struct LiveAnswers {
                 throw Problem.badRequest("a message must be text: one event as a line of JSON")
             }
             guard let line = Self.line(text) else { throw Problem.badRequest("a message must hold exactly one event") }
-            let report = try await appender.append(.bytes(Data(line.utf8)), session: session)
-            guard let position = report.positions.first else { throw Problem.badRequest("a message must hold exactly one event") }
-            return Acknowledgement(sequence: sequence, position: position, duplicate: report.duplicates > 0).json
+            let report = try await appender.append(.bytes(line), session: session)
+            guard let position = report.positions.first, let duplicate = report.duplicateLines.first else {
+                throw Problem.badRequest("a message must hold exactly one event")
+            }
+            return Acknowledgement(sequence: sequence, position: position, duplicate: duplicate).json
         } catch let problem as Problem {
             refused = refused ?? sequence
             return Refusal(sequence: sequence, problem: problem).json
